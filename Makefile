@@ -1,0 +1,48 @@
+# ahpls — make targets. `make demo` and `make test` are the two commands the
+# README promises work on a fresh machine.
+GO       ?= go
+BIN      ?= bin/ahpls
+FUZZTIME ?= 10s
+PKGS     := ./...
+
+.PHONY: all build test test-short bench fuzz lint demo editors-test ci clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/ahpls
+
+# The README's test command: vet, then every Go test with the race detector.
+test: lint
+	$(GO) test -race -count=1 $(PKGS)
+
+test-short:
+	$(GO) test -count=1 $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# A short run of every fuzz target (FUZZTIME each), as CI does.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+demo: build
+	./$(BIN) demo
+
+editors-test: build
+	bash editors/test.sh
+
+ci: test fuzz demo editors-test
+
+clean:
+	rm -rf bin

@@ -1,0 +1,290 @@
+package diagnostics
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// MaxFileSize is the largest file the rules parse (customization-formats.md
+// §4 file/too-large); larger files get one diagnostic and nothing else.
+const MaxFileSize = 4 << 20
+
+// Options are the user's settings that change what is reported.
+type Options struct {
+	// Targets are the configured consumers (`ahpls.targets`); empty means
+	// model.DefaultTargets.
+	Targets []model.Target
+	// NoImpliedTargets turns off `ahpls.impliedTargets` (on by default).
+	NoImpliedTargets bool
+	// Rules overrides severities by rule id (`ahpls.rules`); a zero
+	// Severity turns the rule off.
+	Rules map[string]model.Severity
+}
+
+// WorkspaceFS answers existence questions about the workspace folder for
+// rules that check referenced paths (links, plugin component paths, hook
+// scripts). Paths are slash-separated and relative to the workspace folder;
+// implementations must refuse paths that leave it.
+type WorkspaceFS interface {
+	Stat(rel string) (fs.FileInfo, error)
+}
+
+// File is one file to check.
+type File struct {
+	// Path is slash-separated and relative to the workspace folder; folder
+	// names in it drive rules such as skill/name-dir.
+	Path string
+	// Kind is the file's kind; KindNone means Check classifies Path itself.
+	Kind model.Kind
+	Text []byte
+	// FS and Layout are optional: without FS, rules that need the disk are
+	// skipped; without Layout, plugin roots are guessed from the path.
+	FS     WorkspaceFS
+	Layout model.Layout
+}
+
+// Check runs every rule for the file's kind and returns its diagnostics
+// sorted by position. It never panics: a rule that fails on input it did
+// not expect is reported as an internal error diagnostic rather than taking
+// the editor down.
+func Check(f File, opts Options) (out []model.Diagnostic) {
+	if f.Kind == model.KindNone {
+		f.Kind = model.Classify(f.Path, f.Layout)
+	}
+	r := newReporter(f, opts)
+	defer func() {
+		if p := recover(); p != nil {
+			r.diags = append(r.diags, model.Diagnostic{
+				Rule:     "internal/error",
+				Severity: model.SeverityWarning,
+				Message:  fmt.Sprintf("ahpls could not finish checking this file (internal error: %v); please report it.", p),
+				Span:     model.Span{Start: 0, End: firstLineEnd(f.Text)},
+			})
+			out = r.finish()
+		}
+	}()
+	if f.Kind == model.KindNone {
+		return nil
+	}
+	if len(f.Text) > MaxFileSize {
+		r.add(model.Diagnostic{
+			Rule:     "file/too-large",
+			Severity: model.SeverityWarning,
+			Message:  fmt.Sprintf("ahpls does not check files over %d MiB; this one has %d bytes.", MaxFileSize>>20, len(f.Text)),
+			Span:     model.Span{Start: 0, End: firstLineEnd(f.Text)},
+		})
+		return r.finish()
+	}
+	if bad, ok := badEncoding(f.Text); ok {
+		what := "invalid UTF-8"
+		if f.Text[bad] == 0 {
+			what = "a NUL byte"
+		}
+		end := bad + 1
+		r.add(model.Diagnostic{
+			Rule:     "file/encoding",
+			Severity: model.SeverityError,
+			Message:  fmt.Sprintf("This file contains %s at byte %d; agents read customization files as UTF-8 text.", what, bad),
+			Span:     model.Span{Start: bad, End: end},
+		})
+		return r.finish()
+	}
+	if checker := checkers[f.Kind]; checker != nil {
+		checker(f, r)
+	}
+	return r.finish()
+}
+
+// checkers maps each kind to its checker; each kind's file registers itself
+// in an init function so the rooms for Markdown and JSON kinds stay apart.
+var checkers = map[model.Kind]func(File, *reporter){}
+
+func register(k model.Kind, c func(File, *reporter)) { checkers[k] = c }
+
+func badEncoding(b []byte) (int, bool) {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		if j := invalidUTF8(b[:i]); j >= 0 {
+			return j, true
+		}
+		return i, true
+	}
+	if j := invalidUTF8(b); j >= 0 {
+		return j, true
+	}
+	return 0, false
+}
+
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+func firstLineEnd(b []byte) int {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		return i
+	}
+	if len(b) > 200 {
+		return 200
+	}
+	return len(b)
+}
+
+// reporter collects findings for one file and decides their severities.
+type reporter struct {
+	file      File
+	opts      Options
+	effective []model.Target
+	diags     []model.Diagnostic
+}
+
+func newReporter(f File, opts Options) *reporter {
+	format := model.FormatNone
+	if f.Layout != nil {
+		format = pluginFormatOf(f.Path, f.Layout)
+	}
+	return &reporter{
+		file:      f,
+		opts:      opts,
+		effective: model.EffectiveTargets(opts.Targets, !opts.NoImpliedTargets, f.Path, format),
+	}
+}
+
+// pluginFormatOf finds the nearest enclosing plugin root's format.
+func pluginFormatOf(rel string, layout model.Layout) model.PluginFormat {
+	dir := path.Dir(rel)
+	for {
+		if dir == "." {
+			dir = ""
+		}
+		if f := layout.PluginRoot(dir); f != model.FormatNone {
+			return f
+		}
+		if dir == "" {
+			return model.FormatNone
+		}
+		dir = path.Dir(dir)
+	}
+}
+
+// addTarget widens the effective targets for this file (e.g. a hooks file
+// with `version` implies copilot-cli).
+func (r *reporter) addTarget(t model.Target) {
+	if r.opts.NoImpliedTargets {
+		return
+	}
+	for _, x := range r.effective {
+		if x == t {
+			return
+		}
+	}
+	r.effective = append(r.effective, t)
+}
+
+// has reports whether a target is effective for this file.
+func (r *reporter) has(t model.Target) bool {
+	for _, x := range r.effective {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// verdict reports a finding whose severity follows from per-target
+// reactions. It returns false (and records nothing) when no effective target
+// cares. message may contain "%s", replaced by the names of the targets that
+// drove the severity ("VS Code and Claude Code").
+func (r *reporter) verdict(rule string, span model.Span, v model.Verdicts, message string, fixes ...model.Fix) bool {
+	sev, by, ok := v.Decide(r.effective)
+	if !ok {
+		return false
+	}
+	if strings.Contains(message, "%s") {
+		message = strings.Replace(message, "%s", targetNames(by), 1)
+	}
+	d := model.Diagnostic{Rule: rule, Severity: sev, Message: message, Span: span, Verdicts: v, Fixes: fixes}
+	for _, t := range by {
+		if strings.TrimSuffix(string(v[t]), "?") == string(model.Ignore) {
+			d.Tags = append(d.Tags, model.TagUnnecessary)
+			break
+		}
+	}
+	r.add(d)
+	return true
+}
+
+// add records a finding with a fixed severity (rules marked [I] in the spec).
+func (r *reporter) add(d model.Diagnostic) {
+	r.diags = append(r.diags, d)
+}
+
+func targetNames(ts []model.Target) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.DisplayName()
+	}
+	switch len(names) {
+	case 0:
+		return "no consumer"
+	case 1:
+		return capitalize(names[0])
+	}
+	return capitalize(strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1])
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// finish applies rule overrides, clamps spans to the text and sorts.
+func (r *reporter) finish() []model.Diagnostic {
+	out := r.diags[:0]
+	n := len(r.file.Text)
+	for _, d := range r.diags {
+		if sev, ok := r.opts.Rules[d.Rule]; ok {
+			if sev == 0 {
+				continue
+			}
+			d.Severity = sev
+		}
+		d.Span.Start = clamp(d.Span.Start, 0, n)
+		d.Span.End = clamp(d.Span.End, d.Span.Start, n)
+		out = append(out, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Span.Start != out[j].Span.Start {
+			return out[i].Span.Start < out[j].Span.Start
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	if out == nil {
+		out = []model.Diagnostic{}
+	}
+	return out
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

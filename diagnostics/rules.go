@@ -1,0 +1,42 @@
+package diagnostics
+
+import "sort"
+
+// RuleInfo describes one rule for hover, SARIF and the rules list.
+type RuleInfo struct {
+	ID      string // e.g. "skill/name-charset"
+	Summary string // one line: what the rule checks
+}
+
+var ruleInfos = map[string]RuleInfo{}
+
+// registerRules is called from each kind's init with the rules it owns, so
+// golden coverage and SARIF know every rule id.
+func registerRules(infos ...RuleInfo) {
+	for _, r := range infos {
+		ruleInfos[r.ID] = r
+	}
+}
+
+func init() {
+	registerRules(
+		RuleInfo{"file/too-large", "The file is larger than ahpls checks (4 MiB)."},
+		RuleInfo{"file/encoding", "The file is not valid UTF-8 or contains a NUL byte."},
+	)
+}
+
+// Rules lists every registered rule, sorted by id.
+func Rules() []RuleInfo {
+	out := make([]RuleInfo, 0, len(ruleInfos))
+	for _, r := range ruleInfos {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// LookupRule returns a rule's description.
+func LookupRule(id string) (RuleInfo, bool) {
+	r, ok := ruleInfos[id]
+	return r, ok
+}

@@ -1,0 +1,247 @@
+package model
+
+import (
+	"path"
+	"strings"
+)
+
+// Kind is a customization file kind; its value is the rule-id prefix used in
+// customization-formats.md §2.1.
+type Kind string
+
+const (
+	KindNone         Kind = ""
+	KindSkill        Kind = "skill"
+	KindAgent        Kind = "agent"   // VS Code agent (*.agent.md, .github/agents/*.md)
+	KindClaudeAgent  Kind = "ccagent" // Claude agent (.claude/agents/**/*.md)
+	KindPrompt       Kind = "prompt"
+	KindCommand      Kind = "cmd"
+	KindInstructions Kind = "instr"
+	KindRule         Kind = "rule" // Claude rule (.claude/rules/**/*.md)
+	KindMemory       Kind = "memory"
+	KindPlugin       Kind = "plugin" // plugin manifest
+	KindMarketplace  Kind = "market"
+	KindHooks        Kind = "hooks"
+	KindMCP          Kind = "mcp"
+	KindSettings     Kind = "settings"
+	KindTools        Kind = "tools" // ahpls' own client tool config, .ahpls/tools.json
+)
+
+// Markdown reports whether the kind is a Markdown file with optional YAML
+// frontmatter (as opposed to a JSON file).
+func (k Kind) Markdown() bool {
+	switch k {
+	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory:
+		return true
+	}
+	return false
+}
+
+// PluginFormat is how a plugin folder is read (customization-formats.md §2.2).
+type PluginFormat string
+
+const (
+	FormatNone       PluginFormat = ""
+	FormatAP         PluginFormat = "agent-plugins" // root plugin.json with an agent-plugins.org $schema
+	FormatOpenPlugin PluginFormat = "open-plugin"   // .plugin/plugin.json (our virtual plugins)
+	FormatClaude     PluginFormat = "claude"        // .claude-plugin/plugin.json or a .claude path segment
+	FormatCopilot    PluginFormat = "copilot"       // everything else
+)
+
+// ManifestPaths are the four manifest locations relative to a plugin root,
+// in precedence order: the first present is effective.
+var ManifestPaths = []string{".plugin/plugin.json", "plugin.json", ".github/plugin/plugin.json", ".claude-plugin/plugin.json"}
+
+// MarketplacePaths are the marketplace locations relative to a workspace folder.
+var MarketplacePaths = []string{"marketplace.json", ".plugin/marketplace.json", ".github/plugin/marketplace.json", ".claude-plugin/marketplace.json"}
+
+// Layout answers which folders of a workspace are plugin roots. Classify
+// works without one (nil) from path shape alone; discovery supplies one so
+// that `<P>/agents/x.md` in a Claude plugin is a Claude agent.
+type Layout interface {
+	// PluginRoot reports the format of the plugin rooted at dir (a
+	// slash-separated path relative to the workspace folder, "" for the
+	// folder itself), or FormatNone when dir is no plugin root.
+	PluginRoot(dir string) PluginFormat
+}
+
+// MaxDepth is how many folders deep discovery looks below a workspace folder.
+const MaxDepth = 6
+
+// MaxPluginDepth is how deep a plugin root may sit.
+const MaxPluginDepth = 4
+
+// SkipDir reports folders discovery never enters.
+func SkipDir(name string) bool {
+	return name == ".git" || name == "node_modules"
+}
+
+// Classify returns the kind of the file at rel, a slash-separated path
+// relative to its workspace folder, following the first-match order of
+// customization-formats.md §2.1. KindNone means the file is not ours.
+func Classify(rel string, layout Layout) Kind {
+	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
+	if rel == "" || rel == "." {
+		return KindNone
+	}
+	segs := strings.Split(rel, "/")
+	if len(segs)-1 > MaxDepth {
+		return KindNone
+	}
+	for _, s := range segs[:len(segs)-1] {
+		if SkipDir(s) {
+			return KindNone
+		}
+	}
+	base := segs[len(segs)-1]
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	lower := strings.ToLower(base)
+
+	if strings.HasSuffix(lower, ".json") {
+		return classifyJSON(rel, dir, base, layout)
+	}
+	if !strings.HasSuffix(lower, ".md") {
+		return KindNone
+	}
+	// Never a Markdown file below a skill folder except the skill itself
+	// (skills/x/agents/grader.md is the skill's own material).
+	if !strings.EqualFold(base, "SKILL.md") && belowSkill(segs) {
+		return KindNone
+	}
+	switch {
+	case strings.HasSuffix(base, ".prompt.md"):
+		return KindPrompt
+	case strings.HasSuffix(base, ".instructions.md"):
+		return KindInstructions
+	case base == "copilot-instructions.md":
+		return KindMemory
+	case strings.HasSuffix(base, ".agent.md"), strings.HasSuffix(base, ".chatmode.md"):
+		return KindAgent
+	case lower == "skill.md":
+		return KindSkill
+	}
+	switch rel {
+	case "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "GEMINI.md":
+		return KindMemory
+	}
+	if base == "AGENTS.md" {
+		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles)
+	}
+	if base == "README.md" {
+		return KindNone
+	}
+	if dir == ".github/agents" {
+		return KindAgent
+	}
+	if hasSegPair(segs, ".claude", "agents") {
+		return KindClaudeAgent
+	}
+	if hasSegPair(segs, ".claude", "rules") {
+		return KindRule
+	}
+	if hasSegPair(segs, ".claude", "commands") {
+		return KindCommand
+	}
+	if layout != nil {
+		for i := len(segs) - 2; i >= 0; i-- {
+			if segs[i] != "agents" && segs[i] != "commands" {
+				continue
+			}
+			root := strings.Join(segs[:i], "/")
+			f := layout.PluginRoot(root)
+			if f == FormatNone {
+				continue
+			}
+			if segs[i] == "commands" {
+				return KindCommand
+			}
+			if f == FormatClaude {
+				return KindClaudeAgent
+			}
+			return KindNone // Copilot/OpenPlugin agents must be *.agent.md
+		}
+	}
+	return KindNone
+}
+
+func classifyJSON(rel, dir, base string, layout Layout) Kind {
+	switch rel {
+	case ".ahpls/tools.json":
+		return KindTools
+	case ".claude/settings.json", ".claude/settings.local.json", ".github/copilot/settings.json":
+		return KindSettings
+	}
+	for _, m := range MarketplacePaths {
+		if rel == m {
+			return KindMarketplace
+		}
+	}
+	for _, m := range ManifestPaths {
+		if rel == m || strings.HasSuffix(rel, "/"+m) {
+			root := strings.TrimSuffix(strings.TrimSuffix(rel, m), "/")
+			if depth(root) <= MaxPluginDepth {
+				return KindPlugin
+			}
+		}
+	}
+	if dir == ".github/hooks" {
+		return KindHooks
+	}
+	if base == "hooks.json" {
+		if path.Base(dir) == "hooks" {
+			return KindHooks // <P>/hooks/hooks.json
+		}
+		if layout != nil && layout.PluginRoot(dir) != FormatNone {
+			return KindHooks // Copilot <P>/hooks.json
+		}
+		return KindNone
+	}
+	if base == ".mcp.json" {
+		if dir == ".vscode" {
+			return KindNone
+		}
+		return KindMCP
+	}
+	if layout != nil {
+		if base == "mcp.json" && layout.PluginRoot(dir) != FormatNone {
+			return KindMCP
+		}
+		if rel == ".github/mcp.json" || strings.HasSuffix(rel, "/.github/mcp.json") {
+			root := strings.TrimSuffix(strings.TrimSuffix(rel, ".github/mcp.json"), "/")
+			if layout.PluginRoot(root) != FormatNone {
+				return KindMCP
+			}
+		}
+	}
+	return KindNone
+}
+
+func depth(dir string) int {
+	if dir == "" {
+		return 0
+	}
+	return strings.Count(dir, "/") + 1
+}
+
+func hasSegPair(segs []string, a, b string) bool {
+	for i := 0; i+1 < len(segs)-1; i++ {
+		if segs[i] == a && segs[i+1] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// belowSkill reports a path inside some skills/<name>/ folder, e.g.
+// skills/x/agents/grader.md or skills/x/notes.md.
+func belowSkill(segs []string) bool {
+	for i := 0; i < len(segs)-2; i++ {
+		if segs[i] == "skills" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+type fakeLayout map[string]PluginFormat
+
+func (f fakeLayout) PluginRoot(dir string) PluginFormat { return f[dir] }
+
+func TestClassify(t *testing.T) {
+	layout := fakeLayout{"plugins/cc": FormatClaude, "plugins/gh": FormatCopilot}
+	cases := []struct {
+		rel  string
+		want Kind
+	}{
+		{".github/skills/lint/SKILL.md", KindSkill},
+		{".claude/skills/lint/skill.md", KindSkill},
+		{"plugins/cc/skills/x/SKILL.md", KindSkill},
+		{"plugins/cc/skills/x/agents/grader.md", KindNone},
+		{".github/skills/x/notes.md", KindNone},
+		{".github/agents/reviewer.agent.md", KindAgent},
+		{".github/agents/reviewer.md", KindAgent},
+		{".github/agents/README.md", KindNone},
+		{".github/chatmodes/old.chatmode.md", KindAgent},
+		{".claude/agents/sub/reviewer.md", KindClaudeAgent},
+		{"plugins/cc/agents/reviewer.md", KindClaudeAgent},
+		{"plugins/gh/agents/reviewer.md", KindNone},
+		{"plugins/gh/agents/reviewer.agent.md", KindAgent},
+		{".github/prompts/a/b.prompt.md", KindPrompt},
+		{".github/instructions/go.instructions.md", KindInstructions},
+		{".github/copilot-instructions.md", KindMemory},
+		{"AGENTS.md", KindMemory},
+		{"CLAUDE.md", KindMemory},
+		{".claude/rules/style.md", KindRule},
+		{".claude/commands/deploy/prod.md", KindCommand},
+		{"plugins/gh/commands/x.md", KindCommand},
+		{"docs/readme.md", KindNone},
+		{"plugin.json", KindPlugin},
+		{".claude-plugin/plugin.json", KindPlugin},
+		{"plugins/cc/.claude-plugin/plugin.json", KindPlugin},
+		{"a/b/c/d/e/.plugin/plugin.json", KindNone}, // root 5 deep
+		{".claude-plugin/marketplace.json", KindMarketplace},
+		{"nested/marketplace.json", KindNone},
+		{".github/hooks/format.json", KindHooks},
+		{"plugins/cc/hooks/hooks.json", KindHooks},
+		{"plugins/gh/hooks.json", KindHooks},
+		{"random/hooks.json", KindNone},
+		{".mcp.json", KindMCP},
+		{"plugins/gh/mcp.json", KindMCP},
+		{"plugins/gh/.github/mcp.json", KindMCP},
+		{".vscode/mcp.json", KindNone},
+		{".claude/settings.json", KindSettings},
+		{".ahpls/tools.json", KindTools},
+		{"node_modules/x/.github/skills/a/SKILL.md", KindNone},
+		{"a/b/c/d/e/f/g/SKILL.md", KindNone},
+		{"../escape/SKILL.md", KindSkill}, // cleaned: paths never climb above the folder
+	}
+	for _, c := range cases {
+		t.Run(c.rel, func(t *testing.T) {
+			assert.Equal(t, c.want, Classify(c.rel, layout))
+		})
+	}
+}
+
+func TestLineIndexEncodings(t *testing.T) {
+	text := []byte("a: é😀x\r\nb\rc\n")
+	x := NewLineIndex(text)
+	assert.Equal(t, 4, x.Lines())
+	xOff := len("a: é😀")
+	assert.Equal(t, Position{0, 6}, x.Position(xOff, UTF16)) // 😀 is two UTF-16 units
+	assert.Equal(t, Position{0, 5}, x.Position(xOff, UTF32))
+	assert.Equal(t, Position{0, xOff}, x.Position(xOff, UTF8))
+	assert.Equal(t, Position{1, 0}, x.Position(len("a: é😀x\r\n"), UTF16))
+	assert.Equal(t, Position{2, 0}, x.Position(len("a: é😀x\r\nb\r"), UTF16))
+	// Offsets on the CR of a CRLF clamp to the line's end.
+	assert.Equal(t, Position{0, 7}, x.Position(xOff+2, UTF16))
+	for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
+		p := x.Position(xOff, enc)
+		off, ok := x.Offset(p, enc)
+		assert.True(t, ok, enc)
+		assert.Equal(t, xOff, off, enc)
+	}
+	_, ok := x.Offset(Position{0, 99}, UTF16)
+	assert.False(t, ok)
+	_, ok = x.Offset(Position{9, 0}, UTF16)
+	assert.False(t, ok)
+}
+
+func TestVerdictsDecide(t *testing.T) {
+	v := V(Reject).With(Verdicts{TargetClaudeCode: OK, TargetAgentSkills: Spec, TargetCopilotCLI: Reject.Unverified()})
+	sev, by, report := v.Decide(DefaultTargets)
+	assert.True(t, report)
+	assert.Equal(t, SeverityError, sev)
+	assert.Equal(t, []Target{TargetVSCodeAgentHost}, by)
+
+	sev, by, report = v.Decide([]Target{TargetCopilotCLI, TargetAgentSkills})
+	assert.True(t, report)
+	assert.Equal(t, SeverityWarning, sev, "an unverified reject caps at Warning")
+	assert.Equal(t, []Target{TargetCopilotCLI}, by)
+
+	_, _, report = v.Decide([]Target{TargetClaudeCode})
+	assert.False(t, report, "ok reports nothing")
+
+	sev, _, _ = Verdicts{TargetClaudeCode: Unknown}.Decide([]Target{TargetClaudeCode})
+	assert.Equal(t, SeverityInfo, sev)
+}
+
+func TestEffectiveTargets(t *testing.T) {
+	assert.Equal(t, DefaultTargets, EffectiveTargets(nil, true, ".github/skills/a/SKILL.md", FormatNone))
+	assert.Contains(t, EffectiveTargets(nil, true, ".claude/skills/a/SKILL.md", FormatNone), TargetClaudeCode)
+	assert.NotContains(t, EffectiveTargets(nil, false, ".claude/skills/a/SKILL.md", FormatNone), TargetClaudeCode)
+	assert.Contains(t, EffectiveTargets(nil, true, ".github/plugin/plugin.json", FormatNone), TargetCopilotCLI)
+}

@@ -1,0 +1,245 @@
+package virtualplugin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+	"unicode/utf8"
+)
+
+// AHP error codes the reverse resource* answers use (ahp.md §7).
+const (
+	CodeMethodNotFound   = -32601
+	CodeNotFound         = -32008
+	CodePermissionDenied = -32009
+)
+
+// Error is a resource* failure with its AHP error code.
+type Error struct {
+	Code    int
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func notFound(uri string) error { return &Error{CodeNotFound, "not found: " + uri} }
+func denied(uri, why string) error {
+	return &Error{CodePermissionDenied, fmt.Sprintf("read access not granted: %s (%s)", uri, why)}
+}
+
+// ReadOnly is the answer to every write-like request on a virtual tree.
+var ReadOnly = &Error{CodePermissionDenied, "virtual:// plugin trees are read-only"}
+
+// ResolveResult is resourceResolve's result.
+type ResolveResult struct {
+	URI         string `json:"uri"`
+	Type        string `json:"type"`
+	Size        *int64 `json:"size,omitempty"`
+	ContentType string `json:"contentType,omitempty"`
+	Etag        string `json:"etag,omitempty"`
+}
+
+// ListEntry is one child in resourceList's result.
+type ListEntry struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// ListResult is resourceList's result.
+type ListResult struct {
+	Entries []ListEntry `json:"entries"`
+}
+
+// ReadResult is resourceRead's result.
+type ReadResult struct {
+	Data        string `json:"data"`
+	Encoding    string `json:"encoding"`
+	ContentType string `json:"contentType,omitempty"`
+}
+
+// Server answers the host's reverse reads for the currently published
+// plugins of every workspace folder.
+type Server struct {
+	mu      sync.RWMutex
+	plugins map[string]*Plugin // by "<folderKey>/<name>"
+	roots   map[string]string  // plugin key → workspace folder its files must stay in
+}
+
+// NewServer returns an empty server.
+func NewServer() *Server {
+	return &Server{plugins: map[string]*Plugin{}, roots: map[string]string{}}
+}
+
+// Publish replaces what is served for a snapshot's folder.
+func (s *Server) Publish(snap *Snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.plugins {
+		if len(k) > len(snap.Key) && k[:len(snap.Key)+1] == snap.Key+"/" {
+			delete(s.plugins, k)
+			delete(s.roots, k)
+		}
+	}
+	for _, p := range snap.Plugins {
+		key := snap.Key + "/" + p.Name
+		s.plugins[key] = p
+		s.roots[key] = snap.Folder
+	}
+}
+
+// Plugin returns the served plugin for a URI, if any.
+func (s *Server) Plugin(uri string) (*Plugin, bool) {
+	key, _, err := parseURI(uri)
+	if err != nil {
+		return nil, false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.plugins[key]
+	return p, ok
+}
+
+func (s *Server) lookup(uri string) (p *Plugin, root, vpath string, err error) {
+	key, vpath, err := parseURI(uri)
+	if err != nil {
+		if errors.Is(err, errNotVirtual) {
+			return nil, "", "", denied(uri, "ahpls serves only its own virtual:// plugin trees")
+		}
+		return nil, "", "", denied(uri, err.Error())
+	}
+	s.mu.RLock()
+	p, ok := s.plugins[key]
+	root = s.roots[key]
+	s.mu.RUnlock()
+	if !ok {
+		return nil, "", "", notFound(uri)
+	}
+	return p, root, vpath, nil
+}
+
+// Resolve answers resourceResolve.
+func (s *Server) Resolve(uri string) (*ResolveResult, error) {
+	p, _, vpath, err := s.lookup(uri)
+	if err != nil {
+		return nil, err
+	}
+	p.index()
+	if f, ok := p.byPath[vpath]; ok {
+		size := f.Size
+		return &ResolveResult{URI: uri, Type: "file", Size: &size, ContentType: contentType(vpath), Etag: "sha256-" + hex.EncodeToString(f.Sum[:8])}, nil
+	}
+	if _, ok := p.dirs[vpath]; ok {
+		res := &ResolveResult{URI: uri, Type: "directory"}
+		if vpath == "" {
+			res.Etag = p.Nonce
+		}
+		return res, nil
+	}
+	return nil, notFound(uri)
+}
+
+// List answers resourceList: direct children of a directory.
+func (s *Server) List(uri string) (*ListResult, error) {
+	p, _, vpath, err := s.lookup(uri)
+	if err != nil {
+		return nil, err
+	}
+	p.index()
+	des, ok := p.dirs[vpath]
+	if !ok {
+		return nil, notFound(uri)
+	}
+	out := &ListResult{Entries: make([]ListEntry, len(des))}
+	for i, d := range des {
+		t := "file"
+		if d.isDir {
+			t = "directory"
+		}
+		out.Entries[i] = ListEntry{Name: d.name, Type: t}
+	}
+	return out, nil
+}
+
+// Read answers resourceRead. encoding is "utf-8", "base64" or empty (the
+// server picks utf-8 for valid UTF-8 text, base64 otherwise).
+func (s *Server) Read(uri, encoding string) (*ReadResult, error) {
+	p, root, vpath, err := s.lookup(uri)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := p.File(vpath)
+	if !ok {
+		return nil, notFound(uri)
+	}
+	data, err := readConfined(f, root)
+	if err != nil {
+		var ae *Error
+		if errors.As(err, &ae) {
+			ae.Message = ae.Message + ": " + uri
+			return nil, ae
+		}
+		return nil, notFound(uri)
+	}
+	res := &ReadResult{ContentType: contentType(vpath)}
+	if encoding != "base64" && utf8.Valid(data) && !bytes.ContainsRune(data, 0) {
+		res.Encoding, res.Data = "utf-8", string(data)
+	} else {
+		res.Encoding, res.Data = "base64", base64.StdEncoding.EncodeToString(data)
+	}
+	return res, nil
+}
+
+// readConfined returns a file's published bytes. Disk files are re-checked
+// at read time: the path must still resolve inside root to a regular file,
+// and its content must still be what the nonce promised.
+func readConfined(f *File, root string) ([]byte, error) {
+	if f.Data != nil {
+		return f.Data, nil
+	}
+	real, err := filepath.EvalSymlinks(f.Source)
+	if err != nil {
+		return nil, &Error{CodeNotFound, "not found"}
+	}
+	if !within(root, real) {
+		return nil, &Error{CodePermissionDenied, "read access not granted: the file now points outside the workspace folder"}
+	}
+	fh, err := os.Open(real)
+	if err != nil {
+		return nil, &Error{CodeNotFound, "not found"}
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, &Error{CodePermissionDenied, "read access not granted: not a regular file"}
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if sha256.Sum256(data) != f.Sum {
+		return nil, &Error{CodeNotFound, "changed since it was published; a new version is on its way"}
+	}
+	return data, nil
+}
+
+func contentType(vpath string) string {
+	switch path.Ext(vpath) {
+	case ".md":
+		return "text/markdown"
+	case ".json":
+		return "application/json"
+	case ".txt":
+		return "text/plain"
+	case ".sh", ".py", ".js", ".ts":
+		return "text/plain"
+	}
+	return "application/octet-stream"
+}
