@@ -227,6 +227,9 @@ type ChatErrorAction struct {
 	TurnID   string
 	Duration int64
 	Error    ErrorInfo
+	// Resumable is the 1.x ErrorResponsePart's `resumable` (a client may
+	// then send chat/turnResume); always false for the 0.x shape.
+	Resumable bool
 }
 
 // DecodeAction returns a typed value for the actions this package models

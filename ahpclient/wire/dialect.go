@@ -84,12 +84,14 @@ type Dialect interface {
 	ClientExecutionRaisesInputNeeded() bool
 }
 
-// dialects is the registry, newest first. Adding AHP 1.0 means adding its
-// constructor here (and a file implementing Dialect).
+// dialects is the registry, newest first: V1 (1.0.0, 0.9.0; v1.go), then
+// V08 (0.8.0 … 0.5.1). A new dialect is one file implementing Dialect plus
+// its entry here.
 var dialects = []struct {
 	versions []string
 	make     func(version string) (Dialect, bool)
 }{
+	{v1Versions, newV1},
 	{v08Versions, newV08},
 }
 
@@ -298,46 +300,9 @@ func (d V08) Lifecycle(wire string) Lifecycle {
 }
 
 // ChatError reads 0.x `error: ErrorInfo`, falling back to a 1.x-style
-// `part` carrying either an `error` object or errorType/message inline
-// (inferred shape, docs/ahp.md §9).
+// `part` (ErrorResponsePart; see V1.ChatError).
 func (d V08) ChatError(a StateAction) (ChatErrorAction, error) {
-	if a.Type != TypeChatError {
-		return ChatErrorAction{}, fmt.Errorf("wire: %q is not %s", a.Type, TypeChatError)
-	}
-	var raw struct {
-		TurnID   string          `json:"turnId"`
-		Duration json.Number     `json:"duration"`
-		Error    *ErrorInfo      `json:"error"`
-		Part     json.RawMessage `json:"part"`
-	}
-	if err := json.Unmarshal(a.Raw, &raw); err != nil {
-		return ChatErrorAction{}, err
-	}
-	out := ChatErrorAction{TurnID: raw.TurnID}
-	if raw.Duration != "" {
-		if f, err := raw.Duration.Float64(); err == nil && f > 0 {
-			out.Duration = int64(f)
-		}
-	}
-	switch {
-	case raw.Error != nil:
-		out.Error = *raw.Error
-	case raw.Part != nil:
-		var p struct {
-			Error     *ErrorInfo `json:"error"`
-			ErrorType string     `json:"errorType"`
-			Message   string     `json:"message"`
-		}
-		if err := json.Unmarshal(raw.Part, &p); err != nil {
-			return ChatErrorAction{}, err
-		}
-		if p.Error != nil {
-			out.Error = *p.Error
-		} else {
-			out.Error = ErrorInfo{ErrorType: p.ErrorType, Message: p.Message}
-		}
-	}
-	return out, nil
+	return decodeChatError(a, false)
 }
 
 func (d V08) ClientExecutionRaisesInputNeeded() bool { return d.minor > 0 && d.minor < 8 }

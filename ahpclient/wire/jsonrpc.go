@@ -88,6 +88,11 @@ type InitializeResult struct {
 	CompletionTriggerCharacters []string        `json:"completionTriggerCharacters,omitzero"`
 	TerminalCommandPrefix       string          `json:"terminalCommandPrefix,omitempty"`
 	Telemetry                   json.RawMessage `json:"telemetry,omitempty"`
+
+	// 1.x additions (verified, docs/ahp.md §9); kept, not interpreted.
+	Meta           map[string]any  `json:"_meta,omitempty"`
+	Automations    json.RawMessage `json:"automations,omitempty"`
+	TCPConnections json.RawMessage `json:"tcpConnections,omitempty"`
 }
 
 // MarshalJSON always writes snapshots as an array: it is required.

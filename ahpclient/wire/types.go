@@ -285,6 +285,20 @@ func (s *McpServerState) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Blocking reads the 1.x McpServerStartingState.blocking (verified, docs/ahp.md
+// §9): true when the host holds the session until this server is up. False
+// for any other state or when absent.
+func (s McpServerState) Blocking() bool {
+	if s.Kind != "starting" || s.Raw == nil {
+		return false
+	}
+	var b struct {
+		Blocking bool `json:"blocking"`
+	}
+	_ = json.Unmarshal(s.Raw, &b) // a non-boolean blocking reads as false
+	return b.Blocking
+}
+
 // MarshalJSON writes the raw state back, or {kind} for a built value.
 func (s McpServerState) MarshalJSON() ([]byte, error) {
 	if s.Raw != nil {
@@ -376,6 +390,21 @@ type SessionSummary struct {
 	Annotations        json.RawMessage `json:"annotations,omitempty"`
 	Changes            json.RawMessage `json:"changes,omitempty"`
 	Meta               map[string]any  `json:"_meta,omitempty"`
+
+	// 1.x additions (verified, docs/ahp.md §9), decoded so they survive a
+	// round trip; ahpls does not act on them.
+	Origin       json.RawMessage      `json:"origin,omitempty"`
+	Repositories json.RawMessage      `json:"repositories,omitempty"`
+	Chats        []SessionChatSummary `json:"chats,omitzero"`
+	DefaultChat  string               `json:"defaultChat,omitempty"`
+}
+
+// SessionChatSummary is one entry of the 1.x SessionSummary.chats.
+type SessionChatSummary struct {
+	Resource      string          `json:"resource"`
+	Title         string          `json:"title"`
+	Origin        json.RawMessage `json:"origin,omitempty"`
+	Interactivity string          `json:"interactivity,omitempty"`
 }
 
 // PartialSessionSummary is root/sessionSummaryChanged.changes: every field
@@ -393,6 +422,12 @@ type PartialSessionSummary struct {
 	Annotations        json.RawMessage `json:"annotations,omitempty"`
 	Changes            json.RawMessage `json:"changes,omitempty"`
 	Meta               map[string]any  `json:"_meta,omitempty"`
+
+	// 1.x additions (see SessionSummary).
+	Origin       json.RawMessage      `json:"origin,omitempty"`
+	Repositories json.RawMessage      `json:"repositories,omitempty"`
+	Chats        []SessionChatSummary `json:"chats,omitzero"`
+	DefaultChat  *string              `json:"defaultChat,omitempty"`
 }
 
 // SessionAddedParams is root/sessionAdded.

@@ -1,0 +1,102 @@
+package ahpclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// AHP and JSON-RPC error codes (docs/ahp.md §7).
+const (
+	CodeParseError                 = -32700
+	CodeInvalidRequest             = -32600
+	CodeMethodNotFound             = -32601
+	CodeInvalidParams              = -32602
+	CodeInternalError              = -32603
+	CodeSessionNotFound            = -32001
+	CodeProviderNotFound           = -32002
+	CodeSessionAlreadyExists       = -32003
+	CodeTurnInProgress             = -32004
+	CodeUnsupportedProtocolVersion = -32005
+	CodeAuthRequired               = -32007
+	CodeNotFound                   = -32008
+	CodePermissionDenied           = -32009
+	CodeAlreadyExists              = -32010
+	CodeConflict                   = -32011
+)
+
+// RPCError is a JSON-RPC error object, received from the host or returned by a
+// reverse-request Handler to be sent to it. Any integer code is accepted.
+type RPCError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string {
+	if len(e.Data) > 0 {
+		return fmt.Sprintf("ahp error %d: %s (data %s)", e.Code, e.Message, e.Data)
+	}
+	return fmt.Sprintf("ahp error %d: %s", e.Code, e.Message)
+}
+
+// NewError builds an RPCError; data (optional) is marshalled to JSON.
+func NewError(code int64, message string, data any) *RPCError {
+	e := &RPCError{Code: code, Message: message}
+	if data != nil {
+		if b, err := json.Marshal(data); err == nil {
+			e.Data = b
+		}
+	}
+	return e
+}
+
+// UnsupportedVersionError reports a host that refused every offered protocol
+// version (-32005). It is fatal: Run returns it and does not reconnect.
+type UnsupportedVersionError struct {
+	Offered   []string
+	Supported []string // from error data; may be empty (the data is optional)
+	Message   string
+}
+
+func (e *UnsupportedVersionError) Error() string {
+	sup := "not stated"
+	if len(e.Supported) > 0 {
+		sup = strings.Join(e.Supported, ", ")
+	}
+	return fmt.Sprintf("ahp host refused protocol versions %s (%s); host supports: %s",
+		strings.Join(e.Offered, ", "), e.Message, sup)
+}
+
+// InitializeError is any other refusal of initialize; it is fatal too, since
+// retrying the same handshake would be refused the same way.
+type InitializeError struct{ Err *RPCError }
+
+func (e *InitializeError) Error() string { return "ahp initialize refused: " + e.Err.Error() }
+func (e *InitializeError) Unwrap() error { return e.Err }
+
+// Sentinel errors.
+var (
+	// ErrNotConnected: a request or dispatch was attempted while no session
+	// with the host is established. Dispatches are not queued across outages.
+	ErrNotConnected = errors.New("ahpclient: not connected")
+	// ErrConnectionLost: the socket closed before the answer or echo arrived.
+	ErrConnectionLost = errors.New("ahpclient: connection lost")
+	// ErrActionTimeout: a dispatched action was never echoed within PendingTimeout.
+	ErrActionTimeout = errors.New("ahpclient: action was not echoed in time")
+	// ErrClosed: the client was closed.
+	ErrClosed = errors.New("ahpclient: closed")
+)
+
+// RejectedError is the outcome of a dispatched action the host echoed with a
+// rejectionReason; the optimistic change has been rolled back.
+type RejectedError struct {
+	Channel   string
+	ClientSeq int64
+	Reason    string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("ahp host rejected action %d on %s: %s", e.ClientSeq, e.Channel, e.Reason)
+}

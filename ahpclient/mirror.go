@@ -1,0 +1,300 @@
+package ahpclient
+
+// The state mirror: confirmed state per channel, pending optimistic
+// actions on top, reconciliation on echo (docs/ahp.md §3).
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+)
+
+func (c *Client) ensureChannelLocked(uri string, kind reduce.Kind, session string) *channelState {
+	ch := c.channels[uri]
+	if ch == nil {
+		ch = &channelState{uri: uri, kind: kind, session: session}
+		c.channels[uri] = ch
+	}
+	return ch
+}
+
+func (c *Client) installSnapshotLocked(s snapshot) {
+	ch := c.channels[s.Resource]
+	if ch == nil {
+		if s.Resource != RootURI {
+			return // not ours to follow
+		}
+		ch = c.ensureChannelLocked(RootURI, reduce.Root, "")
+	}
+	st, ok := decodeObject(s.State)
+	if !ok {
+		st = map[string]any{}
+	}
+	ch.confirmed, ch.fromSeq, ch.live = st, s.FromSeq, true
+	if s.FromSeq > c.serverSeq {
+		c.serverSeq = s.FromSeq
+	}
+	buf := ch.buffer
+	ch.buffer = nil
+	for _, env := range buf {
+		c.applyEnvelopeLocked(env)
+	}
+	c.renderLocked(ch, nil)
+}
+
+// applyEnvelopeLocked is §3's reconciliation for one envelope.
+func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
+	if env.ServerSeq > c.serverSeq {
+		c.serverSeq = env.ServerSeq
+	}
+	ch := c.channels[env.Channel]
+	if ch == nil {
+		return // not a channel we follow
+	}
+	if !ch.live {
+		ch.buffer = append(ch.buffer, env)
+		return
+	}
+	if env.ServerSeq <= ch.fromSeq {
+		return // already contained in the snapshot
+	}
+	action, ok := decodeObject(env.Action)
+	if !ok {
+		c.emitLocked(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
+		return
+	}
+	var mine *Dispatched
+	if env.Origin != nil && env.Origin.ClientID == c.clientID {
+		for i, p := range ch.pending {
+			if p.ClientSeq == env.Origin.ClientSeq {
+				mine = p
+				ch.pending = append(ch.pending[:i:i], ch.pending[i+1:]...)
+				break
+			}
+		}
+	}
+	if env.RejectionReason != nil {
+		if env.Origin != nil && env.Origin.ClientID == c.clientID {
+			c.log.Warn("ahp: host rejected our action", "channel", ch.uri, "clientSeq", env.Origin.ClientSeq, "reason", *env.RejectionReason)
+			c.emitLocked(Event{Kind: EventActionRejected, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: env.Origin.ClientSeq, Action: action, Reason: *env.RejectionReason})
+		}
+		if mine != nil {
+			mine.resolve(&RejectedError{Channel: ch.uri, ClientSeq: mine.ClientSeq, Reason: *env.RejectionReason})
+			c.renderLocked(ch, action)
+		}
+		return // a rejected action is never applied
+	}
+	ch.confirmed = c.apply(ch.kind, ch.confirmed, action)
+	if mine != nil {
+		mine.resolve(nil)
+	}
+	c.renderLocked(ch, action)
+}
+
+// apply runs the reducer; a reducer bug must not kill the connection.
+func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[string]any) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("ahp: reducer panic; action skipped", "type", action["type"], "panic", r)
+			out = st
+		}
+	}()
+	out = reduce.Apply(kind, st, action, c.now)
+	if out == nil {
+		out = st
+	}
+	return out
+}
+
+// renderLocked recomputes confirmed + pending, emits the change and lets the
+// join logic react to session state.
+func (c *Client) renderLocked(ch *channelState, cause map[string]any) {
+	r := ch.confirmed
+	for _, p := range ch.pending {
+		r = c.apply(ch.kind, r, p.Action)
+	}
+	ch.rendered = r
+	c.emitLocked(Event{Kind: EventStateChanged, Channel: ch.uri, ChannelKind: ch.kind, State: r, Action: cause})
+	if ch.kind == reduce.Session && ch.live {
+		c.followChatsLocked(ch)
+		c.evaluateJoinsLocked()
+	}
+}
+
+func (c *Client) failPendingLocked(ch *channelState, err error) {
+	for _, p := range ch.pending {
+		p.resolve(err)
+	}
+	ch.pending = nil
+}
+
+// dropChannelLocked forgets a channel (and a session's chats).
+func (c *Client) dropChannelLocked(uri, reason string, cause error) {
+	ch := c.channels[uri]
+	if ch == nil {
+		return
+	}
+	delete(c.channels, uri)
+	c.failPendingLocked(ch, ErrConnectionLost)
+	c.emitLocked(Event{Kind: EventChannelDropped, Channel: uri, ChannelKind: ch.kind, Reason: reason, Err: cause})
+	if ch.kind == reduce.Session {
+		for curi, cch := range c.channels {
+			if cch.session == uri {
+				c.dropChannelLocked(curi, reason, cause)
+			}
+		}
+		if c.joined[uri] {
+			delete(c.joined, uri)
+			c.emitLocked(Event{Kind: EventSessionLeft, Channel: uri, Reason: reason, Err: cause})
+		}
+		c.failed[uri] = true
+	}
+}
+
+// ---- state access ----
+
+// State is the rendered state of a followed channel (confirmed plus pending
+// optimistic actions). Read-only: it shares structure with the mirror.
+func (c *Client) State(uri string) (map[string]any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := c.channels[uri]
+	if ch == nil || !ch.live {
+		return nil, false
+	}
+	return ch.rendered, true
+}
+
+// Confirmed is the host-confirmed state of a followed channel (read-only).
+func (c *Client) Confirmed(uri string) (map[string]any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := c.channels[uri]
+	if ch == nil || !ch.live {
+		return nil, false
+	}
+	return ch.confirmed, true
+}
+
+// Pending counts actions awaiting their echo on a channel.
+func (c *Client) Pending(uri string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch := c.channels[uri]; ch != nil {
+		return len(ch.pending)
+	}
+	return 0
+}
+
+// Channels lists followed channels with a snapshot, sorted.
+func (c *Client) Channels() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.liveURIsLocked()
+}
+
+// Sessions returns the host's session summaries (listSessions kept current
+// by root notifications). Read-only.
+func (c *Client) Sessions() map[string]map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]map[string]any, len(c.summaries))
+	for k, v := range c.summaries {
+		out[k] = v
+	}
+	return out
+}
+
+// ---- dispatch ----
+
+// Dispatch sends an action (any value marshalling to an AHP action object)
+// on a channel with the next clientSeq. On a followed channel it is applied
+// optimistically and reconciled when the host echoes it; the returned
+// handle reports the outcome. On other channels there is no echo to wait
+// for (§3): the handle is already done. While disconnected it fails with
+// ErrNotConnected (actions are not queued across outages).
+func (c *Client) Dispatch(channel string, action any) (*Dispatched, error) {
+	m, err := toObject(action)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["type"].(string); !ok {
+		return nil, errors.New("ahpclient: action has no string type")
+	}
+	c.mu.Lock()
+	if c.conn == nil {
+		c.mu.Unlock()
+		return nil, ErrNotConnected
+	}
+	d := c.dispatchLocked(channel, m)
+	c.unlock()
+	return d, nil
+}
+
+func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatched {
+	d := &Dispatched{Channel: channel, ClientSeq: clientSeq.Add(1), Action: action, sent: time.Now(), done: make(chan struct{})}
+	ch := c.channels[channel]
+	if ch != nil && ch.live {
+		ch.pending = append(ch.pending, d)
+		c.renderLocked(ch, action)
+	} else {
+		d.resolve(nil)
+	}
+	conn := c.conn
+	if conn == nil {
+		d.resolve(ErrNotConnected)
+		return d
+	}
+	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
+	c.later(func() {
+		if err := conn.Notify(context.Background(), "dispatchAction", params); err != nil {
+			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
+		}
+	})
+	return d
+}
+
+// SetActiveClient sets the SessionActiveClient entry this client asserts in
+// every joined session (tools, customizations; clientId is filled in). It
+// is dispatched as session/activeClientSet now, on every join, and after a
+// reconnect whenever the session's entry differs from it. nil stops
+// asserting (the entry is not removed).
+func (c *Client) SetActiveClient(entry any) error {
+	var m map[string]any
+	if entry != nil {
+		var err error
+		if m, err = toObject(entry); err != nil {
+			return err
+		}
+		m["clientId"] = c.clientID
+		if _, ok := m["tools"]; !ok {
+			m["tools"] = []any{}
+		}
+	}
+	c.mu.Lock()
+	c.activeClient = m
+	if c.conn != nil {
+		for s := range c.joined {
+			c.assertActiveClientLocked(s)
+		}
+	}
+	c.unlock()
+	return nil
+}
+
+func (c *Client) assertActiveClientLocked(session string) {
+	ch := c.channels[session]
+	if c.activeClient == nil || ch == nil || !ch.live || c.conn == nil {
+		return
+	}
+	if l, ok := ch.rendered["activeClients"].([]any); ok {
+		for _, e := range l {
+			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, c.activeClient) {
+				return
+			}
+		}
+	}
+	c.dispatchLocked(session, map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
+}
