@@ -33,6 +33,14 @@ func (d dirFS) Stat(rel string) (fs.FileInfo, error) {
 	return os.Stat(filepath.Join(string(d), filepath.FromSlash(rel)))
 }
 
+// ReadFile lets cross-file rules (WorkspaceReader) run on the fixtures.
+func (d dirFS) ReadFile(rel string) ([]byte, error) {
+	if !fs.ValidPath(rel) {
+		return nil, fs.ErrNotExist
+	}
+	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(rel)))
+}
+
 type dirLayout string
 
 func (d dirLayout) PluginRoot(dir string) model.PluginFormat {

@@ -1,0 +1,180 @@
+package diagnostics
+
+// Claude agents (subagents): .claude/agents/**/*.md and Claude plugin
+// agents (customization-formats.md §5.5). Cross-file ccagent/duplicate is
+// not implemented here: it needs every agent of one tree.
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	register(model.KindClaudeAgent, checkClaudeAgent)
+	registerRules(
+		RuleInfo{"ccagent/name-missing", "The subagent has no 'name'."},
+		RuleInfo{"ccagent/name-skip", "The subagent name starts with '-' or contains ':'."},
+		RuleInfo{"ccagent/name-case", "The subagent name is not lower-case letters and hyphens."},
+		RuleInfo{"ccagent/desc-missing", "The subagent has no 'description'."},
+		RuleInfo{"ccagent/enum", "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value."},
+		RuleInfo{"ccagent/color", "'color' is not one of Claude Code's colours."},
+		RuleInfo{"ccagent/tools", "'tools'/'disallowedTools' is neither a comma string nor a list."},
+		RuleInfo{"ccagent/plugin-ignored", "'hooks', 'mcpServers' or 'permissionMode' in a plugin agent."},
+	)
+}
+
+var (
+	ccModels         = []string{"sonnet", "opus", "haiku", "fable", "inherit"}
+	ccPermissionMode = []string{"default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual"}
+	vsPermissionMode = []string{"default", "acceptEdits", "dontAsk", "bypassPermissions", "plan", "delegate"}
+	ccMemory         = []string{"user", "project", "local"}
+	ccColors         = []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}
+)
+
+func checkClaudeAgent(f File, r *reporter) {
+	m := newMD(f, r)
+	if !m.checkHeader() {
+		v := model.Verdicts{model.TargetClaudeCode: m.ccNoHeaderAgent()}
+		msg := "{T} skip{s} this subagent: it has no '---' header with 'name' and 'description'."
+		if m.plugin {
+			msg = "{T} name{s} this subagent after its file and give{s} it no description: it has no '---' header."
+		}
+		m.report("fm/missing", line1(m.text), v, msg,
+			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
+				m.insertKeys("name: "+yamlScalar(kebabOr(m.stem())), "description: "+yamlScalar(m.firstSentence()))}})
+	} else if m.mapping {
+		m.ccAgentRules()
+		m.checkSharedFields(nil)
+	}
+	m.checkLinks()
+}
+
+func (m *mdFile) ccAgentRules() {
+	skip := model.Skip
+	if m.plugin {
+		skip = model.OK
+	}
+	nf := m.field("name")
+	if nf == nil {
+		m.report("ccagent/name-missing", m.header(), model.Verdicts{model.TargetClaudeCode: skip},
+			"{T} skip{s} this subagent: it has no 'name'.",
+			model.Fix{Title: "Add 'name: " + kebabOr(m.stem()) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(m.stem())))}})
+	} else if name, ok := str(nf.v); ok && name != "" {
+		if i := strings.IndexAny(name, ":"); strings.HasPrefix(name, "-") || i >= 0 {
+			at := 0
+			if !strings.HasPrefix(name, "-") {
+				at = runeCount(name[:i])
+			}
+			fixed := strings.TrimLeft(strings.ReplaceAll(name, ":", ""), "-")
+			if j := strings.LastIndex(name, ":"); j >= 0 {
+				fixed = strings.TrimLeft(name[j+1:], "-")
+			}
+			var fixes []model.Fix
+			if fixed != "" {
+				fixes = append(fixes, replaceValue("Change to '"+fixed+"'", nf, yamlScalar(fixed), true))
+			}
+			m.report("ccagent/name-skip", m.runeSpan(nf, at, at+1), model.Verdicts{model.TargetClaudeCode: model.Skip},
+				"{T} skip{s} subagent "+q(name)+": names may not start with '-' or contain ':'.", fixes...)
+		} else if !lowerHyphen(name) {
+			fixed := kebab(name)
+			var fixes []model.Fix
+			if fixed != "" {
+				fixes = append(fixes, replaceValue("Convert to kebab-case '"+fixed+"'", nf, fixed, true))
+			}
+			m.report("ccagent/name-case", nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Spec},
+				"{T} document{s} subagent names as lower-case letters and hyphens, not "+q(name)+"; it still loads.", fixes...)
+		}
+	}
+	if m.field("description") == nil {
+		desc := model.Skip
+		if m.plugin {
+			desc = model.Warn
+		}
+		msg := "{T} skip{s} this subagent: it has no 'description'."
+		if m.plugin {
+			msg = "{T} warn{s}: this subagent has no 'description'."
+		}
+		m.report("ccagent/desc-missing", m.header(), model.Verdicts{model.TargetClaudeCode: desc}, msg,
+			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
+	}
+	if f := m.field("model"); f != nil {
+		if s, ok := str(f.v); ok && s != "" && !contains(ccModels, s) && !strings.HasPrefix(s, "claude-") {
+			m.report("ccagent/enum", f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+				"{T} ignore{s} model "+q(s)+"; use an alias such as 'sonnet' or a 'claude-…' model id.", modelFix(f, s)...)
+		}
+	}
+	if f := m.field("permissionMode"); f != nil {
+		if s, ok := str(f.v); ok {
+			v := model.Verdicts{}
+			if !contains(ccPermissionMode, s) {
+				v[model.TargetClaudeCode] = model.Lose
+			}
+			if !contains(vsPermissionMode, s) {
+				v = v.With(model.V(model.Warn))
+			}
+			if len(v) > 0 {
+				m.report("ccagent/enum", f.valSpan, v,
+					"{T} ignore{s} permissionMode "+q(s)+".", enumFix(f, s, ccPermissionMode, 4)...)
+			}
+		}
+	}
+	for _, e := range []struct {
+		key     string
+		allowed []string
+	}{{"memory", ccMemory}, {"isolation", []string{"worktree"}}} {
+		if f := m.field(e.key); f != nil {
+			if s, ok := str(f.v); !ok || !contains(e.allowed, s) {
+				m.report("ccagent/enum", f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+					"{T} ignore{s} "+q(e.key+": "+m.valueText(f))+": use "+strings.Join(e.allowed, ", ")+".", enumFix(f, s, e.allowed, 4)...)
+			}
+		}
+	}
+	if f := m.field("color"); f != nil {
+		if s, ok := str(f.v); !ok || !contains(ccColors, s) {
+			m.report("ccagent/color", f.valSpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+				"{T} ignore{s} color "+q(m.valueText(f))+": use red, blue, green, yellow, purple, orange, pink or cyan.", enumFix(f, strings.ToLower(s), ccColors, 3)...)
+		}
+	}
+	for _, key := range []string{"tools", "disallowedTools"} {
+		f := m.field(key)
+		if f == nil {
+			continue
+		}
+		ok := (f.v.Kind == yaml.ScalarNode && f.v.Tag == "!!str") || (f.v.Kind == yaml.SequenceNode && allStrings(f.v)) || isNull(f.v)
+		if !ok {
+			m.report("ccagent/tools", f.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+				"{T} reject{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
+		}
+	}
+	if m.plugin {
+		for _, key := range []string{"hooks", "mcpServers", "permissionMode"} {
+			if f := m.field(key); f != nil {
+				m.report("ccagent/plugin-ignored", f.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+					"{T} do{es}n't apply "+q(key)+" in a plugin's subagent.")
+			}
+		}
+	}
+}
+
+func lowerHyphen(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// modelFix maps display names ('Claude Sonnet 4.5') to aliases.
+func modelFix(f *mdField, s string) []model.Fix {
+	l := strings.ToLower(s)
+	for _, a := range ccModels {
+		if strings.Contains(l, a) {
+			return []model.Fix{replaceValue("Change to '"+a+"'", f, a, true)}
+		}
+	}
+	return enumFix(f, s, ccModels, 3)
+}

@@ -1,0 +1,636 @@
+package diagnostics
+
+// The field catalogue (customization-formats.md §5.1 "Known keys" and the
+// tables of §5.2–§5.5): which frontmatter keys each Markdown kind knows, for
+// which consumer, with the enumerated values hover and completion offer.
+// The shared field rules (field/*) read the same tables.
+
+import (
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	registerRules(
+		RuleInfo{"field/type", "A frontmatter field has the wrong YAML type (e.g. a list where a string is required)."},
+		RuleInfo{"field/empty", "A required frontmatter field is empty."},
+		RuleInfo{"field/bool", "A boolean field is not a bare true/false."},
+		RuleInfo{"field/unknown", "A frontmatter key the kind does not know for an effective consumer."},
+		RuleInfo{"field/renamed", "A renamed key or file type (user-invokable, mode, *.chatmode.md)."},
+	)
+}
+
+// FieldInfo describes one frontmatter key of a Markdown kind for hover and
+// completion.
+type FieldInfo struct {
+	Key     string
+	Doc     string
+	Values  []string // enumerated values, if any
+	Targets []model.Target
+}
+
+var (
+	tV  = []model.Target{model.TargetVSCodeAgentHost, model.TargetVSCode}
+	tCC = []model.Target{model.TargetClaudeCode}
+	tCL = []model.Target{model.TargetCopilotCLI}
+	tAS = []model.Target{model.TargetAgentSkills}
+)
+
+func tj(ts ...[]model.Target) []model.Target {
+	var out []model.Target
+	for _, t := range ts {
+		out = append(out, t...)
+	}
+	return out
+}
+
+var bools = []string{"true", "false"}
+
+// catalogue is every known key per kind, in the order completion offers them.
+var catalogue = map[model.Kind][]FieldInfo{
+	model.KindSkill: {
+		{"name", "Skill name: lower-case letters, digits and '-', at most 64 characters, equal to the folder name.", nil, tj(tV, tCC, tCL, tAS)},
+		{"description", "What the skill does and when to use it (at most 1024 characters); agents pick skills by it.", nil, tj(tV, tCC, tCL, tAS)},
+		{"license", "License name or a bundled license file.", nil, tj(tV, tCC, tCL, tAS)},
+		{"compatibility", "Environment requirements (at most 500 characters).", nil, tj(tV, tCC, tAS)},
+		{"metadata", "A map of string keys to string values for extra properties.", nil, tj(tV, tCC, tAS)},
+		{"allowed-tools", "Tools the skill may use without asking, as one space- or comma-separated string.", nil, tj(tCC, tAS)},
+		{"argument-hint", "Hint shown for the skill's arguments when invoked as a slash command.", nil, tj(tV, tCC)},
+		{"user-invocable", "Whether the skill appears as a slash command.", bools, tj(tV, tCC)},
+		{"disable-model-invocation", "Keep the model from loading the skill on its own.", bools, tj(tV, tCC)},
+		{"context", "Run the skill in a forked context.", []string{"fork"}, tj(tV, tCC)},
+		{"when_to_use", "Extra trigger text appended to the description in Claude Code's skill listing.", nil, tCC},
+		{"arguments", "Named arguments of the skill.", nil, tCC},
+		{"disallowed-tools", "Tools the skill may not use.", nil, tCC},
+		{"model", "Model to use while the skill runs.", nil, tCC},
+		{"effort", "Reasoning effort while the skill runs.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+		{"agent", "Subagent type to run the skill in.", nil, tCC},
+		{"background", "Run the skill in the background.", bools, tCC},
+		{"hooks", "Hooks active while the skill runs.", nil, tCC},
+		{"paths", "Glob patterns limiting when the skill is offered.", nil, tCC},
+		{"shell", "Shell for the skill's command blocks.", []string{"bash", "powershell"}, tCC},
+	},
+	model.KindAgent: {
+		{"name", "Agent name shown in the agent picker (defaults to the file name).", nil, tj(tV, tCL)},
+		{"description", "What the agent does; shown as placeholder text and required by GitHub.com.", nil, tj(tV, tCL)},
+		{"argument-hint", "Hint shown in the chat input.", nil, tV},
+		{"model", "Model name, or a list tried in order.", nil, tj(tV, tCL)},
+		{"tools", "Tools and tool sets available to the agent (a list).", nil, tj(tV, tCL)},
+		{"handoffs", "Buttons offering to continue in another agent: items with label, agent, prompt, send.", nil, tV},
+		{"agents", "Subagents this agent may call (a list of names).", nil, tV},
+		{"target", "Where the agent runs.", []string{"vscode", "github-copilot"}, tj(tV, tCL)},
+		{"hooks", "Hooks active while the agent runs.", nil, tV},
+		{"user-invocable", "Whether the agent appears in the agent picker.", bools, tj(tV, tCL)},
+		{"disable-model-invocation", "Keep other agents from calling this one as a subagent.", bools, tj(tV, tCL)},
+		{"github", "GitHub.com settings such as permissions.", nil, tj(tV, tCL)},
+		{"advancedOptions", "Advanced VS Code options.", nil, tV},
+		{"mcp-servers", "MCP servers for the GitHub.com cloud agent (needs target: github-copilot).", nil, tCL},
+		{"metadata", "Extra properties for GitHub.com.", nil, tCL},
+	},
+	model.KindClaudeAgent: {
+		{"name", "Subagent name: lower-case letters and hyphens.", nil, tCC},
+		{"description", "When Claude should delegate to this subagent; required.", nil, tCC},
+		{"tools", "Tools the subagent may use (comma-separated string or list); all when omitted.", nil, tj(tCC, tV)},
+		{"disallowedTools", "Tools the subagent may not use.", nil, tj(tCC, tV)},
+		{"model", "Model alias or full model id.", []string{"sonnet", "opus", "haiku", "fable", "inherit"}, tj(tCC, tV)},
+		{"permissionMode", "Permission mode while the subagent runs.", []string{"default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual"}, tCC},
+		{"maxTurns", "Maximum agentic turns.", nil, tCC},
+		{"skills", "Skills preloaded into the subagent.", nil, tCC},
+		{"mcpServers", "MCP servers for the subagent (not applied in plugin agents).", nil, tCC},
+		{"hooks", "Hooks active while the subagent runs (not applied in plugin agents).", nil, tCC},
+		{"memory", "Persistent memory scope.", []string{"user", "project", "local"}, tCC},
+		{"background", "Run the subagent in the background.", bools, tCC},
+		{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+		{"isolation", "Run in an isolated git worktree.", []string{"worktree"}, tCC},
+		{"color", "Display colour.", []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}, tCC},
+		{"initialPrompt", "Prompt sent when the subagent starts as the main agent.", nil, tCC},
+	},
+	model.KindPrompt: {
+		{"name", "Slash-command name (defaults to the file name).", nil, tV},
+		{"description", "Short description shown in the prompt picker.", nil, tV},
+		{"argument-hint", "Hint shown in the chat input.", nil, tV},
+		{"agent", "Agent that runs the prompt.", []string{"agent", "ask", "edit", "plan"}, tV},
+		{"model", "Model to use.", nil, tV},
+		{"tools", "Tools available while the prompt runs (a list).", nil, tV},
+	},
+	model.KindInstructions: {
+		{"name", "Display name.", nil, tV},
+		{"description", "Short description.", nil, tV},
+		{"applyTo", "Glob patterns (one comma-separated string) of files the instructions attach to.", nil, tj(tV, tCL)},
+		{"excludeAgent", "Agent that does not read these instructions.", []string{"code-review", "coding-agent", "cloud-agent"}, tCL},
+	},
+	model.KindRule: {
+		{"paths", "Glob patterns (a list) of files the rule applies to; always loaded without it.", nil, tj(tCC, tV)},
+		{"description", "Short description (VS Code only).", nil, tV},
+	},
+	model.KindCommand: {
+		{"description", "Shown in the slash-command menu; defaults to the first line.", nil, tj(tCC, tCL)},
+		{"argument-hint", "Hint for the command's arguments, e.g. '[file] [--fix]'.", nil, tCC},
+		{"allowed-tools", "Tools the command may use without asking.", nil, tCC},
+		{"model", "Model to use.", nil, tCC},
+		{"disable-model-invocation", "Keep the model from running the command on its own.", bools, tCC},
+		{"user-invocable", "Whether the command appears in the slash menu.", bools, tCC},
+		{"license", "License name.", nil, tCC},
+		{"compatibility", "Environment requirements.", nil, tCC},
+		{"metadata", "Extra properties.", nil, tCC},
+		{"context", "Run the command in a forked context.", []string{"fork"}, tCC},
+		{"when_to_use", "Extra trigger text.", nil, tCC},
+		{"arguments", "Named arguments.", nil, tCC},
+		{"disallowed-tools", "Tools the command may not use.", nil, tCC},
+		{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+		{"agent", "Subagent type to run the command in.", nil, tCC},
+		{"background", "Run in the background.", bools, tCC},
+		{"hooks", "Hooks active while the command runs.", nil, tCC},
+		{"shell", "Shell for command blocks.", []string{"bash", "powershell"}, tCC},
+	},
+}
+
+// Fields returns the known frontmatter keys of a Markdown kind with their
+// documentation, enumerated values and the consumers that read them; nil for
+// kinds without frontmatter fields.
+func Fields(kind model.Kind) []FieldInfo {
+	src := catalogue[kind]
+	out := make([]FieldInfo, len(src))
+	copy(out, src)
+	return out
+}
+
+// knownFor reports whether a kind knows key for target t (§5.1 sets).
+func knownFor(kind model.Kind, key string, t model.Target) bool {
+	for _, f := range catalogue[kind] {
+		if f.Key == key {
+			for _, x := range f.Targets {
+				if x == t {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// specSkillKeys are the six keys of the Agent Skills spec (claude.ai upload
+// accepts only these).
+var specSkillKeys = map[string]bool{"name": true, "description": true, "license": true, "compatibility": true, "metadata": true, "allowed-tools": true}
+
+// anyKnown are keys some kind knows: a near miss of a key of this kind that
+// is another kind's key is no typo (`mode` is not `model`).
+var anyKnown = func() map[string]bool {
+	m := map[string]bool{"mode": true, "infer": true, "user-invokable": true, "applyTo": true, "paths": true, "name": true}
+	for _, fs := range catalogue {
+		for _, f := range fs {
+			m[f.Key] = true
+		}
+	}
+	return m
+}()
+
+// sharedFieldKinds are the VS Code kinds the field/* rules cover.
+func sharedFieldKind(k model.Kind) bool {
+	switch k {
+	case model.KindPrompt, model.KindAgent, model.KindSkill, model.KindInstructions:
+		return true
+	}
+	return false
+}
+
+// checkSharedFields runs field/type, field/empty, field/bool, field/renamed
+// (the keys; *.chatmode.md is the agent checker's) and field/unknown.
+func (m *mdFile) checkSharedFields(handled map[string]bool) {
+	for i := range m.fields {
+		f := &m.fields[i]
+		if f.dupIndex > 0 {
+			continue
+		}
+		if sharedFieldKind(m.kind) {
+			m.fieldType(f)
+			m.fieldBool(f)
+		}
+	}
+	for i := range m.fields {
+		f := &m.fields[i]
+		if f.dupIndex > 0 || handled[f.key] {
+			continue
+		}
+		if m.fieldRenamed(f) {
+			continue
+		}
+		m.fieldUnknown(f)
+	}
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && (n.Value == "" || n.Value == "~" || n.Value == "null")
+}
+
+// fieldType reports wrong types and empty values of the shared string keys.
+func (m *mdFile) fieldType(f *mdField) {
+	switch f.key {
+	case "name", "description", "argument-hint", "agent", "target", "model":
+	case "tools":
+		if m.kind == model.KindSkill {
+			return
+		}
+		m.toolsType(f)
+		return
+	default:
+		return
+	}
+	if m.kind == model.KindSkill && f.key != "name" && f.key != "description" && f.key != "argument-hint" {
+		return // model/agent in a skill are Claude Code's
+	}
+	n := f.v
+	if isNull(n) || (n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) == "") {
+		if m.kind == model.KindSkill && f.key == "description" {
+			return // skill/desc-empty
+		}
+		v := model.V(model.Reject)
+		if f.key == "argument-hint" {
+			v = model.V(model.Warn)
+		}
+		if f.key == "target" {
+			return // agent/target
+		}
+		span := f.valSpan
+		if span.Empty() {
+			span = f.keySpan
+		}
+		m.report("field/empty", span, v, "{T} reject{s} this "+kindName(m.kind)+": "+q(f.key)+" is empty.||{T} warn{s}: "+q(f.key)+" is empty.")
+		return
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		return
+	}
+	if f.key == "model" && n.Kind == yaml.SequenceNode && allStrings(n) {
+		return
+	}
+	what := nodeWhat(n)
+	var fixes []model.Fix
+	src := m.valueText(f)
+	if n.Kind == yaml.ScalarNode || (n.Kind == yaml.SequenceNode && n.Style&yaml.FlowStyle != 0 && !strings.Contains(src, "\n")) {
+		fixes = append(fixes, replaceValue("Quote the value", f, "'"+strings.ReplaceAll(src, "'", "''")+"'", true))
+	}
+	want := "a string"
+	if f.key == "model" {
+		want = "a string or a list of strings"
+	}
+	m.report("field/type", f.valSpan, model.V(model.Reject),
+		"{T} reject{s} this "+kindName(m.kind)+": "+q(f.key)+" must be "+want+", not "+what+".", fixes...)
+}
+
+func (m *mdFile) toolsType(f *mdField) {
+	n := f.v
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		return
+	case n.Kind == yaml.SequenceNode && allStrings(n):
+		return
+	case isNull(n):
+		return
+	}
+	m.report("field/type", f.valSpan, model.V(model.Reject),
+		"{T} reject{s} this "+kindName(m.kind)+": 'tools' must be a list of tool names, not "+nodeWhat(n)+".")
+}
+
+func allStrings(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.Tag != "!!str" {
+			return false
+		}
+	}
+	return true
+}
+
+func nodeWhat(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!int", "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "empty"
+	case "!!str":
+		return "a string"
+	}
+	return "a " + strings.TrimPrefix(n.Tag, "!!")
+}
+
+var boolKeys = map[string]bool{"user-invocable": true, "disable-model-invocation": true}
+
+// fieldBool reports booleans VS Code does not read as booleans.
+func (m *mdFile) fieldBool(f *mdField) {
+	if !boolKeys[f.key] {
+		return
+	}
+	m.checkBool(f.v, m.doc.span(f.v), f.key)
+}
+
+func (m *mdFile) checkBool(n *yaml.Node, span model.Span, key string) {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && (n.Value == "true" || n.Value == "false") {
+		return
+	}
+	var fixes []model.Fix
+	if n.Kind == yaml.ScalarNode {
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on", "1", "y":
+			fixes = append(fixes, model.Fix{Title: "Write true", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "true"}}})
+		case "false", "no", "off", "0", "n":
+			fixes = append(fixes, model.Fix{Title: "Write false", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "false"}}})
+		}
+	}
+	m.report("field/bool", span, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+		"{T} reject{s} this "+kindName(m.kind)+": "+q(key)+" must be a bare true or false, not "+q(m.srcOf(span))+".", fixes...)
+}
+
+func (m *mdFile) srcOf(s model.Span) string { return string(m.text[s.Start:s.End]) }
+
+// fieldRenamed reports renamed keys; it returns true when it did.
+func (m *mdFile) fieldRenamed(f *mdField) bool {
+	rename := ""
+	switch {
+	case f.key == "user-invokable" && (m.kind == model.KindSkill || m.kind == model.KindAgent || m.kind == model.KindPrompt):
+		rename = "user-invocable"
+	case f.key == "mode" && m.kind == model.KindPrompt:
+		rename = "agent"
+	default:
+		return false
+	}
+	return m.report("field/renamed", f.keySpan, model.V(model.Warn),
+		"{T} warn{s}: "+q(f.key)+" was renamed to "+q(rename)+".",
+		model.Fix{Title: "Rename to '" + rename + "'", Preferred: true, Edits: []model.Edit{{Span: f.keySpan, NewText: rename}}})
+}
+
+// fieldUnknown reports keys the kind does not know for an effective reader.
+func (m *mdFile) fieldUnknown(f *mdField) {
+	key := f.key
+	v := model.Verdicts{}
+	switch m.kind {
+	case model.KindSkill:
+		if !knownFor(m.kind, key, model.TargetVSCode) {
+			v = v.With(model.V(model.Ignore))
+		}
+		if !knownFor(m.kind, key, model.TargetClaudeCode) {
+			v[model.TargetClaudeCode] = model.Ignore
+		}
+		if !specSkillKeys[key] {
+			v[model.TargetClaudeUpload] = model.Reject
+		}
+	case model.KindAgent, model.KindPrompt, model.KindInstructions:
+		if !knownFor(m.kind, key, model.TargetVSCode) && !knownFor(m.kind, key, model.TargetCopilotCLI) {
+			v = v.With(model.V(model.Ignore))
+		}
+	case model.KindClaudeAgent, model.KindCommand:
+		if !knownFor(m.kind, key, model.TargetClaudeCode) {
+			v[model.TargetClaudeCode] = model.Ignore
+		}
+	case model.KindRule:
+		if !knownFor(m.kind, key, model.TargetVSCode) {
+			v = v.With(model.V(model.Ignore))
+		}
+		if !knownFor(m.kind, key, model.TargetClaudeCode) {
+			v[model.TargetClaudeCode] = model.Ignore
+		}
+	default:
+		return
+	}
+	if len(v) == 0 {
+		return
+	}
+	// A near miss of this kind's key that no kind knows is a typo: its
+	// value is lost, not merely ignored.
+	if best := closest(key, kindKeys(m.kind), 2); best != "" && len([]rune(key)) >= 4 && !anyKnown[key] {
+		for t, r := range v {
+			if r == model.Ignore {
+				v[t] = model.Lose
+			}
+		}
+		m.report("field/unknown", f.keySpan, v,
+			"{T} ignore{s} "+q(key)+" and lose{s} its value: it looks like a typo for "+q(best)+".",
+			model.Fix{Title: "Rename to '" + best + "'", Preferred: true, Edits: []model.Edit{{Span: f.keySpan, NewText: best}}})
+		return
+	}
+	var fixes []model.Fix
+	if m.kind == model.KindSkill {
+		if fx, ok := m.moveUnderMetadata(f); ok {
+			fixes = append(fixes, fx)
+		}
+	}
+	msg := "{T} ignore{s} " + q(key) + ": it is not a " + kindName(m.kind) + " key."
+	if readers := readersOf(m.kind, key); readers != "" {
+		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + kindName(m.kind) + " key."
+	}
+	m.report("field/unknown", f.keySpan, v, msg, fixes...)
+}
+
+// readersOf names the consumers that know key for a kind ("Claude Code").
+func readersOf(kind model.Kind, key string) string {
+	for _, f := range catalogue[kind] {
+		if f.Key != key {
+			continue
+		}
+		var ts []model.Target
+		for _, t := range f.Targets {
+			if t != model.TargetVSCode { // VS Code and its agent host read alike
+				ts = append(ts, t)
+			}
+		}
+		return targetNames(ts)
+	}
+	return ""
+}
+
+func kindKeys(k model.Kind) []string {
+	var out []string
+	for _, f := range catalogue[k] {
+		out = append(out, f.Key)
+	}
+	return out
+}
+
+// moveUnderMetadata moves a one-line scalar entry under `metadata:`.
+func (m *mdFile) moveUnderMetadata(f *mdField) (model.Fix, bool) {
+	if f.v.Kind != yaml.ScalarNode || strings.ContainsAny(m.valueText(f), "\r\n") || !m.fm.Closed {
+		return model.Fix{}, false
+	}
+	root := m.doc.root
+	idx := -1
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i] == f.k {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return model.Fix{}, false
+	}
+	del := m.entryLines(root, idx)
+	value := yamlScalar(f.v.Value)
+	entry := f.key + ": " + value
+	fx := model.Fix{Title: "Move '" + f.key + "' under 'metadata:'"}
+	md := m.field("metadata")
+	switch {
+	case md == nil:
+		fx.Edits = []model.Edit{{Span: del}, {Span: model.Span{Start: m.fm.Close.Start, End: m.fm.Close.Start}, NewText: "metadata:" + m.nl + "  " + entry + m.nl}}
+	case md.v.Kind == yaml.MappingNode && md.v.Style&yaml.FlowStyle == 0 && len(md.v.Content) > 0:
+		_, next := lineAt(m.text, md.valSpan.End)
+		ind := m.doc.indentOf(m.doc.srcOff(md.v.Content[0].Line, md.v.Content[0].Column))
+		_ = ind
+		col := md.v.Content[0].Column - 1
+		if next <= del.Start || next >= del.End {
+			fx.Edits = []model.Edit{{Span: model.Span{Start: next, End: next}, NewText: strings.Repeat(" ", col) + entry + m.nl}, {Span: del}}
+			if next > del.Start {
+				fx.Edits[0], fx.Edits[1] = fx.Edits[1], fx.Edits[0]
+			}
+		} else {
+			return model.Fix{}, false
+		}
+	default:
+		return model.Fix{}, false
+	}
+	sort.SliceStable(fx.Edits, func(i, j int) bool { return fx.Edits[i].Span.Start < fx.Edits[j].Span.Start })
+	return fx, true
+}
+
+// closest returns the candidate within maxDist edits of s (case-insensitive
+// match first), or "".
+func closest(s string, candidates []string, maxDist int) string {
+	for _, c := range candidates {
+		if strings.EqualFold(s, c) && s != c {
+			return c
+		}
+	}
+	best, bestD := "", maxDist+1
+	for _, c := range candidates {
+		if c == s {
+			return ""
+		}
+		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 99
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// enumFix offers the closest allowed value.
+func enumFix(f *mdField, value string, allowed []string, dist int) []model.Fix {
+	if c := closest(value, allowed, dist); c != "" {
+		return []model.Fix{replaceValue("Change to '"+c+"'", f, c, true)}
+	}
+	return nil
+}
+
+// kebab turns a name into plain kebab-case: `Plugin Settings` →
+// `plugin-settings`.
+func kebab(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// InHeader reports whether a byte offset lies inside the YAML header's body
+// (where key completion applies).
+func InHeader(text []byte, offset int) bool {
+	fm := SplitFrontmatter(text)
+	return fm.Present && offset >= fm.Body.Start && offset <= fm.Body.End
+}
+
+// KeyAt returns the top-level frontmatter key at a byte offset (on the key
+// or anywhere in its value) with the key's and the value's spans, for hover
+// and completion. ok is false outside the header or on an unparsable one.
+func KeyAt(text []byte, offset int) (key string, keySpan, valueSpan model.Span, ok bool) {
+	fm := SplitFrontmatter(text)
+	if !fm.Present || offset < fm.Body.Start || offset > fm.Body.End {
+		return "", model.Span{}, model.Span{}, false
+	}
+	body := text[fm.Body.Start:fm.Body.End]
+	base := fm.Body.Start
+	doc, err := parseYAML(body, func(o int) int { return base + o })
+	if err != nil {
+		res, changed := ccRetry(body)
+		if !changed {
+			return "", model.Span{}, model.Span{}, false
+		}
+		doc, err = parseYAML(res.src, func(o int) int {
+			if o >= len(res.orig) {
+				o = len(res.orig) - 1
+			}
+			return base + res.orig[o]
+		})
+		if err != nil {
+			return "", model.Span{}, model.Span{}, false
+		}
+	}
+	if doc.root == nil || doc.root.Kind != yaml.MappingNode {
+		return "", model.Span{}, model.Span{}, false
+	}
+	c := doc.root.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		ks := doc.keySpan(c[i])
+		vs := doc.span(c[i+1])
+		lineStart := ks.Start
+		for lineStart > fm.Body.Start && text[lineStart-1] != '\n' && text[lineStart-1] != '\r' {
+			lineStart--
+		}
+		end := vs.End
+		if end < ks.End {
+			end = ks.End
+		}
+		if e, _ := lineAt(text, end); offset >= lineStart && offset <= e {
+			if isNull(c[i+1]) {
+				vs = model.Span{Start: ks.End + 1, End: ks.End + 1}
+				if vs.Start > e {
+					vs = model.Span{Start: e, End: e}
+				}
+			}
+			return c[i].Value, ks, vs, true
+		}
+	}
+	return "", model.Span{}, model.Span{}, false
+}

@@ -1,0 +1,137 @@
+package diagnostics
+
+// Frontmatter splitting (customization-formats.md §3).
+//
+// We split the YAML header ourselves rather than using adrg/frontmatter:
+// that library gives no positions, parses with yaml.v2, and accepts an
+// unclosed `---` block, so it cannot drive diagnostics with exact ranges.
+
+import (
+	"bytes"
+	"regexp"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Frontmatter is where a Markdown customization file's YAML header sits, in
+// byte offsets of the whole text. All spans exclude line breaks.
+type Frontmatter struct {
+	// BOM reports a leading U+FEFF (3 bytes).
+	BOM bool
+	// Present reports an opening `---` line; without one every `---` in the
+	// file is Markdown and only Markdown is set.
+	Present bool
+	// Closed reports a closing `---` line.
+	Closed bool
+	// Leading covers the lines between the BOM and the opening line (blank
+	// lines included); empty when `---` is the first line.
+	Leading model.Span
+	// Open is the opening `---` line.
+	Open model.Span
+	// Body is the YAML text between the opening line's break and the closing
+	// line (or the end of the text when unclosed).
+	Body model.Span
+	// Close is the closing `---` line; empty when unclosed.
+	Close model.Span
+	// Markdown is the text after the header (after the closing line's
+	// break), or the whole text after the BOM when there is no header; it is
+	// empty (at the end) when the header is unclosed.
+	Markdown model.Span
+	// CR is the offset of the first '\r' in the text, or -1.
+	CR int
+}
+
+const bom = "\ufeff"
+
+// maxLeadingLines is how many non-`---` lines may precede the opening line
+// when the block after it still reads as a header (fm/leading-lines).
+const maxLeadingLines = 2
+
+// headerKeys are keys some Markdown kind knows; a block after leading lines
+// counts as a misplaced header only when it holds one of them.
+var headerKeyLine = regexp.MustCompile(`(?m)^(name|description|tools|model|applyTo|paths|argument-hint|agent|allowed-tools|license|target|mode|excludeAgent|handoffs|user-invocable|disable-model-invocation|color|when_to_use|compatibility|metadata)[ \t]*:`)
+
+// SplitFrontmatter finds the YAML header of a Markdown customization file.
+// It never fails: text without a header yields Present == false.
+func SplitFrontmatter(text []byte) Frontmatter {
+	fm := Frontmatter{CR: bytes.IndexByte(text, '\r')}
+	start := 0
+	if bytes.HasPrefix(text, []byte(bom)) {
+		fm.BOM = true
+		start = len(bom)
+	}
+	fm.Markdown = model.Span{Start: start, End: len(text)}
+	// Walk the first lines: the opening line is the first non-blank one, or
+	// one of the next maxLeadingLines lines when its block has a known key.
+	seen := 0
+	for pos := start; pos < len(text) && seen <= maxLeadingLines; {
+		end, next := lineAt(text, pos)
+		line := text[pos:end]
+		if isBlank(line) {
+			pos = next
+			continue
+		}
+		if isDashLine(line) {
+			closeStart, closeEnd, closeNext, ok := findClose(text, next)
+			if seen > 0 && (!ok || !headerKeyLine.Match(text[next:closeStart])) {
+				return fm
+			}
+			fm.Present = true
+			fm.Leading = model.Span{Start: start, End: pos}
+			fm.Open = model.Span{Start: pos, End: end}
+			if ok {
+				fm.Closed = true
+				fm.Body = model.Span{Start: next, End: closeStart}
+				fm.Close = model.Span{Start: closeStart, End: closeEnd}
+				fm.Markdown = model.Span{Start: closeNext, End: len(text)}
+			} else {
+				fm.Body = model.Span{Start: next, End: len(text)}
+				fm.Markdown = model.Span{Start: len(text), End: len(text)}
+			}
+			return fm
+		}
+		seen++
+		pos = next
+	}
+	return fm
+}
+
+// lineAt returns the end of the line starting at pos (before its break)
+// and the start of the next line. Breaks are LF, CRLF and lone CR.
+func lineAt(text []byte, pos int) (end, next int) {
+	for i := pos; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			return i, i + 1
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				return i, i + 2
+			}
+			return i, i + 1
+		}
+	}
+	return len(text), len(text)
+}
+
+func isBlank(line []byte) bool {
+	return len(bytes.Trim(line, " \t")) == 0
+}
+
+// isDashLine matches `^---[ \t]*$` (the break is already cut off).
+func isDashLine(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	return len(bytes.Trim(line[3:], " \t")) == 0
+}
+
+func findClose(text []byte, pos int) (start, end, next int, ok bool) {
+	for pos < len(text) {
+		e, n := lineAt(text, pos)
+		if isDashLine(text[pos:e]) {
+			return pos, e, n, true
+		}
+		pos = n
+	}
+	return 0, 0, 0, false
+}

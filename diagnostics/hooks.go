@@ -1,0 +1,710 @@
+package diagnostics
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Hooks files (customization-formats.md §5.7) come in three forms: Claude's
+// matcher groups, VS Code's flat handlers and Copilot's `version` form. The
+// form is decided per entry (an entry with a `hooks` array is a group), and
+// per file for the Copilot form, so that a mixed file gets the right rule on
+// each entry. The same walk serves `hooks` in .claude/settings*.json.
+
+func init() {
+	register(model.KindHooks, checkHooksFile)
+	registerRules(
+		RuleInfo{"hooks/shape", "The hooks file or an event's entries have the wrong JSON shape."},
+		RuleInfo{"hooks/version", "A Copilot-form hooks file has a `version` other than 1."},
+		RuleInfo{"hooks/event", "A hook event name that an effective consumer does not know; its hooks never run there."},
+		RuleInfo{"hooks/flat-for-claude", "A flat handler where Claude Code requires matcher groups."},
+		RuleInfo{"hooks/matcher-ignored", "VS Code ignores `matcher` and runs the hook on every such event."},
+		RuleInfo{"hooks/matcher-no-effect", "A `matcher` on an event Claude Code never filters."},
+		RuleInfo{"hooks/group-key", "A matcher-group key other than `matcher` and `hooks`."},
+		RuleInfo{"hooks/type", "A handler `type` that is missing or unsupported by a consumer."},
+		RuleInfo{"hooks/command", "A handler without the command field a consumer runs."},
+		RuleInfo{"hooks/field-type", "A handler field of the wrong type (timeout, cwd, env, async)."},
+		RuleInfo{"hooks/field-form", "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored."},
+		RuleInfo{"hooks/unknown-key", "A handler key no hooks family knows."},
+		RuleInfo{"hooks/user-config", "`${user_config.*}` in a shell-form hook command, which Claude Code rejects."},
+		RuleInfo{"hooks/unquoted-root", "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces."},
+		RuleInfo{"hooks/script", "The script a hook runs does not exist."},
+		RuleInfo{"token/plugin-root", "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it."},
+	)
+}
+
+var (
+	ccHookEvents = []string{"SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "MessageDisplay", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "SessionEnd", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand"}
+	vsHookEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "SubagentStart", "SubagentStop", "Stop"}
+	clHookEvents = []string{"sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse", "postToolUse", "agentStop", "subagentStop", "errorOccurred"}
+	vhHookEvents = append(append(append([]string{}, vsHookEvents...), "SessionEnd", "ErrorOccurred"), clHookEvents...)
+
+	// matcherNoEffect are the events whose matcher Claude Code never consults.
+	matcherNoEffect = []string{"UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted", "WorktreeCreate", "WorktreeRemove", "MessageDisplay", "CwdChanged"}
+
+	ccHookTypes = []string{"command", "http", "mcp_tool", "prompt", "agent"}
+
+	// knownHandlerKeys is every handler key some hooks family reads.
+	knownHandlerKeys = []string{
+		"type", "command", "args", "timeout", "async", "asyncRewake", "if", "statusMessage", "once", "shell", "url", "headers", "allowedEnvVars", "prompt", "model", "server", "tool", "input", // Claude Code
+		"windows", "linux", "osx", "cwd", "env", // VS Code
+		"bash", "powershell", "timeoutSec", "comment", // Copilot
+	}
+	commandFields = []string{"command", "bash", "powershell", "windows", "linux", "osx"}
+)
+
+// HookEvents lists the hook event names target t runs, for completion; nil
+// for targets that read no hooks.
+func HookEvents(t model.Target) []string {
+	var src []string
+	switch t {
+	case model.TargetClaudeCode:
+		src = ccHookEvents
+	case model.TargetVSCode:
+		src = vsHookEvents
+	case model.TargetVSCodeAgentHost:
+		src = vhHookEvents
+	case model.TargetCopilotCLI:
+		src = clHookEvents
+	}
+	return append([]string(nil), src...)
+}
+
+const (
+	claudeRootToken = "${CLAUDE_PLUGIN_ROOT}"
+	pluginRootToken = "${PLUGIN_ROOT}"
+)
+
+// hooksWalk carries what the handler rules need to know about the file.
+type hooksWalk struct {
+	c       *jsonCheck
+	copilot bool // top-level `version`: Copilot form
+	// ccExpands: ${CLAUDE_PLUGIN_ROOT} expands in hook commands here.
+	ccExpands bool
+	// tokenFix replaces a ${CLAUDE_PLUGIN_ROOT} that does not expand.
+	tokenFix string
+	// scriptRel: ./ script paths resolve against the workspace folder.
+	scriptRel bool
+	// unknownHome: a plugin file of unknown format; token rules stay quiet.
+	unknownHome bool
+}
+
+func hooksReaders(f File, format model.PluginFormat) []model.Target {
+	if strings.HasPrefix(f.Path, ".github/hooks/") {
+		return jVCL
+	}
+	return jReadersFor(format)
+}
+
+func checkHooksFile(f File, r *reporter) {
+	format, root := jPluginOf(f)
+	c := newJSONCheck(f, r, "hooks file", hooksReaders(f, format))
+	c.format, c.pluginRoot = format, root
+	doc := c.parse()
+	if doc == nil {
+		return
+	}
+	if !doc.Is(JSONObject) {
+		c.report("hooks/shape", doc.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: its top level is %s, not an object.", doc.Kind))
+		return
+	}
+	w := &hooksWalk{c: c, ccExpands: format == model.FormatClaude, scriptRel: format == model.FormatNone}
+	// A plugin hooks file whose plugin format is unknown (no Layout): the
+	// root token may well expand there, so say nothing about it.
+	w.unknownHome = format == model.FormatNone && !strings.HasPrefix(f.Path, ".github/hooks/")
+	if w.unknownHome {
+		w.scriptRel = false
+	}
+	switch format {
+	case model.FormatCopilot, model.FormatOpenPlugin:
+		w.tokenFix = pluginRootToken
+	}
+	if vm := doc.Member("version"); vm != nil {
+		w.copilot = true
+		c.r.addTarget(model.TargetCopilotCLI)
+		if n, err := strconv.ParseFloat(vm.Value.Str, 64); !vm.Value.Is(JSONNumber) || err != nil || n != 1 {
+			c.report("hooks/version", vm.Value.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject},
+				fmt.Sprintf("%%s cannot load this hooks file: 'version' must be 1, not %s.", jClip(string(c.text[vm.Value.Span.Start:vm.Value.Span.End]))),
+				jReplace("Set 'version' to 1", vm.Value.Span, "1"))
+			c.dropReaders(model.TargetCopilotCLI) // it rejects the file: no cascade
+		}
+	}
+	hm := doc.Member("hooks")
+	if hm == nil {
+		events := 0
+		for _, m := range doc.Members {
+			if !topLevelHookKey(m.Key) {
+				events++
+			}
+		}
+		if events > 0 {
+			// VS Code reads a wrapper-less file's top level as the events.
+			c.report("hooks/shape", model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1},
+				model.V(model.OK).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}),
+				"%s cannot load these hooks: the events must sit under a top-level 'hooks' object.")
+			// Those consumers reject the whole file: the rest is VS Code's.
+			c.dropReaders(model.TargetClaudeCode, model.TargetCopilotCLI)
+		}
+		w.events(doc, true)
+		return
+	}
+	if !hm.Value.Is(JSONObject) {
+		c.report("hooks/shape", hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: 'hooks' is %s, not an object of events.", hm.Value.Kind))
+		return
+	}
+	w.events(hm.Value, false)
+}
+
+func topLevelHookKey(k string) bool {
+	switch k {
+	case "version", "description", "$schema", "disableAllHooks":
+		return true
+	}
+	return false
+}
+
+// knownEvents is what t runs in this file's form: VS Code also reads the
+// Copilot form's camelCase names.
+func (w *hooksWalk) knownEvents(t model.Target) []string {
+	switch t {
+	case model.TargetVSCode:
+		if w.copilot {
+			return vsCopilotEvents
+		}
+		return vsHookEvents
+	case model.TargetClaudeCode:
+		return ccHookEvents
+	case model.TargetVSCodeAgentHost:
+		return vhHookEvents
+	case model.TargetCopilotCLI:
+		return clHookEvents
+	}
+	return nil
+}
+
+var vsCopilotEvents = append(append([]string{}, vsHookEvents...), clHookEvents...)
+
+func (w *hooksWalk) events(events *JSONValue, topLevel bool) {
+	c := w.c
+	for _, m := range events.Members {
+		if topLevel && topLevelHookKey(m.Key) {
+			continue
+		}
+		w.event(m)
+		if !m.Value.Is(JSONArray) {
+			c.report("hooks/shape", m.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: '%s' is %s, not an array of hooks.", jClip(m.Key), m.Value.Kind))
+			continue
+		}
+		for _, item := range m.Value.Items {
+			w.entry(m.Key, item)
+		}
+	}
+}
+
+// event applies hooks/event to one event key.
+func (w *hooksWalk) event(m *JSONMember) {
+	c := w.c
+	if c.capped("hooks/event") {
+		return
+	}
+	var eff, unknownEff []model.Target
+	for _, t := range jsonReaders {
+		if !c.effective(t) {
+			continue
+		}
+		eff = append(eff, t)
+		if !jHas(w.knownEvents(t), m.Key) {
+			unknownEff = append(unknownEff, t)
+		}
+	}
+	if len(unknownEff) == 0 {
+		return
+	}
+	reaction := model.Lose
+	if len(unknownEff) == len(eff) {
+		reaction = model.Skip
+	}
+	v := model.Verdicts{}
+	var candidates []string
+	for _, t := range jsonReaders {
+		if !c.reads(t) {
+			continue
+		}
+		if jHas(w.knownEvents(t), m.Key) {
+			v[t] = model.OK
+		} else {
+			v[t] = reaction
+		}
+	}
+	for _, t := range unknownEff {
+		for _, e := range w.knownEvents(t) {
+			if !jHas(candidates, e) {
+				candidates = append(candidates, e)
+			}
+		}
+	}
+	// Prefer names every effective consumer knows, so a fix never trades
+	// one consumer's loss for another's.
+	var common []string
+	for _, e := range candidates {
+		known := true
+		for _, t := range eff {
+			if !jHas(w.knownEvents(t), e) {
+				known = false
+			}
+		}
+		if known {
+			common = append(common, e)
+		}
+	}
+	msg := fmt.Sprintf("%%s will never run hooks under '%s', an unknown event there.", jClip(m.Key))
+	var fixes []model.Fix
+	// A name some effective consumer knows is no typo: offer only a case
+	// fix then; an event nobody knows gets the nearest name.
+	maxDist := 3
+	if reaction == model.Lose {
+		maxDist = 0
+	}
+	best, ok := jClosest(m.Key, common, maxDist)
+	if !ok && reaction == model.Skip {
+		best, ok = jClosest(m.Key, candidates, maxDist)
+	}
+	if ok {
+		msg = fmt.Sprintf("%%s will never run hooks under '%s', an unknown event there (did you mean '%s'?).", jClip(m.Key), best)
+		fixes = append(fixes, jReplace(fmt.Sprintf("Rename to '%s'", best), m.KeySpan, jQuote(best)))
+	}
+	c.report("hooks/event", m.KeySpan, v, msg, fixes...)
+}
+
+func (w *hooksWalk) entry(event string, item *JSONValue) {
+	c := w.c
+	if !item.Is(JSONObject) {
+		c.report("hooks/shape", item.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: an entry of '%s' is %s, not an object.", jClip(event), item.Kind))
+		return
+	}
+	gm := item.Member("hooks")
+	if gm == nil || w.copilot {
+		if !w.copilot && c.reads(model.TargetClaudeCode) {
+			raw := string(c.text[item.Span.Start:item.Span.End])
+			if c.report("hooks/flat-for-claude", item.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				"%s cannot load this hook: it expects matcher groups, {\"hooks\": [ handler ]}, under each event.",
+				jReplace("Wrap in a matcher group", item.Span, `{"hooks": [`+raw+`]}`)) {
+				// Claude Code rejects this handler: the rest is for the others.
+				saved := c.readers
+				c.dropReaders(model.TargetClaudeCode)
+				w.handler(event, item)
+				c.readers = saved
+				return
+			}
+		}
+		w.handler(event, item)
+		return
+	}
+	// A matcher group.
+	for i, m := range item.Members {
+		switch m.Key {
+		case "hooks":
+		case "matcher":
+			if jHas(matcherNoEffect, event) {
+				c.report("hooks/matcher-no-effect", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+					fmt.Sprintf("%%s will ignore this matcher: '%s' hooks always run.", jClip(event)),
+					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
+				continue
+			}
+			if m.Value.Is(JSONString) && m.Value.Str != "*" && m.Value.Str != "" {
+				c.report("hooks/matcher-ignored", m.Value.Span, model.V(model.Lose),
+					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
+			}
+		default:
+			c.report("hooks/group-key", m.KeySpan, model.V(model.Ignore),
+				fmt.Sprintf("%%s will ignore '%s' in a matcher group, which holds only 'matcher' and 'hooks'.", jClip(m.Key)))
+		}
+	}
+	if !gm.Value.Is(JSONArray) {
+		c.report("hooks/shape", gm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a group's 'hooks' is %s, not an array.", gm.Value.Kind))
+		return
+	}
+	for _, h := range gm.Value.Items {
+		w.handler(event, h)
+	}
+}
+
+// memberDeleteSpan is what to delete to remove member i, comma included.
+func memberDeleteSpan(obj *JSONValue, i int) model.Span {
+	m := obj.Members[i]
+	if m.comma >= 0 {
+		return model.Span{Start: m.comma, End: m.Value.Span.End}
+	}
+	if i+1 < len(obj.Members) {
+		return model.Span{Start: m.KeySpan.Start, End: obj.Members[i+1].KeySpan.Start}
+	}
+	return model.Span{Start: m.KeySpan.Start, End: m.Value.Span.End}
+}
+
+// copyFieldFix adds a member named to with the same value right after m.
+func copyFieldFix(text []byte, m *JSONMember, to string) model.Fix {
+	at := m.Value.Span.End
+	raw := string(text[m.Value.Span.Start:m.Value.Span.End])
+	return model.Fix{Title: fmt.Sprintf("Add '%s' with the same command", to), Preferred: true,
+		Edits: []model.Edit{{Span: model.Span{Start: at, End: at}, NewText: fmt.Sprintf(", %s: %s", jQuote(to), raw)}}}
+}
+
+func renameKeyFix(m *JSONMember, to string) model.Fix {
+	return jReplace(fmt.Sprintf("Rename '%s' to '%s'", jClip(m.Key), to), m.KeySpan, jQuote(to))
+}
+
+// commandKeys is which handler fields each target runs for type command.
+func commandKeys(t model.Target, copilotForm bool) []string {
+	if copilotForm && t == model.TargetVSCode {
+		return []string{"bash", "powershell"} // VS Code reads the Copilot form's fields
+	}
+	switch t {
+	case model.TargetClaudeCode:
+		return []string{"command", "args"}
+	case model.TargetVSCode:
+		return []string{"command", "windows", "linux", "osx"}
+	case model.TargetVSCodeAgentHost:
+		return []string{"command", "windows", "linux", "osx", "bash", "powershell"}
+	case model.TargetCopilotCLI:
+		return []string{"bash", "powershell"}
+	}
+	return nil
+}
+
+func (w *hooksWalk) handler(event string, h *JSONValue) {
+	c := w.c
+	if !h.Is(JSONObject) {
+		c.report("hooks/shape", h.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a hook of '%s' is %s, not an object.", jClip(event), h.Kind))
+		return
+	}
+	open := model.Span{Start: h.Span.Start, End: h.Span.Start + 1}
+	typ := "command"
+	if tm := h.Member("type"); tm == nil {
+		c.report("hooks/type", open, model.V(model.Reject).With(model.Verdicts{model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}),
+			"%s will reject this hook: it has no 'type' (use \"type\": \"command\").",
+			model.Fix{Title: "Add \"type\": \"command\"", Edits: []model.Edit{jInsertMember(h, `"type": "command"`)}, Preferred: true})
+	} else if !tm.Value.Is(JSONString) {
+		c.report("hooks/type", tm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s will reject this hook: 'type' is %s, not a string such as 'command'.", tm.Value.Kind),
+			jReplace("Use \"command\"", tm.Value.Span, `"command"`))
+		return
+	} else {
+		typ = tm.Value.Str
+		v := model.Verdicts{}
+		bad := false
+		for _, t := range jsonReaders {
+			if !c.reads(t) {
+				continue
+			}
+			ok := typ == "command"
+			if t == model.TargetClaudeCode {
+				ok = jHas(ccHookTypes, typ)
+			}
+			if ok {
+				v[t] = model.OK
+			} else {
+				v[t], bad = model.Reject, true
+			}
+		}
+		if bad {
+			var fixes []model.Fix
+			if !jHas(ccHookTypes, typ) {
+				fixes = append(fixes, jReplace("Use \"command\"", tm.Value.Span, `"command"`))
+			}
+			c.report("hooks/type", tm.Value.Span, v, fmt.Sprintf("%%s cannot run this hook: type '%s' is not supported there.", jClip(typ)), fixes...)
+			if !jHas(ccHookTypes, typ) {
+				return // unknown everywhere: one cause, one diagnostic
+			}
+		}
+	}
+	w.commandPresence(h, typ, open)
+	w.handlerFields(h)
+	w.commands(h, typ)
+}
+
+func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
+	c := w.c
+	switch typ {
+	case "command":
+		v := model.Verdicts{}
+		var need []string
+		var rename *model.Fix
+		for _, t := range jsonReaders {
+			if !c.reads(t) {
+				continue
+			}
+			keys := commandKeys(t, w.copilot)
+			has := false
+			for _, k := range keys {
+				if h.Member(k) != nil {
+					has = true
+				}
+			}
+			if has {
+				v[t] = model.OK
+				continue
+			}
+			v[t] = model.Reject
+			if c.r.has(t) {
+				named := []string{"command"}
+				if t == model.TargetCopilotCLI || w.copilot && t == model.TargetVSCode {
+					named = []string{"bash", "powershell"}
+				}
+				for _, k := range named {
+					if !jHas(need, k) {
+						need = append(need, k)
+					}
+				}
+				// The other family's field is present: offer to copy it, which
+				// keeps the consumers that read it working.
+				if rename == nil {
+					switch {
+					case jHas(keys, "bash") && h.Member("command") != nil:
+						f := copyFieldFix(c.text, h.Member("command"), "bash")
+						rename = &f
+					case jHas(keys, "command") && h.Member("bash") != nil:
+						f := copyFieldFix(c.text, h.Member("bash"), "command")
+						rename = &f
+					}
+				}
+			}
+		}
+		if len(need) == 0 {
+			return
+		}
+		var fixes []model.Fix
+		if rename != nil {
+			fixes = append(fixes, *rename)
+		}
+		c.report("hooks/command", open, v, fmt.Sprintf("%%s cannot run this hook: it has no %s field.", jListOr(need)), fixes...)
+	case "http":
+		if h.Member("url") == nil {
+			c.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "%s cannot run this hook: an 'http' hook needs a 'url'.")
+		}
+	case "prompt", "agent":
+		if h.Member("prompt") == nil {
+			c.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot run this hook: a '%s' hook needs a 'prompt'.", typ))
+		}
+	}
+}
+
+func (w *hooksWalk) handlerFields(h *JSONValue) {
+	c := w.c
+	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip, model.TargetCopilotCLI: model.Unknown})
+	for _, m := range h.Members {
+		val := m.Value
+		switch m.Key {
+		case "timeout", "timeoutSec":
+			if !(val.Is(JSONNumber) && !strings.HasPrefix(val.Str, "-") && strings.Trim(val.Str, "0.eE+") != "") {
+				var fixes []model.Fix
+				if val.Is(JSONString) && jPositive(val.Str) {
+					fixes = append(fixes, jReplace(fmt.Sprintf("Use the number %s", val.Str), val.Span, val.Str))
+				}
+				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's '%s': it must be a positive number of seconds.", m.Key), fixes...)
+			}
+		case "cwd":
+			if !val.Is(JSONString) {
+				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'cwd': it is %s, not a string.", val.Kind))
+			}
+		case "async":
+			if !val.Is(JSONBool) {
+				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'async': it is %s, not true or false.", val.Kind))
+			}
+		case "env":
+			if !jStringMap(val) {
+				c.report("hooks/field-type", val.Span, bad, "%s will drop or ignore this hook's 'env': it must map names to strings.")
+			}
+		}
+		switch {
+		case m.Key == "timeoutSec" && !w.copilot:
+			c.report("hooks/field-form", m.KeySpan, c.all(model.Lose), "%s will ignore 'timeoutSec' here, a Copilot-form key: this form uses 'timeout'.", renameKeyFix(m, "timeout"))
+		case m.Key == "timeout" && w.copilot:
+			c.report("hooks/field-form", m.KeySpan, c.all(model.Lose), "%s will ignore 'timeout' in a Copilot-form hooks file: it uses 'timeoutSec'.", renameKeyFix(m, "timeoutSec"))
+		case !jHas(knownHandlerKeys, m.Key):
+			c.report("hooks/unknown-key", m.KeySpan, model.V(model.Ignore), fmt.Sprintf("%%s will ignore the hook field '%s', which no hooks format defines.", jClip(m.Key)))
+		}
+	}
+}
+
+func jPositive(s string) bool {
+	if s == "" || strings.Trim(s, "0123456789.") != "" || strings.Count(s, ".") > 1 || strings.Trim(s, "0.") == "" {
+		return false
+	}
+	return s[0] != '.' && s[len(s)-1] != '.'
+}
+
+func jStringMap(v *JSONValue) bool {
+	if !v.Is(JSONObject) {
+		return false
+	}
+	for _, m := range v.Members {
+		if !m.Value.Is(JSONString) {
+			return false
+		}
+	}
+	return true
+}
+
+// commands applies the rules about what is inside command strings.
+func (w *hooksWalk) commands(h *JSONValue, typ string) {
+	c := w.c
+	if typ != "command" {
+		return
+	}
+	shellForm := h.Member("args") == nil
+	for _, key := range commandFields {
+		v := h.Get(key)
+		if !v.Is(JSONString) {
+			continue
+		}
+		if key == "command" && shellForm {
+			for _, sp := range userConfigSpans(c.text, v) {
+				c.report("hooks/user-config", sp, model.Verdicts{model.TargetClaudeCode: model.Reject},
+					fmt.Sprintf("%%s will reject this hook: '%s' is not allowed in a shell command.", jClip(string(c.text[sp.Start:sp.End]))))
+			}
+		}
+		if w.ccExpands {
+			if key == "command" && shellForm {
+				w.unquotedRoot(v)
+			}
+		} else if !w.unknownHome {
+			for _, sp := range tokenSpans(c.text, v, claudeRootToken) {
+				w.tokenNoExpand(sp, "hook commands")
+			}
+		}
+		w.script(h, v)
+	}
+	if args := h.Get("args"); args.Is(JSONArray) && !w.ccExpands && !w.unknownHome {
+		for _, a := range args.Items {
+			for _, sp := range tokenSpans(c.text, a, claudeRootToken) {
+				w.tokenNoExpand(sp, "hook commands")
+			}
+		}
+	}
+}
+
+// tokenNoExpand reports token/plugin-root for a ${CLAUDE_PLUGIN_ROOT} in a
+// hooks file that is not part of a Claude-format plugin.
+func (w *hooksWalk) tokenNoExpand(sp model.Span, where string) {
+	c := w.c
+	var fixes []model.Fix
+	switch {
+	case w.tokenFix != "":
+		fixes = append(fixes, jReplace("Use "+w.tokenFix, sp, w.tokenFix))
+	case strings.HasPrefix(c.f.Path, ".claude/"):
+		fixes = append(fixes, jReplace("Use $CLAUDE_PROJECT_DIR", sp, "$CLAUDE_PROJECT_DIR"))
+	}
+	c.report("token/plugin-root", sp, c.all(model.Lose),
+		fmt.Sprintf("%%s will leave '${CLAUDE_PLUGIN_ROOT}' empty: in %s it expands only in Claude plugins.", where), fixes...)
+}
+
+func userConfigSpans(text []byte, v *JSONValue) []model.Span {
+	var out []model.Span
+	s := v.Str
+	for i := 0; ; {
+		j := strings.Index(s[i:], "${user_config.")
+		if j < 0 {
+			return out
+		}
+		start := i + j
+		end := strings.IndexByte(s[start:], '}')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end = start + end + 1
+		}
+		out = append(out, v.StrSpan(text, start, end))
+		i = end
+	}
+}
+
+// unquotedRoot reports ${CLAUDE_PLUGIN_ROOT} outside shell quotes; the fix
+// quotes the whole word it starts.
+func (w *hooksWalk) unquotedRoot(v *JSONValue) {
+	c := w.c
+	s := v.Str
+	inSingle, inDouble := false, false
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '\\' && !inSingle:
+			i++
+		case ch == '\'' && !inDouble:
+			inSingle = !inSingle
+		case ch == '"' && !inSingle:
+			inDouble = !inDouble
+		case !inSingle && !inDouble && strings.HasPrefix(s[i:], claudeRootToken):
+			end := i
+			for end < len(s) && !strings.ContainsRune(" \t\n;|&<>()'\"`", rune(s[end])) {
+				end++
+			}
+			sp := v.StrSpan(c.text, i, i+len(claudeRootToken))
+			word := v.StrSpan(c.text, i, end)
+			c.report("hooks/unquoted-root", sp, model.Verdicts{model.TargetClaudeCode: model.Warn},
+				"%s warns: an unquoted '${CLAUDE_PLUGIN_ROOT}' breaks when the plugin path has spaces.",
+				model.Fix{Title: "Wrap the path in quotes", Preferred: true, Edits: []model.Edit{
+					{Span: model.Span{Start: word.Start, End: word.Start}, NewText: `\"`},
+					{Span: model.Span{Start: word.End, End: word.End}, NewText: `\"`},
+				}})
+			i = end - 1
+		}
+	}
+}
+
+// script checks that the file a command starts with exists.
+func (w *hooksWalk) script(h *JSONValue, v *JSONValue) {
+	c := w.c
+	if c.f.FS == nil {
+		return
+	}
+	s := v.Str
+	lead := len(s) - len(strings.TrimLeft(s, " \t"))
+	rest := s[lead:]
+	q := byte(0)
+	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
+		q = rest[0]
+		rest = rest[1:]
+		lead++
+	}
+	end := 0
+	for end < len(rest) {
+		ch := rest[end]
+		if q != 0 && ch == q || q == 0 && strings.ContainsRune(" \t\n;|&<>()'\"`", rune(ch)) {
+			break
+		}
+		end++
+	}
+	word := rest[:end]
+	var rel string
+	switch {
+	case strings.HasPrefix(word, claudeRootToken+"/") && c.format == model.FormatClaude:
+		rel = jJoin(c.pluginRoot, strings.TrimPrefix(word, claudeRootToken+"/"))
+	case strings.HasPrefix(word, pluginRootToken+"/") && (c.format == model.FormatCopilot || c.format == model.FormatOpenPlugin):
+		rel = jJoin(c.pluginRoot, strings.TrimPrefix(word, pluginRootToken+"/"))
+	case strings.HasPrefix(word, "./") && w.scriptRel:
+		base := ""
+		if cwd := h.Get("cwd"); cwd.Is(JSONString) {
+			if strings.HasPrefix(cwd.Str, "/") || strings.Contains(cwd.Str, "$") {
+				return
+			}
+			base = cwd.Str
+		}
+		rel = path.Join(base, word)
+	default:
+		return
+	}
+	if strings.ContainsAny(rel, "$*?[{") {
+		return
+	}
+	rel = path.Clean(rel)
+	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
+		return
+	}
+	if _, err := c.f.FS.Stat(rel); err == nil {
+		return
+	}
+	c.fixed("hooks/script", v.StrSpan(c.text, lead, lead+end), model.SeverityWarning,
+		fmt.Sprintf("This hook fails on every run: '%s' does not exist.", jClipN(rel, 80)))
+}

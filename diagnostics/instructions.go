@@ -1,0 +1,150 @@
+package diagnostics
+
+// Instructions files: .github/instructions/**/*.instructions.md
+// (customization-formats.md §5.4).
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	register(model.KindInstructions, checkInstructions)
+	registerRules(
+		RuleInfo{"instr/apply-to", "'applyTo' is not one comma-separated string."},
+		RuleInfo{"instr/glob", "An empty or invalid pattern in 'applyTo'."},
+		RuleInfo{"instr/exclude-agent", "'excludeAgent' has a wrong type or an unknown agent."},
+	)
+}
+
+var excludeAgents = []string{"code-review", "coding-agent", "cloud-agent"}
+
+func checkInstructions(f File, r *reporter) {
+	m := newMD(f, r)
+	if m.checkHeader() && m.mapping {
+		m.instrRules()
+		m.checkSharedFields(nil)
+	}
+	m.checkLinks()
+}
+
+func (m *mdFile) instrRules() {
+	if af := m.field("applyTo"); af != nil {
+		switch {
+		case af.v.Kind == yaml.SequenceNode:
+			var parts []string
+			for _, c := range af.v.Content {
+				parts = append(parts, c.Value)
+			}
+			var fixes []model.Fix
+			if allStrings(af.v) {
+				fixes = append(fixes, replaceValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
+			}
+			m.report("instr/apply-to", af.valSpan, model.V(model.Reject),
+				"{T} never attach{es} these instructions: 'applyTo' must be one comma-separated string, not a list.", fixes...)
+		case af.v.Kind == yaml.ScalarNode && af.v.Tag == "!!str":
+			m.globList(af, af.v.Value, "applyTo")
+		case af.v.Kind == yaml.ScalarNode && isNull(af.v):
+		default:
+			m.report("instr/apply-to", af.valSpan, model.V(model.Reject),
+				"{T} never attach{es} these instructions: 'applyTo' must be a string, not "+nodeWhat(af.v)+".")
+		}
+	}
+	if ef := m.field("excludeAgent"); ef != nil {
+		var items []*yaml.Node
+		switch {
+		case ef.v.Kind == yaml.ScalarNode && ef.v.Tag == "!!str":
+			items = []*yaml.Node{ef.v}
+		case ef.v.Kind == yaml.SequenceNode && allStrings(ef.v):
+			items = ef.v.Content
+		default:
+			m.report("instr/exclude-agent", ef.valSpan, model.V(model.Reject),
+				"{T} reject{s} 'excludeAgent' that is "+nodeWhat(ef.v)+"; write an agent name or a list of them.")
+			return
+		}
+		for _, it := range items {
+			if contains(excludeAgents, it.Value) {
+				continue
+			}
+			span := m.doc.span(it)
+			var fixes []model.Fix
+			if c := closest(it.Value, excludeAgents, 4); c != "" {
+				fixes = append(fixes, model.Fix{Title: "Change to '" + c + "'", Preferred: true, Edits: []model.Edit{{Span: span, NewText: c}}})
+			}
+			m.report("instr/exclude-agent", span, model.Verdicts{model.TargetCopilotCLI: model.Unknown},
+				"{T} may not know agent "+q(it.Value)+"; known ones are code-review, coding-agent and cloud-agent.", fixes...)
+		}
+	}
+}
+
+// globList checks a comma-separated pattern list; spaces after commas are fine.
+func (m *mdFile) globList(f *mdField, list, key string) {
+	start, depth := 0, 0
+	for i := 0; i <= len(list); i++ {
+		if i < len(list) {
+			switch list[i] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+			if list[i] != ',' || depth > 0 {
+				continue
+			}
+		}
+		raw := list[start:i]
+		pat := strings.TrimSpace(raw)
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		from := runeCount(list[:start+lead])
+		to := from + runeCount(pat)
+		span := m.runeSpan(f, from, to)
+		if pat == "" {
+			if span.Empty() {
+				span = m.runeSpan(f, runeCount(list[:start]), runeCount(list[:i])+1)
+				if span.Empty() {
+					span = f.valSpan
+				}
+			}
+			m.report("instr/glob", span, model.V(model.Reject),
+				"{T} reject{s} the empty pattern in "+q(key)+".")
+		} else if why := badGlob(pat); why != "" {
+			m.report("instr/glob", span, model.V(model.Reject),
+				"{T} reject{s} pattern "+q(pat)+": "+why+".")
+		}
+		start = i + 1
+	}
+}
+
+func runeCount(s string) int { return len([]rune(s)) }
+
+// badGlob explains why a glob pattern cannot compile, or returns "".
+func badGlob(p string) string {
+	sq, br := 0, 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			sq++
+		case ']':
+			sq--
+		case '{':
+			br++
+		case '}':
+			br--
+		}
+		if sq < 0 || br < 0 {
+			return "a closing bracket has no opening one"
+		}
+	}
+	if sq != 0 {
+		return "'[' is never closed"
+	}
+	if br != 0 {
+		return "'{' is never closed"
+	}
+	return ""
+}

@@ -1,0 +1,245 @@
+package diagnostics
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Marketplaces (customization-formats.md §5.6): Claude Code reads only
+// .claude-plugin/marketplace.json; Copilot CLI reads all four locations. A
+// bare `plugins/x` source is fine for Copilot CLI, which is why the prefix
+// rule only fires where Claude Code reads the file.
+
+func init() {
+	register(model.KindMarketplace, checkMarketplace)
+	registerRules(
+		RuleInfo{"market/required", "`name`, `owner` (with `name`) or `plugins` is missing or mistyped."},
+		RuleInfo{"market/name", "The marketplace name is not kebab-case, too long or reserved."},
+		RuleInfo{"market/entry", "A plugin entry lacks `name`/`source`, or its name or description is too long."},
+		RuleInfo{"market/duplicate", "Two plugin entries share a name."},
+		RuleInfo{"market/source-path", "A local `source` without `./`, leaving the repository, or missing."},
+		RuleInfo{"market/source-object", "An object `source` of unknown kind or missing its required field."},
+	)
+}
+
+var (
+	marketReserved = []string{"claude-plugins-official", "anthropic-plugins", "agent-skills", "claude-code-marketplace", "claude-code-plugins", "anthropic-marketplace", "claude-marketplace", "official-claude-plugins"}
+	// sourceKinds maps an object source's `source` to the fields it needs.
+	sourceKinds = map[string][]string{
+		"github":     {"repo"},
+		"url":        {"url"},
+		"git":        {"url"},
+		"git-subdir": {"url"},
+		"npm":        {"package"},
+		"pip":        {"package"},
+		"archive":    {"url", "sha256"},
+	}
+	sourceKindNames = []string{"github", "url", "git", "git-subdir", "npm", "pip", "archive"}
+)
+
+func checkMarketplace(f File, r *reporter) {
+	readers := jVCL
+	if f.Path == ".claude-plugin/marketplace.json" {
+		readers = jVCCCL
+	}
+	c := newJSONCheck(f, r, "marketplace", readers)
+	doc := c.parse()
+	if doc == nil {
+		return
+	}
+	rej := model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}
+	if !doc.Is(JSONObject) {
+		c.report("market/required", doc.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: it is %s, not an object.", doc.Kind))
+		return
+	}
+	skeleton := map[string]string{
+		"name":    `"name": "my-marketplace"`,
+		"owner":   `"owner": {"name": "your-name"}`,
+		"plugins": `"plugins": []`,
+	}
+	for _, key := range []string{"name", "owner", "plugins"} {
+		m := doc.Member(key)
+		if m == nil {
+			c.report("market/required", openBrace(doc), rej, fmt.Sprintf("%%s cannot load this marketplace: it has no '%s'.", key),
+				model.Fix{Title: fmt.Sprintf("Add '%s'", key), Edits: []model.Edit{jInsertMember(doc, skeleton[key])}})
+			continue
+		}
+		v := m.Value
+		switch key {
+		case "name":
+			if !v.Is(JSONString) {
+				c.report("market/required", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'name' is %s, not a string.", v.Kind))
+			} else {
+				marketName(c, v)
+			}
+		case "owner":
+			switch {
+			case !v.Is(JSONObject):
+				var fixes []model.Fix
+				if v.Is(JSONString) {
+					fixes = append(fixes, jReplace("Use {\"name\": …}", v.Span, `{"name": `+jQuote(v.Str)+`}`))
+				}
+				c.report("market/required", v.Span, rej, "%s cannot load this marketplace: 'owner' must be an object such as {\"name\": \"…\"}.", fixes...)
+			case !v.Get("name").Is(JSONString):
+				c.report("market/required", v.Span, rej, "%s cannot load this marketplace: 'owner' needs a 'name' string.")
+			}
+		case "plugins":
+			if !v.Is(JSONArray) {
+				c.report("market/required", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'plugins' is %s, not an array.", v.Kind))
+			}
+		}
+	}
+	plugins := doc.Get("plugins")
+	if !plugins.Is(JSONArray) {
+		return
+	}
+	pluginRoot := ""
+	if pr := doc.Get("metadata").Get("pluginRoot"); pr.Is(JSONString) {
+		pluginRoot = pr.Str
+	}
+	seen := map[string]*JSONValue{}
+	for _, e := range plugins.Items {
+		marketEntry(c, e, seen, pluginRoot)
+	}
+}
+
+func marketName(c *jsonCheck, v *JSONValue) {
+	name := v.Str
+	if !jKebabRe.MatchString(name) {
+		var fixes []model.Fix
+		if k := jKebab(name); k != "" {
+			fixes = append(fixes, jReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, jQuote(k)))
+		}
+		c.report("market/name", badNameSpan(c.text, v, false), model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: name '%s' may use only a–z, 0–9 and single '-'.", jClip(name)), fixes...)
+	}
+	if n := utf8.RuneCountInString(name); n > 64 {
+		c.report("market/name", v.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: its name has %d characters, more than 64.", n))
+	}
+	if jHas(marketReserved, strings.ToLower(name)) {
+		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject.Unverified()},
+			fmt.Sprintf("%%s may reject this marketplace: '%s' is reserved for Anthropic's own marketplaces.", jClip(name)))
+	}
+}
+
+func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, pluginRoot string) {
+	rej := model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()}
+	if !e.Is(JSONObject) {
+		c.report("market/entry", e.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a plugin entry is %s, not an object.", e.Kind))
+		return
+	}
+	name := e.Get("name")
+	switch {
+	case name == nil:
+		c.report("market/entry", openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'name'.")
+	case !name.Is(JSONString):
+		c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's 'name' is %s, not a string.", name.Kind))
+	default:
+		if n := utf8.RuneCountInString(name.Str); n > 64 {
+			c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
+		}
+		if first, dup := seen[name.Str]; dup {
+			if c.report("market/duplicate", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				fmt.Sprintf("%%s cannot load this marketplace: two entries are named '%s'.", jClip(name.Str))) {
+				c.related(first.Span, "first entry with this name")
+			}
+		} else {
+			seen[name.Str] = name
+		}
+	}
+	if d := e.Get("description"); d.Is(JSONString) {
+		if n := utf8.RuneCountInString(d.Str); n > 1024 {
+			c.report("market/entry", d.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's description has %d characters, more than 1024.", n))
+		}
+	}
+	src := e.Get("source")
+	switch {
+	case src == nil:
+		c.report("market/entry", openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
+	case src.Is(JSONString):
+		sourcePath(c, src, pluginRoot)
+		if rel, ok := localSourceRel(src.Str, pluginRoot); ok {
+			marketVersion(c, e, rel)
+		}
+	case src.Is(JSONObject):
+		sourceObject(c, src)
+	default:
+		c.report("market/source-object", src.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: 'source' is %s, not a path or a source object.", src.Kind))
+	}
+	for _, s := range []*JSONValue{src, e.Get("name"), e.Get("description")} {
+		for _, sp := range tokenSpans(c.text, s, claudeRootToken) {
+			c.report("token/plugin-root", sp, c.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in a marketplace: write paths relative to it, starting './'.")
+		}
+	}
+}
+
+func sourcePath(c *jsonCheck, v *JSONValue, pluginRoot string) {
+	p := v.Str
+	if strings.Contains(p, "${") {
+		return
+	}
+	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
+		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: source '%s' leaves the repository.", jClip(p)))
+		return
+	}
+	if pluginRoot == "" && !strings.HasPrefix(p, "./") {
+		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: local source '%s' must start with './'.", jClip(p)),
+			jReplace("Prefix with './'", v.Span, jQuote("./"+p)))
+	}
+	rel, ok := localSourceRel(p, pluginRoot)
+	if c.f.FS == nil || !ok || rel == "." {
+		return
+	}
+	if info, err := c.f.FS.Stat(rel); err != nil || !info.IsDir() {
+		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Skip},
+			fmt.Sprintf("%%s cannot install this plugin: folder '%s' does not exist.", jClip(rel)))
+	}
+}
+
+// localSourceRel resolves a string source to a workspace-relative folder;
+// ok is false for sources that leave the workspace or hold variables.
+func localSourceRel(p, pluginRoot string) (string, bool) {
+	if strings.Contains(p, "${") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' {
+		return "", false
+	}
+	rel := path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if pluginRoot != "" && !strings.HasPrefix(p, "./") {
+		rel = path.Clean(path.Join(pluginRoot, p))
+	}
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
+}
+
+func sourceObject(c *jsonCheck, v *JSONValue) {
+	rej := model.Verdicts{model.TargetClaudeCode: model.Reject}
+	kind := v.Get("source")
+	if !kind.Is(JSONString) {
+		c.report("market/source-object", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a source object needs \"source\": one of %s.", jListOr(sourceKindNames)))
+		return
+	}
+	need, ok := sourceKinds[kind.Str]
+	if !ok {
+		var fixes []model.Fix
+		if best, ok := jClosest(kind.Str, sourceKindNames, 2); ok {
+			fixes = append(fixes, jReplace(fmt.Sprintf("Use '%s'", best), kind.Span, jQuote(best)))
+		}
+		c.report("market/source-object", kind.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: unknown source kind '%s'.", jClip(kind.Str)), fixes...)
+		return
+	}
+	for _, k := range need {
+		if !v.Get(k).Is(JSONString) {
+			c.report("market/source-object", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a '%s' source needs a '%s' string.", kind.Str, k))
+		}
+	}
+}

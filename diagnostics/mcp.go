@@ -1,0 +1,382 @@
+package diagnostics
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// MCP server configs (customization-formats.md §5.8): the workspace root's
+// .mcp.json (Claude Code, and the agent host through the virtual plugin),
+// plugin .mcp.json / mcp.json / .github/mcp.json, and `mcpServers` inline in
+// a plugin manifest, which share the server walk below.
+
+func init() {
+	register(model.KindMCP, checkMCPFile)
+	registerRules(
+		RuleInfo{"mcp/wrapper", "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape)."},
+		RuleInfo{"mcp/type", "A server `type` no consumer supports."},
+		RuleInfo{"mcp/command", "A stdio server without a `command`."},
+		RuleInfo{"mcp/url-no-type", "A server with `url` but no `type`, which Claude Code reads as stdio and drops."},
+		RuleInfo{"mcp/url", "A remote server without an absolute http(s) `url`."},
+		RuleInfo{"mcp/sse", "The deprecated `sse` transport."},
+		RuleInfo{"mcp/field-type", "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type."},
+		RuleInfo{"mcp/name", "A server name Claude Code warns about or reserves."},
+		RuleInfo{"mcp/secret", "A literal credential in `headers` or `env`."},
+	)
+}
+
+var (
+	mcpTypes         = []string{"stdio", "http", "streamable-http", "sse"}
+	mcpReservedNames = []string{"workspace", "claude-in-chrome", "computer-use", "Claude Preview", "Claude Browser"}
+	mcpNameRe        = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+)
+
+// mcpWalk carries how this file's servers are read.
+type mcpWalk struct {
+	c *jsonCheck
+	// expands reports which targets expand ${CLAUDE_PLUGIN_ROOT} here.
+	expands map[model.Target]bool
+}
+
+func checkMCPFile(f File, r *reporter) {
+	format, root := jPluginOf(f)
+	readers := jReadersFor(format)
+	if f.Path == ".mcp.json" {
+		readers = jVCC
+		format = model.FormatNone
+	}
+	c := newJSONCheck(f, r, "MCP config", readers)
+	c.format, c.pluginRoot = format, root
+	doc := c.parse()
+	if doc == nil {
+		return
+	}
+	if !doc.Is(JSONObject) {
+		c.report("mcp/wrapper", doc.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: its top level is %s, not an object.", doc.Kind))
+		return
+	}
+	w := newMCPWalk(c, format)
+	if format == model.FormatNone && f.Path != ".mcp.json" {
+		// A plugin's config whose format is unknown (no Layout): the root
+		// token may expand there, so say nothing about it.
+		for _, t := range jsonReaders {
+			w.expands[t] = true
+		}
+	}
+	if m := doc.Member("mcpServers"); m != nil {
+		if !m.Value.Is(JSONObject) {
+			c.report("mcp/wrapper", m.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: 'mcpServers' is %s, not an object.", m.Value.Kind))
+			return
+		}
+		w.servers(m.Value)
+		w.duplicates(m.Value)
+		return
+	}
+	if m := doc.Member("servers"); m != nil {
+		c.report("mcp/wrapper", m.KeySpan, c.all(model.Skip),
+			"%s will skip every server here: this file lists them under 'mcpServers', not 'servers'.",
+			renameKeyFix(m, "mcpServers"))
+		if m.Value.Is(JSONObject) {
+			w.servers(m.Value)
+			w.duplicates(m.Value)
+		}
+		return
+	}
+	// A bare map of servers: accepted in plugins; unverified at the root.
+	if f.Path == ".mcp.json" && len(doc.Members) > 0 {
+		c.report("mcp/wrapper", model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1}, model.Verdicts{model.TargetClaudeCode: model.Unknown},
+			"%s may not load these servers: the workspace .mcp.json is documented with a top-level 'mcpServers' object.",
+			model.Fix{Title: "Wrap in \"mcpServers\"", Edits: []model.Edit{
+				{Span: model.Span{Start: doc.Span.Start, End: doc.Span.Start}, NewText: `{"mcpServers": `},
+				{Span: model.Span{Start: doc.Span.End, End: doc.Span.End}, NewText: `}`},
+			}})
+	}
+	w.servers(doc)
+	w.duplicates(doc)
+}
+
+func newMCPWalk(c *jsonCheck, format model.PluginFormat) *mcpWalk {
+	w := &mcpWalk{c: c, expands: map[model.Target]bool{}}
+	switch format {
+	case model.FormatClaude:
+		w.expands[model.TargetClaudeCode] = true
+		fallthrough
+	case model.FormatCopilot, model.FormatOpenPlugin:
+		// VS Code's MCP loader expands both root tokens in these formats.
+		w.expands[model.TargetVSCode] = true
+		w.expands[model.TargetVSCodeAgentHost] = true
+	}
+	return w
+}
+
+func (w *mcpWalk) servers(obj *JSONValue) {
+	for _, m := range obj.Members {
+		w.server(m)
+	}
+}
+
+func (w *mcpWalk) server(m *JSONMember) {
+	c := w.c
+	w.name(m)
+	s := m.Value
+	if !s.Is(JSONObject) {
+		c.report("mcp/command", s.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': it is %s, not an object.", jClip(m.Key), s.Kind))
+		return
+	}
+	typ := ""
+	tm := s.Member("type")
+	if tm != nil {
+		if !tm.Value.Is(JSONString) {
+			c.report("mcp/type", tm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'type' is %s, not a string.", jClip(m.Key), tm.Value.Kind))
+			return
+		}
+		typ = tm.Value.Str
+		switch {
+		case typ == "ws":
+			c.report("mcp/type", tm.Value.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Skip}),
+				fmt.Sprintf("%%s will skip server '%s': the 'ws' transport is Claude Code's only.", jClip(m.Key)))
+		case !jHas(mcpTypes, typ):
+			var fixes []model.Fix
+			if best, ok := closestMCPType(typ); ok {
+				fixes = append(fixes, jReplace(fmt.Sprintf("Use '%s'", best), tm.Value.Span, jQuote(best)))
+			}
+			c.report("mcp/type", tm.Value.Span, c.all(model.Skip),
+				fmt.Sprintf("%%s will skip server '%s': unknown type '%s'.", jClip(m.Key), jClip(typ)), fixes...)
+			return
+		case typ == "sse":
+			c.report("mcp/sse", tm.Value.Span, model.Verdicts{model.TargetClaudeCode: model.Spec},
+				"Claude Code documents the 'sse' transport as deprecated; servers that support it use 'http'.",
+				jReplace("Use \"http\"", tm.Value.Span, `"http"`))
+		}
+	}
+	um := s.Member("url")
+	remote := typ != "" && typ != "stdio" || typ == "" && um != nil
+	if typ == "" && um != nil {
+		c.report("mcp/url-no-type", um.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+			fmt.Sprintf("%%s will drop server '%s': without a 'type' it is read as stdio, which has no 'url'.", jClip(m.Key)),
+			model.Fix{Title: "Add \"type\": \"http\"", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: um.KeySpan.Start, End: um.KeySpan.Start}, NewText: `"type": "http", `}}})
+	}
+	if remote {
+		w.url(m, um, typ)
+	} else {
+		cm := s.Member("command")
+		switch {
+		case cm == nil:
+			c.report("mcp/command", m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a stdio server needs a 'command'.", jClip(m.Key)))
+		case !cm.Value.Is(JSONString) || strings.TrimSpace(cm.Value.Str) == "":
+			c.report("mcp/command", cm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'command' must be a non-empty string.", jClip(m.Key)))
+		}
+	}
+	w.fields(m)
+}
+
+func closestMCPType(typ string) (string, bool) {
+	switch strings.ToLower(typ) {
+	case "local", "command", "process":
+		return "stdio", true
+	case "remote", "streamable", "streamablehttp", "streamable_http", "https":
+		return "http", true
+	}
+	return jClosest(typ, mcpTypes, 3)
+}
+
+func (w *mcpWalk) name(m *JSONMember) {
+	c := w.c
+	if jHas(mcpReservedNames, m.Key) {
+		c.report("mcp/name", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+			fmt.Sprintf("%%s will skip server '%s': the name is reserved for a built-in server.", jClip(m.Key)),
+			renameKeyFix(m, m.Key+"-server"))
+		return
+	}
+	if !mcpNameRe.MatchString(m.Key) {
+		fixed := strings.Trim(regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(m.Key, "-"), "-")
+		var fixes []model.Fix
+		if fixed != "" {
+			fixes = append(fixes, renameKeyFix(m, fixed))
+		}
+		c.report("mcp/name", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn.Unverified()},
+			fmt.Sprintf("%%s may warn about server name '%s': names may use only letters, digits, '_' and '-'.", jClip(m.Key)), fixes...)
+	}
+}
+
+func (w *mcpWalk) url(m *JSONMember, um *JSONMember, typ string) {
+	c := w.c
+	if um == nil {
+		c.report("mcp/url", m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a '%s' server needs a 'url'.", jClip(m.Key), typ))
+		return
+	}
+	v := um.Value
+	if !v.Is(JSONString) {
+		c.report("mcp/url", v.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'url' is %s, not a string.", jClip(m.Key), v.Kind))
+		return
+	}
+	if strings.HasPrefix(v.Str, "${") {
+		return // the scheme comes from a variable
+	}
+	u, err := url.Parse(v.Str)
+	schemes := []string{"http", "https"}
+	if typ == "ws" {
+		schemes = []string{"ws", "wss"}
+	}
+	if err != nil || !jHas(schemes, strings.ToLower(u.Scheme)) || u.Host == "" {
+		c.report("mcp/url", v.Span, c.all(model.Skip),
+			fmt.Sprintf("%%s will skip server '%s': '%s' is not an absolute %s:// URL.", jClip(m.Key), jClip(v.Str), schemes[0]))
+	}
+}
+
+func (w *mcpWalk) fields(m *JSONMember) {
+	c := w.c
+	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip})
+	// Claude Code drops the whole server, VS Code only the bad value: say
+	// whichever consequence decides the severity here.
+	report := func(span model.Span, v model.Verdicts, field, problem string) {
+		msg := fmt.Sprintf("%%s will drop bad values from server '%s': its '%s' %s.", jClip(m.Key), field, problem)
+		if jHasTarget(c.decidedBy(v), model.TargetClaudeCode) {
+			msg = fmt.Sprintf("%%s will skip server '%s': its '%s' %s.", jClip(m.Key), field, problem)
+		}
+		c.report("mcp/field-type", span, v, msg)
+	}
+	for _, f := range m.Value.Members {
+		v := f.Value
+		switch f.Key {
+		case "args":
+			if !jStringList(v) {
+				report(v.Span, bad, "args", "must be a list of strings")
+			}
+		case "cwd", "envFile":
+			if !v.Is(JSONString) {
+				report(v.Span, bad, f.Key, "must be a string, not "+v.Kind.String())
+			}
+		case "env", "headers":
+			if !v.Is(JSONObject) {
+				report(v.Span, bad, f.Key, "must map names to strings")
+				continue
+			}
+			for _, e := range v.Members {
+				if e.Value.Is(JSONString) {
+					w.secret(m, f.Key, e)
+					continue
+				}
+				vv := bad
+				if f.Key == "env" && (e.Value.Is(JSONNumber) || e.Value.Is(JSONNull)) {
+					vv = model.Verdicts{model.TargetClaudeCode: model.Skip} // VS Code takes numbers and null in env
+				}
+				report(e.Value.Span, vv, f.Key, fmt.Sprintf("must map names to strings ('%s' is %s)", jClip(e.Key), e.Value.Kind))
+			}
+		}
+	}
+	w.tokens(m)
+}
+
+func jHasTarget(ts []model.Target, t model.Target) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+var secretPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk_live_", "rk_live_", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "glpat-", "AKIA", "AIza", "npm_", "pypi-"}
+
+var bearerRe = regexp.MustCompile(`^(?i:bearer|token|basic)\s+([^\s$]{20,})$`)
+
+func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
+	c := w.c
+	s := e.Value.Str
+	if strings.Contains(s, "${") {
+		return
+	}
+	secret := false
+	prefix := ""
+	if sm := bearerRe.FindStringSubmatchIndex(s); sm != nil {
+		secret, prefix = true, s[:sm[2]]
+	} else {
+		for _, p := range secretPrefixes {
+			if strings.HasPrefix(s, p) && len(s)-len(p) >= 16 && !strings.ContainsAny(s, " \t") {
+				secret = true
+				break
+			}
+		}
+	}
+	if !secret {
+		return
+	}
+	name := jEnvName(e.Key)
+	if field == "headers" {
+		name = jEnvName(server.Key) + "_TOKEN"
+	}
+	repl := prefix + "${" + name + "}"
+	c.fixed("mcp/secret", e.Value.Span, model.SeverityWarning,
+		fmt.Sprintf("Anyone who can read this file gets this credential: reference an environment variable such as '${%s}'.", name),
+		jReplace(fmt.Sprintf("Use ${%s}", name), e.Value.Span, jQuote(repl)))
+}
+
+func jEnvName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "TOKEN"
+	}
+	return b.String()
+}
+
+// tokens reports ${CLAUDE_PLUGIN_ROOT} in the fields where some reader of
+// this file does not expand it.
+func (w *mcpWalk) tokens(m *JSONMember) {
+	c := w.c
+	v := model.Verdicts{}
+	lose := false
+	for _, t := range jsonReaders {
+		if !c.reads(t) {
+			continue
+		}
+		if w.expands[t] {
+			v[t] = model.OK
+		} else {
+			v[t], lose = model.Lose, true
+		}
+	}
+	if !lose {
+		return
+	}
+	var strs []*JSONValue
+	for _, f := range m.Value.Members {
+		switch f.Key {
+		case "command", "url", "cwd", "envFile", "headersHelper":
+			strs = append(strs, f.Value)
+		case "args":
+			if f.Value.Is(JSONArray) {
+				strs = append(strs, f.Value.Items...)
+			}
+		case "env", "headers":
+			if f.Value.Is(JSONObject) {
+				for _, e := range f.Value.Members {
+					strs = append(strs, e.Value)
+				}
+			}
+		}
+	}
+	where := "workspace MCP configs"
+	switch c.format {
+	case model.FormatAP:
+		where = "Agent Plugins packages"
+	case model.FormatCopilot:
+		where = "Copilot-format plugins"
+	}
+	for _, s := range strs {
+		for _, sp := range tokenSpans(c.text, s, claudeRootToken) {
+			c.report("token/plugin-root", sp, v, fmt.Sprintf("%%s will leave '${CLAUDE_PLUGIN_ROOT}' empty: it does not expand in %s.", where))
+		}
+	}
+}

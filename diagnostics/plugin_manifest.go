@@ -1,0 +1,454 @@
+package diagnostics
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Plugin manifests (customization-formats.md §5.6): four locations, four
+// formats. The format that matters for a manifest's own rules is the one its
+// location implies (Claude Code reads only .claude-plugin/plugin.json, VS
+// Code the first manifest present), so a copy is judged by who reads it.
+
+func init() {
+	register(model.KindPlugin, checkPluginManifest)
+	registerRules(
+		RuleInfo{"plugin/name-missing", "The manifest has no `name`."},
+		RuleInfo{"plugin/name-format", "The plugin name is not kebab-case."},
+		RuleInfo{"plugin/name-length", "The plugin name is longer than 64 characters."},
+		RuleInfo{"plugin/name-reserved", "The plugin name is reserved for Anthropic's plugins."},
+		RuleInfo{"plugin/manifest-location", "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read."},
+		RuleInfo{"plugin/field-type", "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type."},
+		RuleInfo{"plugin/version-missing", "The manifest has no `version`."},
+		RuleInfo{"plugin/unknown-key", "An unknown top-level manifest key."},
+		RuleInfo{"plugin/misplaced-key", "A marketplace or experimental key at the top of a Claude manifest."},
+		RuleInfo{"plugin/path-prefix", "A Claude component path that does not start with `./`."},
+		RuleInfo{"plugin/path-escape", "A component path that is absolute or leaves the plugin."},
+		RuleInfo{"plugin/path-missing", "A component path that does not exist."},
+		RuleInfo{"plugin/path-kind", "A component path of the wrong kind (file vs folder, extension)."},
+		RuleInfo{"plugin/in-dotdir", "Component folders inside .claude-plugin/, where Claude Code does not look."},
+		RuleInfo{"plugin/ap-schema", "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema."},
+	)
+}
+
+const apSchemaURL = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+
+var (
+	componentKeys = []string{"commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"}
+	// manifestKeys is every top-level key some plugin format defines.
+	manifestKeys = []string{"$schema", "name", "displayName", "version", "description", "author", "homepage", "repository", "license", "keywords",
+		"commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers", "userConfig", "channels", "metadata", "experimental", "dependencies",
+		"category", "tags", "strict", "themes", "monitors"}
+	// apKeys is our reading of the closed AP 1.0 schema (extensions carries
+	// client-specific data).
+	apKeys                 = []string{"$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"}
+	apNameRe               = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
+	pluginReservedPrefixes = []string{"claude-", "anthropic-", "anthropics-", "cc-plugin-"}
+	pluginReservedNames    = []string{"claude", "anthropic", "anthropics", "claude-code", "claude-mods"}
+)
+
+// manifest is the state of one manifest check.
+type manifest struct {
+	*jsonCheck
+	loc  string // which of model.ManifestPaths
+	ap   bool
+	copy bool // an earlier manifest location exists: VS Code reads that one
+}
+
+func manifestLocation(rel string) (loc, root string) {
+	for _, m := range model.ManifestPaths {
+		if rel == m {
+			return m, ""
+		}
+	}
+	// Longest suffix first: .github/plugin/plugin.json also ends in plugin.json.
+	best := ""
+	for _, m := range model.ManifestPaths {
+		if strings.HasSuffix(rel, "/"+m) && len(m) > len(best) {
+			best = m
+		}
+	}
+	if best == "" {
+		return "plugin.json", path.Dir(rel)
+	}
+	return best, strings.TrimSuffix(rel, "/"+best)
+}
+
+func checkPluginManifest(f File, r *reporter) {
+	loc, root := manifestLocation(f.Path)
+	m := &manifest{loc: loc}
+	format := model.FormatCopilot
+	switch loc {
+	case ".plugin/plugin.json":
+		format = model.FormatOpenPlugin
+	case ".claude-plugin/plugin.json":
+		format = model.FormatClaude
+	default:
+		for _, s := range strings.Split(root, "/") {
+			if s == ".claude" {
+				format = model.FormatClaude
+			}
+		}
+	}
+	if f.FS != nil {
+		for _, other := range model.ManifestPaths {
+			if other == loc {
+				break
+			}
+			if _, err := f.FS.Stat(jJoin(root, other)); err == nil {
+				m.copy = true
+			}
+		}
+	}
+	m.jsonCheck = newJSONCheck(f, r, "plugin", manifestReaders(format, m.copy))
+	doc := m.parse()
+	if doc == nil {
+		return
+	}
+	if loc == "plugin.json" && doc.Is(JSONObject) {
+		if s := doc.Get("$schema"); s.Is(JSONString) && strings.HasPrefix(s.Str, "https://agent-plugins.org/schemas/") && strings.HasSuffix(s.Str, "/plugin.schema.json") {
+			format, m.ap = model.FormatAP, true
+			m.readers = newJSONCheck(f, r, "", manifestReaders(format, m.copy)).readers
+		}
+	}
+	m.format, m.pluginRoot = format, root
+	if !doc.Is(JSONObject) {
+		m.report("plugin/name-missing", doc.Span, m.all(model.Reject), fmt.Sprintf("%%s cannot load this plugin: the manifest is %s, not an object.", doc.Kind))
+		return
+	}
+	m.name(doc)
+	m.copies(doc)
+	m.location(doc)
+	m.fieldTypes(doc)
+	if doc.Member("version") == nil && !m.copy {
+		m.fixed("plugin/version-missing", openBrace(doc), model.SeverityInfo,
+			"Updates cannot be detected without a 'version': VS Code keys updates on it and Claude Code's validator warns.")
+	}
+	m.keys(doc)
+	m.paths(doc)
+	m.dotdirs(doc)
+	m.schema(doc)
+	if sv := doc.Get("mcpServers"); sv.Is(JSONObject) {
+		newMCPWalk(m.jsonCheck, format).servers(sv)
+	}
+	if hv := doc.Get("hooks"); hv.Is(JSONObject) {
+		// Inline hooks: the hooks.json shape, with or without its wrapper.
+		w := &hooksWalk{c: m.jsonCheck, ccExpands: format == model.FormatClaude}
+		if format == model.FormatCopilot || format == model.FormatOpenPlugin {
+			w.tokenFix = pluginRootToken
+		}
+		if inner := hv.Get("hooks"); inner.Is(JSONObject) {
+			w.events(inner, false)
+		} else {
+			w.events(hv, true)
+		}
+	}
+}
+
+// manifestReaders is who reads a manifest of this format at this location:
+// a copy (an earlier location exists) is read only by its own family.
+func manifestReaders(format model.PluginFormat, isCopy bool) []model.Target {
+	switch {
+	case format == model.FormatCopilot && isCopy:
+		return []model.Target{model.TargetCopilotCLI}
+	case format == model.FormatClaude && isCopy:
+		return []model.Target{model.TargetClaudeCode}
+	}
+	return jReadersFor(format)
+}
+
+func openBrace(obj *JSONValue) model.Span {
+	return model.Span{Start: obj.Span.Start, End: obj.Span.Start + 1}
+}
+
+// apOr turns verdicts for an Agent Plugins manifest into what they mean
+// there: AP hosts are no target, so an AP-only rejection counts as Spec for
+// the VS Code targets and everything else is dropped.
+func (m *manifest) apOr(apReject bool, v model.Verdicts) model.Verdicts {
+	if !m.ap {
+		return v
+	}
+	if apReject {
+		return model.V(model.Spec)
+	}
+	return model.Verdicts{}
+}
+
+// severityOf is what v would decide for this file, to pick a verb.
+func (m *manifest) severityOf(v model.Verdicts) model.Severity {
+	fv := model.Verdicts{}
+	for t, x := range v {
+		if m.reads(t) {
+			fv[t] = x
+		}
+	}
+	sev, _, _ := fv.Decide(m.r.effective)
+	return sev
+}
+
+func (m *manifest) name(doc *JSONValue) {
+	nm := doc.Member("name")
+	folder := jKebab(path.Base(m.pluginRoot))
+	if m.pluginRoot == "" {
+		folder = ""
+	}
+	if nm == nil {
+		var fixes []model.Fix
+		if folder != "" {
+			fixes = append(fixes, model.Fix{Title: fmt.Sprintf("Add \"name\": %q", folder), Preferred: true, Edits: []model.Edit{jInsertMember(doc, `"name": `+jQuote(folder))}})
+		}
+		m.report("plugin/name-missing", openBrace(doc), m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})),
+			"%s cannot load this plugin: the manifest has no 'name'.", fixes...)
+		return
+	}
+	v := nm.Value
+	if !v.Is(JSONString) {
+		m.report("plugin/name-format", v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()})),
+			fmt.Sprintf("%%s will not load this plugin: 'name' is %s, not a string.", v.Kind))
+		return
+	}
+	name := v.Str
+	ok := jKebabRe.MatchString(name)
+	if m.ap {
+		ok = apNameRe.MatchString(name)
+	}
+	if !ok {
+		cc := model.Warn
+		if strings.ContainsAny(name, " \t") {
+			cc = model.Reject
+		}
+		verd := m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: cc, model.TargetCopilotCLI: model.Reject.Unverified()}))
+		var fixes []model.Fix
+		if short, cut := jDropPrefix(name); cut && jKebabRe.MatchString(jKebab(short)) {
+			fixes = append(fixes, jReplace(fmt.Sprintf("Drop the prefix: '%s'", jKebab(short)), v.Span, jQuote(jKebab(short))))
+		}
+		if k := jKebab(name); k != "" && k != name {
+			fixes = append(fixes, jReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, jQuote(k)))
+		}
+		if len(fixes) > 0 {
+			fixes[0].Preferred = true
+			for i := 1; i < len(fixes); i++ {
+				fixes[i].Preferred = false
+			}
+		}
+		verb := "will not load this plugin"
+		if m.severityOf(verd) != model.SeverityError {
+			verb = "may reject or warn about this plugin"
+		}
+		m.report("plugin/name-format", badNameSpan(m.text, v, m.ap), verd,
+			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, jClip(name)), fixes...)
+	}
+	if n := utf8.RuneCountInString(name); n > 64 {
+		cut := len(string([]rune(name)[:64]))
+		m.report("plugin/name-length", v.StrSpan(m.text, cut, len(name)), m.apOr(true, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}),
+			fmt.Sprintf("%%s may reject this plugin: its name has %d characters, more than 64.", n))
+	}
+	if reservedPluginName(name) {
+		m.report("plugin/name-reserved", v.Span, m.apOr(false, model.Verdicts{model.TargetClaudeCode: model.Reject}),
+			fmt.Sprintf("%%s will reject this plugin: the name '%s' is reserved for Anthropic's own plugins.", jClip(name)))
+	}
+}
+
+func reservedPluginName(name string) bool {
+	n := strings.ToLower(name)
+	if jHas(pluginReservedNames, n) {
+		return true
+	}
+	for _, p := range pluginReservedPrefixes {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return strings.Contains(n, "official") && (strings.Contains(n, "claude") || strings.Contains(n, "anthropic"))
+}
+
+func (m *manifest) location(doc *JSONValue) {
+	if m.loc != ".github/plugin/plugin.json" || m.f.FS == nil || m.copy {
+		return
+	}
+	if _, err := m.f.FS.Stat(jJoin(m.pluginRoot, ".claude-plugin/plugin.json")); err == nil {
+		return
+	}
+	m.report("plugin/manifest-location", openBrace(doc), model.V(model.Unknown),
+		"%s may not find this manifest: VS Code's docs list this location but its code does not read it.")
+}
+
+func (m *manifest) fieldTypes(doc *JSONValue) {
+	cc := func(x model.Reaction) model.Verdicts { return m.apOr(false, model.Verdicts{model.TargetClaudeCode: x}) }
+	for _, f := range doc.Members {
+		v := f.Value
+		switch f.Key {
+		case "author":
+			if !v.Is(JSONObject) {
+				var fixes []model.Fix
+				if v.Is(JSONString) {
+					fixes = append(fixes, jReplace("Use {\"name\": …}", v.Span, `{"name": `+jQuote(v.Str)+`}`))
+				}
+				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'author' must be an object such as {\"name\": \"…\"}.", fixes...)
+			}
+		case "keywords":
+			if !jStringList(v) {
+				var fixes []model.Fix
+				if v.Is(JSONString) {
+					fixes = append(fixes, jReplace("Use a list", v.Span, "["+jQuote(v.Str)+"]"))
+				}
+				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'keywords' must be a list of strings.", fixes...)
+			}
+		case "homepage":
+			u, err := url.Parse(v.Str)
+			if !v.Is(JSONString) || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'homepage' must be an http(s) URL.")
+			}
+		case "metadata", "experimental":
+			if !v.Is(JSONObject) {
+				m.report("plugin/field-type", v.Span, cc(model.Warn), fmt.Sprintf("%%s warns about this plugin: '%s' must be an object.", f.Key))
+			}
+		}
+	}
+}
+
+func (m *manifest) keys(doc *JSONValue) {
+	for _, f := range doc.Members {
+		if m.ap {
+			if !jHas(apKeys, f.Key) {
+				m.report("plugin/unknown-key", f.KeySpan, model.V(model.Spec),
+					fmt.Sprintf("The Agent Plugins schema is closed and does not allow '%s'; VS Code ignores it.", jClip(f.Key)))
+			}
+			continue
+		}
+		if m.format == model.FormatClaude {
+			switch f.Key {
+			case "category", "tags":
+				m.report("plugin/misplaced-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+					fmt.Sprintf("%%s will ignore '%s' here (and warn): it belongs in the marketplace entry.", f.Key))
+				continue
+			case "themes", "monitors":
+				m.report("plugin/misplaced-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn},
+					fmt.Sprintf("%%s warns about '%s' at the top level: it belongs under 'experimental'.", f.Key))
+				continue
+			}
+		}
+		if jHas(manifestKeys, f.Key) {
+			continue
+		}
+		if best, ok := jClosest(f.Key, componentKeys, 2); ok {
+			m.report("plugin/unknown-key", f.KeySpan, m.all(model.Lose),
+				fmt.Sprintf("%%s will ignore '%s', so its components are not loaded (did you mean '%s'?).", jClip(f.Key), best),
+				renameKeyFix(f, best))
+			continue
+		}
+		m.report("plugin/unknown-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+			fmt.Sprintf("%%s will ignore the unknown manifest key '%s' (and warn).", jClip(f.Key)))
+	}
+}
+
+// paths checks the component paths of the manifest.
+func (m *manifest) paths(doc *JSONValue) {
+	for _, f := range doc.Members {
+		if !jHas(componentKeys, f.Key) {
+			continue
+		}
+		switch {
+		case f.Value.Is(JSONString):
+			m.path(f.Key, f.Value)
+		case f.Value.Is(JSONArray):
+			for _, it := range f.Value.Items {
+				if it.Is(JSONString) {
+					m.path(f.Key, it)
+				}
+			}
+		}
+	}
+}
+
+func (m *manifest) path(key string, v *JSONValue) {
+	p := v.Str
+	if sps := tokenSpans(m.text, v, claudeRootToken); len(sps) > 0 {
+		for _, sp := range sps {
+			m.report("token/plugin-root", sp, m.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in manifest paths: use a path starting './'.")
+		}
+		return
+	}
+	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
+		m.report("plugin/path-escape", v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject})),
+			fmt.Sprintf("%%s will not load '%s': component paths must stay inside the plugin folder.", jClip(p)))
+		return
+	}
+	if m.format == model.FormatClaude && !strings.HasPrefix(p, "./") && !(key == "skills" && p == ".") {
+		m.report("plugin/path-prefix", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s will not load this plugin: component path '%s' must start with './'.", jClip(p)),
+			jReplace("Prefix with './'", v.Span, jQuote("./"+strings.TrimPrefix(p, "/"))))
+	}
+	if m.f.FS == nil || m.ap || strings.ContainsAny(p, "*?[{$") {
+		return
+	}
+	rel := jJoin(m.pluginRoot, clean)
+	if clean == "." {
+		rel = m.pluginRoot
+		if rel == "" {
+			rel = "."
+		}
+	}
+	info, err := m.f.FS.Stat(rel)
+	if err != nil {
+		m.report("plugin/path-missing", v.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
+			fmt.Sprintf("%%s will not load this plugin's %s: '%s' does not exist.", key, jClip(p)))
+		return
+	}
+	ext := strings.ToLower(path.Ext(clean))
+	var problem string
+	var fixes []model.Fix
+	switch key {
+	case "skills":
+		if !info.IsDir() {
+			problem = "'skills' entries must be folders"
+		}
+	case "agents":
+		if !info.IsDir() && ext != ".md" {
+			problem = "agent files must end in '.md'"
+			fixes = append(fixes, jReplace("Append '.md'", v.Span, jQuote(p+".md")))
+		}
+	case "hooks", "mcpServers":
+		if info.IsDir() || ext != ".json" {
+			problem = fmt.Sprintf("a '%s' path must name a .json file", key)
+		}
+	}
+	if problem != "" {
+		m.report("plugin/path-kind", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s will not load this plugin: '%s' is the wrong kind of path (%s).", jClip(p), problem), fixes...)
+	}
+}
+
+func (m *manifest) dotdirs(doc *JSONValue) {
+	if m.loc != ".claude-plugin/plugin.json" || m.f.FS == nil {
+		return
+	}
+	for _, d := range []string{"skills", "agents", "commands", "hooks"} {
+		rel := jJoin(m.pluginRoot, ".claude-plugin/"+d)
+		if info, err := m.f.FS.Stat(rel); err == nil && info.IsDir() {
+			m.report("plugin/in-dotdir", jFirstLine(m.text), model.Verdicts{model.TargetClaudeCode: model.Skip},
+				fmt.Sprintf("%%s will not load '.claude-plugin/%s/': component folders belong at the plugin root.", d))
+		}
+	}
+}
+
+func (m *manifest) schema(doc *JSONValue) {
+	s := doc.Get("$schema")
+	if !s.Is(JSONString) || s.Str == apSchemaURL {
+		return
+	}
+	u, err := url.Parse(s.Str)
+	if err != nil || !strings.EqualFold(u.Host, "agent-plugins.org") {
+		return
+	}
+	m.report("plugin/ap-schema", s.Span, model.V(model.Unknown),
+		"%s may not load this plugin: Agent Plugins hosts accept only the 1.0.0 plugin schema URL.",
+		jReplace("Use the 1.0.0 plugin schema", s.Span, jQuote(apSchemaURL)))
+}

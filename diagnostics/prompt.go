@@ -1,0 +1,63 @@
+package diagnostics
+
+// Prompt files: .github/prompts/**/*.prompt.md (customization-formats.md §5.4).
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	register(model.KindPrompt, checkPrompt)
+	registerRules(
+		RuleInfo{"prompt/agent", "'agent' names neither a built-in nor a discovered agent."},
+		RuleInfo{"prompt/tools-mode", "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them."},
+	)
+}
+
+// builtinAgents are VS Code's built-in agents a prompt may name.
+var builtinAgents = []string{"agent", "ask", "edit", "plan"}
+
+func checkPrompt(f File, r *reporter) {
+	m := newMD(f, r)
+	if m.checkHeader() && m.mapping {
+		m.promptRules()
+		m.checkSharedFields(nil)
+	}
+	m.checkLinks()
+}
+
+func (m *mdFile) promptRules() {
+	af := m.field("agent")
+	if af == nil {
+		return
+	}
+	agent, ok := str(af.v)
+	if !ok || agent == "" {
+		return // field/type, field/empty
+	}
+	if (agent == "ask" || agent == "edit") && m.field("tools") != nil {
+		tf := m.field("tools")
+		if tf.v.Kind != yaml.ScalarNode || tf.v.Value != "" {
+			m.report("prompt/tools-mode", tf.keySpan, model.V(model.Lose),
+				"{T} ignore{s} 'tools' in a prompt run by the "+q(agent)+" agent.")
+		}
+	}
+	if contains(builtinAgents, agent) || m.f.FS == nil {
+		return
+	}
+	// Agents are found by file stem here; an agent whose 'name' differs
+	// from its stem is tried in kebab-case ('Code Reviewer' →
+	// code-reviewer), the usual way such files are named.
+	for _, stem := range []string{agent, kebab(agent)} {
+		for _, p := range []string{".github/agents/" + stem + ".agent.md", ".github/agents/" + stem + ".md", ".github/chatmodes/" + stem + ".chatmode.md", ".claude/agents/" + stem + ".md"} {
+			if _, err := m.f.FS.Stat(p); err == nil {
+				return
+			}
+		}
+	}
+	m.report("prompt/agent", af.valSpan, model.V(model.Warn),
+		"{T} warn{s}: no agent named "+q(agent)+" exists; built-in agents are agent, ask, edit and plan.",
+		enumFix(af, agent, builtinAgents, 3)...)
+}

@@ -1,0 +1,70 @@
+package diagnostics
+
+// Claude rules: .claude/rules/**/*.md (customization-formats.md §5.4).
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	register(model.KindRule, checkRule)
+	registerRules(
+		RuleInfo{"rule/paths", "'paths' is not a list of glob patterns."},
+		RuleInfo{"rule/apply-to", "'applyTo' in a Claude rule, which Claude Code ignores."},
+	)
+}
+
+func checkRule(f File, r *reporter) {
+	m := newMD(f, r)
+	if m.checkHeader() && m.mapping {
+		m.ruleRules()
+		m.checkSharedFields(map[string]bool{"applyTo": true})
+	}
+	m.checkLinks()
+}
+
+func (m *mdFile) ruleRules() {
+	if pf := m.field("paths"); pf != nil {
+		switch {
+		case pf.v.Kind == yaml.SequenceNode:
+			for _, it := range pf.v.Content {
+				span := m.doc.span(it)
+				s, ok := str(it)
+				switch {
+				case !ok || strings.TrimSpace(s) == "":
+					m.report("rule/paths", span, model.V(model.Reject),
+						"{T} reject{s} this rule's 'paths': each item must be a non-empty glob pattern.")
+				case badGlob(s) != "":
+					m.report("rule/paths", span, model.V(model.Reject),
+						"{T} reject{s} pattern "+q(s)+": "+badGlob(s)+".")
+				}
+			}
+		case pf.v.Kind == yaml.ScalarNode && pf.v.Tag == "!!str":
+			m.report("rule/paths", pf.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+				"{T} reject{s} 'paths' as a string; write a list (Claude Code accepts both).",
+				replaceValue("Write as a one-item list", pf, "["+yamlScalar(pf.v.Value)+"]", true))
+		default:
+			m.report("rule/paths", pf.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+				"{T} reject{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")
+		}
+	}
+	if af := m.field("applyTo"); af != nil {
+		var fixes []model.Fix
+		if s, ok := str(af.v); ok && m.field("paths") == nil {
+			var items []string
+			for _, p := range strings.Split(s, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					items = append(items, yamlScalar(p))
+				}
+			}
+			fixes = append(fixes, model.Fix{Title: "Rename to 'paths'", Preferred: true, Edits: []model.Edit{
+				{Span: model.Span{Start: af.keySpan.Start, End: af.valSpan.End}, NewText: "paths: [" + strings.Join(items, ", ") + "]"}}})
+		}
+		m.report("rule/apply-to", af.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+			"{T} ignore{s} 'applyTo' and load{s} this rule for every file; use 'paths'.", fixes...)
+	}
+}

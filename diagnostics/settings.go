@@ -1,0 +1,104 @@
+package diagnostics
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Settings files (customization-formats.md §2.1, §5.6): only three keys are
+// ours — `hooks` (walked like a hooks file that Claude Code reads, so flat
+// handlers are errors there), `extraKnownMarketplaces` and `enabledPlugins`.
+// Every other setting belongs to its tool and is left alone.
+
+func init() {
+	register(model.KindSettings, checkSettings)
+	registerRules(
+		RuleInfo{"settings/recommendations", "A marketplace recommendation or plugin enablement VS Code cannot read."},
+	)
+}
+
+var enabledPluginRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
+
+func checkSettings(f File, r *reporter) {
+	readers := jVCC
+	if !strings.HasPrefix(f.Path, ".claude/") {
+		readers = jVCL
+	}
+	c := newJSONCheck(f, r, "settings file", readers)
+	doc := c.parse()
+	if doc == nil || !doc.Is(JSONObject) {
+		return
+	}
+	if hm := doc.Member("hooks"); hm != nil {
+		if !hm.Value.Is(JSONObject) {
+			c.report("hooks/shape", hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load these hooks: 'hooks' is %s, not an object of events.", hm.Value.Kind))
+		} else {
+			w := &hooksWalk{c: c, scriptRel: true}
+			w.events(hm.Value, false)
+		}
+	}
+	lose := model.V(model.Lose)
+	if m := doc.Member("extraKnownMarketplaces"); m != nil {
+		if !m.Value.Is(JSONObject) {
+			c.report("settings/recommendations", m.Value.Span, lose, fmt.Sprintf("%%s will not recommend these marketplaces: 'extraKnownMarketplaces' is %s, not an object.", m.Value.Kind))
+		} else {
+			for _, e := range m.Value.Members {
+				src := e.Value.Get("source")
+				if msg := settingsSource(src); msg != "" {
+					span := e.Value.Span
+					if src != nil {
+						span = src.Span
+					}
+					c.report("settings/recommendations", span, lose, fmt.Sprintf("%%s will not recommend marketplace '%s': %s.", jClip(e.Key), msg))
+				}
+			}
+		}
+	}
+	if m := doc.Member("enabledPlugins"); m != nil {
+		if !m.Value.Is(JSONObject) {
+			c.report("settings/recommendations", m.Value.Span, lose, fmt.Sprintf("%%s will not enable these plugins: 'enabledPlugins' is %s, not an object.", m.Value.Kind))
+			return
+		}
+		for _, e := range m.Value.Members {
+			if !enabledPluginRe.MatchString(e.Key) {
+				c.report("settings/recommendations", e.KeySpan, lose, fmt.Sprintf("%%s will not enable '%s': keys are 'plugin@marketplace'.", jClip(e.Key)))
+				continue
+			}
+			if !e.Value.Is(JSONBool) {
+				var fixes []model.Fix
+				if e.Value.Is(JSONString) && (e.Value.Str == "true" || e.Value.Str == "false") {
+					fixes = append(fixes, jReplace("Use "+e.Value.Str, e.Value.Span, e.Value.Str))
+				}
+				c.report("settings/recommendations", e.Value.Span, lose, fmt.Sprintf("%%s will not enable '%s': the value must be true or false.", jClip(e.Key)), fixes...)
+			}
+		}
+	}
+}
+
+// settingsSource explains why a recommendation's `source` is unusable, or
+// returns "".
+func settingsSource(src *JSONValue) string {
+	if src == nil {
+		return "it has no 'source' object"
+	}
+	if !src.Is(JSONObject) {
+		return fmt.Sprintf("'source' is %s, not a source object", src.Kind)
+	}
+	kind := src.Get("source")
+	if !kind.Is(JSONString) {
+		return "its source object needs \"source\": \"github\" (or another kind)"
+	}
+	need, ok := sourceKinds[kind.Str]
+	if !ok {
+		return fmt.Sprintf("source kind '%s' is not one of %s", jClip(kind.Str), jListOr(sourceKindNames))
+	}
+	for _, k := range need {
+		if !src.Get(k).Is(JSONString) {
+			return fmt.Sprintf("a '%s' source needs a '%s' string", kind.Str, k)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,509 @@
+package diagnostics
+
+// SKILL.md rules (customization-formats.md §5.2).
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func init() {
+	register(model.KindSkill, checkSkill)
+	registerRules(
+		RuleInfo{"skill/name-missing", "The skill has no 'name'."},
+		RuleInfo{"skill/name-charset", "The skill name uses characters other than a-z, 0-9 and '-'."},
+		RuleInfo{"skill/name-hyphens", "The skill name starts or ends with '-' or holds '--'."},
+		RuleInfo{"skill/name-length", "The skill name is longer than 64 characters."},
+		RuleInfo{"skill/name-dir", "The skill name differs from its folder name."},
+		RuleInfo{"skill/name-reserved", "The skill name holds a reserved word, or the folder name is reserved."},
+		RuleInfo{"skill/desc-missing", "The skill has no 'description'."},
+		RuleInfo{"skill/desc-empty", "The skill's 'description' is empty."},
+		RuleInfo{"skill/desc-length", "The skill's 'description' is longer than 1024 characters."},
+		RuleInfo{"skill/listing-length", "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing."},
+		RuleInfo{"skill/desc-xml", "Angle brackets or XML tags in a skill's name or description."},
+		RuleInfo{"skill/compat", "'compatibility' is not a string of at most 500 characters."},
+		RuleInfo{"skill/metadata", "'metadata' is not a map of strings."},
+		RuleInfo{"skill/allowed-tools", "'allowed-tools' is not a string (or list)."},
+		RuleInfo{"skill/enum", "'shell', 'effort' or 'context' has a value the consumer does not know."},
+		RuleInfo{"skill/file-name", "The skill file is not named exactly SKILL.md."},
+		RuleInfo{"skill/nested", "A SKILL.md inside another skill's folder, which no consumer discovers."},
+		RuleInfo{"skill/body-lines", "The skill body is longer than 500 lines."},
+	)
+}
+
+const (
+	maxSkillName    = 64
+	maxSkillDesc    = 1024
+	maxListing      = 1536
+	maxCompat       = 500
+	maxSkillBody    = 500
+	maxAgentBodyLen = 30000
+)
+
+func checkSkill(f File, r *reporter) {
+	m := newMD(f, r)
+	nested := nestedSkill(f.Path)
+	if nested {
+		d := model.Diagnostic{Rule: "skill/nested", Severity: model.SeverityWarning, Span: line1(m.text),
+			Message: "No agent discovers this SKILL.md: it sits inside another skill's folder; link it from that skill instead."}
+		if parent, rel, ok := m.parentSkill(); ok && m.mentions(parent, rel) {
+			d.Severity = model.SeverityInfo
+			d.Message = "No agent discovers this SKILL.md on its own; the skill in '" + path.Dir(parent) + "' links to it."
+		}
+		r.add(d)
+	}
+	if base := path.Base(f.Path); base != "SKILL.md" {
+		m.report("skill/file-name", line1(m.text),
+			model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
+			"{T} may not discover "+q(base)+": skill files are named exactly 'SKILL.md'.||{T} require{s} the file name 'SKILL.md', not "+q(base)+".")
+	}
+	if m.folder() == "synced" {
+		m.report("skill/name-reserved", line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Skip.Unverified()},
+			"{T} may skip this skill: the folder name 'synced' is reserved.")
+	}
+	if !m.checkHeader() {
+		v := model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Lose})
+		m.report("fm/missing", line1(m.text), v,
+			"{T} cannot read a name or description: this skill has no '---' frontmatter header.",
+			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
+				m.insertKeys("name: "+yamlScalar(kebabOr(m.folder())), "description: "+yamlScalar(m.firstSentence()))}})
+	} else if m.mapping {
+		if !nested {
+			m.skillName()
+		}
+		m.skillDesc()
+		m.skillOther(f.Kind)
+		m.checkSharedFields(nil)
+	}
+	m.bodyLines()
+	m.checkLinks()
+}
+
+func kebabOr(s string) string {
+	if k := kebab(s); k != "" {
+		return k
+	}
+	return s
+}
+
+// nestedSkill reports a SKILL.md more than one folder below a skills/ root.
+func nestedSkill(rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		if s == "skills" {
+			return len(segs) > i+3
+		}
+	}
+	return false
+}
+
+func validSkillName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// runeSpan maps runes [from, to) of a string value to source offsets when
+// the source spells the value literally (plain or quoted without escapes);
+// else it returns the whole value. to < 0 means the end.
+func (m *mdFile) runeSpan(f *mdField, from, to int) model.Span {
+	n := f.v
+	src := m.valueText(f)
+	inner := src
+	off := f.valSpan.Start
+	switch {
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return f.valSpan
+	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && len(src) >= 2:
+		inner = src[1 : len(src)-1]
+		off++
+	}
+	if inner != n.Value {
+		return f.valSpan
+	}
+	byteAt := func(k int) int {
+		i := 0
+		for ; k > 0 && i < len(inner); k-- {
+			_, size := utf8.DecodeRuneInString(inner[i:])
+			i += size
+		}
+		return i
+	}
+	end := len(inner)
+	if to >= 0 {
+		end = byteAt(to)
+	}
+	return model.Span{Start: off + byteAt(from), End: off + end}
+}
+
+func (m *mdFile) skillName() {
+	folder := m.folder()
+	nf := m.field("name")
+	if nf == nil {
+		m.report("skill/name-missing", m.header(),
+			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
+			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
+		return
+	}
+	name, ok := str(nf.v)
+	if !ok || strings.TrimSpace(name) == "" {
+		return // field/type, field/empty
+	}
+	if reservedWord := reservedIn(name); reservedWord >= 0 {
+		w := "claude"
+		if strings.HasPrefix(strings.ToLower(name[reservedWord:]), "anthropic") {
+			w = "anthropic"
+		}
+		from := utf8.RuneCountInString(name[:reservedWord])
+		m.report("skill/name-reserved", m.runeSpan(nf, from, from+len(w)), model.Verdicts{model.TargetClaudeUpload: model.Reject},
+			"{T} reject{s} skill names containing "+q(w)+".")
+	}
+	switch {
+	case !validSkillName(name):
+		m.nameCharset(nf, name, folder)
+	case strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--"):
+		var span model.Span
+		if strings.HasPrefix(name, "-") {
+			n := len(name) - len(strings.TrimLeft(name, "-"))
+			span = m.runeSpan(nf, 0, n)
+		} else if i := strings.Index(name, "--"); i >= 0 {
+			j := i
+			for j < len(name) && name[j] == '-' {
+				j++
+			}
+			span = m.runeSpan(nf, i, j)
+		} else {
+			n := len(strings.TrimRight(name, "-"))
+			span = m.runeSpan(nf, n, -1)
+		}
+		fixed := kebab(name)
+		m.report("skill/name-hyphens", span,
+			model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+			"{T} reject{s} skill name "+q(name)+": no leading, trailing or double '-'.||{T} forbid{s} a leading, trailing or double '-' in skill names; no agent enforces it.",
+			replaceValue("Change to '"+fixed+"'", nf, fixed, true))
+	case utf8.RuneCountInString(name) > maxSkillName:
+		m.report("skill/name-length", m.runeSpan(nf, maxSkillName, -1),
+			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
+			"{T} cut{s} this "+strconv.Itoa(utf8.RuneCountInString(name))+"-character skill name to 64 and then use{s} the folder name.||{T} limit{s} skill names to 64 characters; this one has "+strconv.Itoa(utf8.RuneCountInString(name))+".")
+	case name != folder:
+		m.report("skill/name-dir", nf.valSpan,
+			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||{T} require{s} the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
+			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
+	}
+}
+
+// reservedIn returns the byte offset of "claude" or "anthropic" in name, or -1.
+func reservedIn(name string) int {
+	l := strings.ToLower(name)
+	i, j := strings.Index(l, "claude"), strings.Index(l, "anthropic")
+	switch {
+	case i < 0:
+		return j
+	case j < 0:
+		return i
+	}
+	return min(i, j)
+}
+
+func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
+	// The span: a namespace prefix, the only bad run, or the whole value.
+	span := nf.valSpan
+	prefixEnd := strings.LastIndexAny(name, "/:")
+	if prefixEnd >= 0 {
+		span = m.runeSpan(nf, 0, utf8.RuneCountInString(name[:prefixEnd+1]))
+	} else {
+		runs, first, last := 0, -1, -1
+		in := false
+		for i, r := range []rune(name) {
+			bad := !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+			if bad && !in {
+				runs++
+				if first < 0 {
+					first = i
+				}
+			}
+			if bad {
+				last = i + 1
+			}
+			in = bad
+		}
+		if runs == 1 {
+			span = m.runeSpan(nf, first, last)
+		}
+	}
+	// Agent Skills allows Unicode lower-case letters.
+	as := model.OK
+	for _, r := range name {
+		if !(unicode.IsLower(r) || unicode.IsDigit(r) || r == '-') {
+			as = model.Spec
+		}
+	}
+	v := model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown,
+		model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject})
+	var fixes []model.Fix
+	seen := map[string]bool{name: true, "": true}
+	addFix := func(title, value string) {
+		if seen[value] || !validSkillName(value) {
+			return
+		}
+		seen[value] = true
+		fixes = append(fixes, replaceValue(title, nf, value, false))
+	}
+	if prefixEnd >= 0 {
+		rest := name[prefixEnd+1:]
+		if !validSkillName(rest) {
+			rest = kebab(rest)
+		}
+		addFix("Drop the prefix '"+name[:prefixEnd+1]+"'", rest)
+	}
+	addFix("Convert to kebab-case '"+kebab(name)+"'", kebab(name))
+	addFix("Set the name to the folder name '"+folder+"'", folder)
+	for i := range fixes {
+		if fixes[i].Edits[0].NewText == folder {
+			fixes[i].Preferred = true
+		}
+	}
+	if len(fixes) > 0 && !anyPreferred(fixes) {
+		fixes[0].Preferred = true
+	}
+	m.report("skill/name-charset", span, v,
+		"{T} reject{s} skill name "+q(name)+": it may use only a–z, 0–9 and '-'.||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
+		fixes...)
+}
+
+func anyPreferred(fs []model.Fix) bool {
+	for _, f := range fs {
+		if f.Preferred {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *mdFile) skillDesc() {
+	df := m.field("description")
+	if df == nil {
+		m.report("skill/desc-missing", m.header(),
+			model.V(model.Warn).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown}),
+			"{T} need{s} a 'description' to know when to use this skill; it has none.",
+			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
+		return
+	}
+	desc, ok := str(df.v)
+	if isNull(df.v) || (ok && strings.TrimSpace(desc) == "") {
+		span := df.valSpan
+		if span.Empty() {
+			span = df.keySpan
+		}
+		newText := yamlScalar(m.firstSentence())
+		if df.valSpan.Empty() {
+			newText = " " + newText
+		}
+		m.report("skill/desc-empty", span, model.V(model.Reject).With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+			"{T} reject{s} this skill: its 'description' is empty.",
+			replaceValue("Fill in the description", df, newText, true))
+		return
+	}
+	if !ok {
+		return // field/type
+	}
+	n := utf8.RuneCountInString(desc)
+	if n > maxSkillDesc {
+		m.report("skill/desc-length", m.runeSpan(df, maxSkillDesc, -1),
+			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
+			"{T} cut{s} this "+strconv.Itoa(n)+"-character description at 1024 characters.||{T} limit{s} descriptions to 1024 characters; this one has "+strconv.Itoa(n)+".")
+	}
+	if wf := m.field("when_to_use"); n > maxListing {
+		m.report("skill/listing-length", m.runeSpan(df, maxListing, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
+			"{T} cut{s} this skill's listing text at 1536 characters.")
+	} else if w, ok := str(fieldNode(wf)); ok && n+utf8.RuneCountInString(w) > maxListing {
+		m.report("skill/listing-length", m.runeSpan(wf, maxListing-n, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
+			"{T} cut{s} this skill's listing text ('description' plus 'when_to_use') at 1536 characters.")
+	}
+	for _, key := range []string{"name", "description"} {
+		f := m.field(key)
+		s, ok := str(fieldNode(f))
+		if !ok {
+			continue
+		}
+		m.angleBrackets(f, s)
+	}
+}
+
+func fieldNode(f *mdField) *yaml.Node {
+	if f == nil {
+		return nil
+	}
+	return f.v
+}
+
+// angleBrackets reports each XML tag or stray angle bracket in a value.
+func (m *mdFile) angleBrackets(f *mdField, s string) {
+	rs := []rune(s)
+	count := 0
+	for i := 0; i < len(rs) && count < 5; i++ {
+		if rs[i] != '<' && rs[i] != '>' {
+			continue
+		}
+		j := i + 1
+		if rs[i] == '<' {
+			for k := i + 1; k < len(rs) && k < i+64; k++ {
+				if rs[k] == '>' {
+					j = k + 1
+					break
+				}
+				if rs[k] == '<' {
+					break
+				}
+			}
+		}
+		count++
+		m.report("skill/desc-xml", m.runeSpan(f, i, j),
+			model.V(model.Ignore).With(model.Verdicts{model.TargetClaudeUpload: model.Reject}),
+			"{T} strip{s} "+q(string(rs[i:j]))+" from the skill's "+f.key+".||{T} reject{s} angle brackets in a skill's "+f.key+".")
+		i = j - 1
+	}
+}
+
+// skillOther covers compatibility, metadata, allowed-tools and the enums
+// (the last two also for commands).
+func (m *mdFile) skillOther(kind model.Kind) {
+	if kind == model.KindSkill {
+		if cf := m.field("compatibility"); cf != nil {
+			if s, ok := str(cf.v); !ok {
+				m.report("skill/compat", cf.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+					"{T} require{s} 'compatibility' to be a string, not "+nodeWhat(cf.v)+".")
+			} else if n := utf8.RuneCountInString(s); n > maxCompat {
+				m.report("skill/compat", m.runeSpan(cf, maxCompat, -1), model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+					"{T} limit{s} 'compatibility' to 500 characters; this one has "+strconv.Itoa(n)+".")
+			}
+		}
+		if mf := m.field("metadata"); mf != nil {
+			if mf.v.Kind != yaml.MappingNode {
+				m.report("skill/metadata", mf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetAgentSkills: model.Spec},
+					"{T} drop{s} 'metadata': it must be a map of keys to strings, not "+nodeWhat(mf.v)+".||{T} require{s} 'metadata' to be a map of keys to strings, not "+nodeWhat(mf.v)+".")
+			} else {
+				for i := 1; i < len(mf.v.Content); i += 2 {
+					c := mf.v.Content[i]
+					if c.Kind == yaml.ScalarNode && c.Tag == "!!str" {
+						continue
+					}
+					span := m.doc.span(c)
+					var fixes []model.Fix
+					if c.Kind == yaml.ScalarNode {
+						fixes = append(fixes, model.Fix{Title: "Quote the value", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "'" + strings.ReplaceAll(m.srcOf(span), "'", "''") + "'"}}})
+					}
+					m.report("skill/metadata", span, model.Verdicts{model.TargetAgentSkills: model.Spec},
+						"{T} require{s} string values in 'metadata'; "+q(mf.v.Content[i-1].Value)+" is "+nodeWhat(c)+".", fixes...)
+				}
+			}
+		}
+	}
+	if af := m.field("allowed-tools"); af != nil {
+		switch {
+		case af.v.Kind == yaml.ScalarNode && af.v.Tag == "!!str":
+		case af.v.Kind == yaml.SequenceNode && allStrings(af.v):
+			var names []string
+			for _, c := range af.v.Content {
+				names = append(names, c.Value)
+			}
+			m.report("skill/allowed-tools", af.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec},
+				"{T} define{s} 'allowed-tools' as one space-separated string, not a list; Claude Code accepts both.",
+				replaceValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
+		default:
+			m.report("skill/allowed-tools", af.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				"{T} reject{s} 'allowed-tools' that is "+nodeWhat(af.v)+"; write a string or a list of tool names.")
+		}
+	}
+	if sf := m.field("shell"); sf != nil {
+		if s, ok := str(sf.v); !ok || (s != "bash" && s != "powershell") {
+			m.report("skill/enum", sf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				"{T} reject{s} 'shell: "+m.valueText(sf)+"': use 'bash' or 'powershell'.", enumFix(sf, s, []string{"bash", "powershell"}, 4)...)
+		}
+	}
+	if ef := m.field("effort"); ef != nil {
+		allowed := []string{"low", "medium", "high", "xhigh", "max"}
+		if s, ok := str(ef.v); !ok || !contains(allowed, s) {
+			m.report("skill/enum", ef.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+				"{T} ignore{s} 'effort: "+m.valueText(ef)+"': use low, medium, high, xhigh or max.", enumFix(ef, s, allowed, 3)...)
+		}
+	}
+	if cf := m.field("context"); cf != nil {
+		if s, ok := str(cf.v); !ok || s != "fork" {
+			m.report("skill/enum", cf.valSpan, model.V(model.Reject.Unverified()).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+				"{T} ignore{s} 'context: "+m.valueText(cf)+"': the only value is 'fork'.", enumFix(cf, s, []string{"fork"}, 3)...)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyLines reports a skill body over 500 lines at line 501.
+func (m *mdFile) bodyLines() {
+	md := m.fm.Markdown
+	pos, line := md.Start, 0
+	for pos < md.End {
+		e, n := lineAt(m.text, pos)
+		line++
+		if line == maxSkillBody+1 {
+			total := line
+			for p := n; p < md.End; {
+				_, nn := lineAt(m.text, p)
+				total++
+				p = nn
+			}
+			m.report("skill/body-lines", model.Span{Start: pos, End: e}, model.Verdicts{model.TargetAgentSkills: model.Should},
+				"{T} recommend{s} at most 500 lines in SKILL.md; this body has "+strconv.Itoa(total)+": move detail into referenced files.")
+			return
+		}
+		pos = n
+	}
+}
+
+// parentSkill finds the nearest enclosing SKILL.md of a nested skill and
+// this file's path relative to that skill's folder.
+func (m *mdFile) parentSkill() (parent, rel string, ok bool) {
+	if m.f.FS == nil {
+		return "", "", false
+	}
+	for dir := path.Dir(path.Dir(m.f.Path)); dir != "." && dir != "/" && path.Base(dir) != "skills"; dir = path.Dir(dir) {
+		p := dir + "/SKILL.md"
+		if _, err := m.f.FS.Stat(p); err == nil {
+			return p, strings.TrimPrefix(m.f.Path, dir+"/"), true
+		}
+	}
+	return "", "", false
+}
+
+// mentions reports whether the parent skill names rel or its folder; an
+// unreadable parent does not (the plain Warning stands).
+func (m *mdFile) mentions(parent, rel string) bool {
+	b, ok := m.readFile(parent)
+	if !ok {
+		return false
+	}
+	return strings.Contains(string(b), rel) || strings.Contains(string(b), path.Dir(rel)+"/")
+}

@@ -1,0 +1,257 @@
+package diagnostics
+
+// The VS Code subset simulation (customization-formats.md §3): VS Code reads
+// headers with its own small YAML parser (src/vs/base/common/yaml.ts). We do
+// not reimplement it; we walk the header's lines and note where its reading
+// departs from YAML: anchors, aliases and tags stay literal text, a `...`
+// line ends parsing, an empty `key:` is an error, a `? ` key is an error,
+// tabs count as indentation, and a plain value ends at its first `: ` (a
+// `[…]` value at its `]`), after which parsing stops without error.
+
+import (
+	"bytes"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+type vsKind int
+
+const (
+	vsMissingValue vsKind = iota // `key:` with nothing: error
+	vsComplexKey                 // `? key`: error
+	vsTabBlock                   // tab-led line in a block scalar: error
+	vsLiteral                    // anchor, alias or tag kept as text: later keys unaffected
+	vsDocEnd                     // `...` with content after it: stops
+	vsCut                        // plain value cut at `: ` or after `]`: stops
+)
+
+// vsIssue is one departure, spans in file offsets.
+type vsIssue struct {
+	kind vsKind
+	line int        // 0-based line in the body
+	span model.Span // the construct
+	key  model.Span // the key of the entry, when there is one
+}
+
+// vsResult is the simulation's outcome for one header.
+type vsResult struct {
+	issues []vsIssue
+	// stopped is the index in issues of the issue that ended parsing, or -1.
+	stopped int
+}
+
+// errs reports whether VS Code's parser reports an error for this header.
+func (v vsResult) errs() bool {
+	for _, is := range v.issues {
+		switch is.kind {
+		case vsMissingValue, vsComplexKey, vsTabBlock:
+			return true
+		}
+	}
+	return false
+}
+
+// at returns the issue of a kind on a body line, if any.
+func (v vsResult) at(kind vsKind, line int) (vsIssue, bool) {
+	for _, is := range v.issues {
+		if is.kind == kind && is.line == line {
+			return is, true
+		}
+	}
+	return vsIssue{}, false
+}
+
+// vsSimulate walks body (file offsets base…) the way VS Code's parser reads it.
+func vsSimulate(text []byte, body model.Span) vsResult {
+	res := vsResult{stopped: -1}
+	type line struct {
+		start, end int // file offsets without the break
+		indent     int // leading spaces and tabs
+	}
+	var lines []line
+	for pos := body.Start; pos < body.End; {
+		e, n := lineAt(text, pos)
+		if e > body.End {
+			e = body.End
+		}
+		l := text[pos:e]
+		ind := len(l) - len(bytes.TrimLeft(l, " \t"))
+		lines = append(lines, line{pos, e, ind})
+		pos = n
+	}
+	content := func(i int) bool {
+		l := text[lines[i].start:lines[i].end]
+		t := bytes.TrimLeft(l, " \t")
+		return len(t) > 0 && t[0] != '#'
+	}
+	add := func(is vsIssue, stop bool) {
+		res.issues = append(res.issues, is)
+		if stop {
+			res.stopped = len(res.issues) - 1
+		}
+	}
+	blockIndent := -1 // >= 0 inside a block scalar opened at that indent
+	var inQuote byte  // inside a quoted scalar that spans lines
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
+		l := text[ln.start:ln.end]
+		if inQuote != 0 {
+			if closesQuote(l, 0, inQuote) {
+				inQuote = 0
+			}
+			continue
+		}
+		if !content(i) {
+			continue
+		}
+		if blockIndent >= 0 {
+			if ln.indent > blockIndent {
+				if t := bytes.IndexByte(l[:ln.indent], '\t'); t >= 0 {
+					add(vsIssue{kind: vsTabBlock, line: i, span: model.Span{Start: ln.start + t, End: ln.start + ln.indent}}, false)
+				}
+				continue
+			}
+			blockIndent = -1
+		}
+		rest := l[ln.indent:]
+		if bytes.Equal(bytes.TrimRight(l, " \t"), []byte("...")) {
+			for j := i + 1; j < len(lines); j++ {
+				if content(j) {
+					add(vsIssue{kind: vsDocEnd, line: i, span: model.Span{Start: ln.start, End: ln.start + 3}}, true)
+					return res
+				}
+			}
+			return res
+		}
+		col := ln.indent
+		for len(rest) >= 2 && rest[0] == '-' && (rest[1] == ' ' || rest[1] == '\t') {
+			rest = bytes.TrimLeft(rest[1:], " \t")
+			col = len(l) - len(rest)
+		}
+		if len(rest) > 0 && rest[0] == '?' && (len(rest) == 1 || rest[1] == ' ') {
+			add(vsIssue{kind: vsComplexKey, line: i, span: model.Span{Start: ln.start + col, End: ln.start + col + 1}}, false)
+			continue
+		}
+		colon := keyColon(rest)
+		if colon < 0 {
+			continue // a sequence scalar or a continuation line
+		}
+		keySpan := model.Span{Start: ln.start + col, End: ln.start + col + colon}
+		vstart := colon + 1
+		for vstart < len(rest) && (rest[vstart] == ' ' || rest[vstart] == '\t') {
+			vstart++
+		}
+		value := rest[vstart:]
+		if c := commentStart(value); c >= 0 {
+			value = bytes.TrimRight(value[:c], " \t")
+		}
+		vOff := ln.start + col + vstart
+		switch {
+		case len(value) == 0:
+			nested := false
+			for j := i + 1; j < len(lines); j++ {
+				if !content(j) {
+					continue
+				}
+				nt := bytes.TrimLeft(text[lines[j].start:lines[j].end], " \t")
+				nested = lines[j].indent > ln.indent || (lines[j].indent == ln.indent && len(nt) > 0 && nt[0] == '-')
+				break
+			}
+			if !nested {
+				add(vsIssue{kind: vsMissingValue, line: i, span: keySpan, key: keySpan}, false)
+			}
+		case value[0] == '&' || value[0] == '*' || value[0] == '!':
+			w := bytes.IndexAny(value, " \t")
+			if w < 0 {
+				w = len(value)
+			}
+			add(vsIssue{kind: vsLiteral, line: i, span: model.Span{Start: vOff, End: vOff + w}, key: keySpan}, false)
+		case value[0] == '|' || value[0] == '>':
+			blockIndent = ln.indent
+		case value[0] == '"' || value[0] == '\'':
+			if !closesQuote(rest[vstart:], 1, value[0]) {
+				inQuote = value[0]
+			}
+		case value[0] == '[' || value[0] == '{':
+			if e := matchBracket(value, 0); e >= 0 {
+				after := bytes.TrimLeft(value[e:], " \t")
+				if len(after) > 0 {
+					s := vOff + len(value) - len(after)
+					add(vsIssue{kind: vsCut, line: i, span: model.Span{Start: s, End: vOff + len(value)}, key: keySpan}, true)
+					return res
+				}
+			}
+		default:
+			if c := bytes.Index(value, []byte(": ")); c >= 0 {
+				add(vsIssue{kind: vsCut, line: i, span: model.Span{Start: vOff + c, End: vOff + len(value)}, key: keySpan}, true)
+				return res
+			}
+		}
+	}
+	return res
+}
+
+// keyColon returns the offset of the colon ending a mapping key at the
+// start of s (`key: v`, `key:`, `"quoted key": v`), or -1.
+func keyColon(s []byte) int {
+	i := 0
+	if len(s) > 0 && (s[0] == '"' || s[0] == '\'') {
+		q := s[0]
+		i = 1
+		for i < len(s) && s[i] != q {
+			i++
+		}
+		i++
+	}
+	for ; i < len(s); i++ {
+		if s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t') {
+			return i
+		}
+		if s[i] == '#' && i > 0 && s[i-1] == ' ' {
+			return -1
+		}
+	}
+	return -1
+}
+
+// commentStart finds a ` #` comment in a one-line value outside quotes and
+// brackets' quoted parts, or -1.
+func commentStart(v []byte) int {
+	var quote byte
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if quote != 0 {
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if (c == '"' || c == '\'') && (i == 0 || v[i-1] == ' ' || v[i-1] == '[' || v[i-1] == ',') {
+			quote = c
+			continue
+		}
+		if c == '#' && i > 0 && (v[i-1] == ' ' || v[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}
+
+// closesQuote reports whether b (from offset from) holds the quote closing
+// a scalar opened by q: an unescaped double quote, or a single quote that
+// is not doubled.
+func closesQuote(b []byte, from int, q byte) bool {
+	for i := from; i < len(b); i++ {
+		switch {
+		case q == '"' && b[i] == '\\':
+			i++
+		case b[i] == q:
+			if q == '\'' && i+1 < len(b) && b[i+1] == '\'' {
+				i++
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
