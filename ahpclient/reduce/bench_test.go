@@ -93,6 +93,23 @@ func BenchmarkChatContentChanged(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
 }
 
+// BenchmarkChatContentChangedV1 is the same path through ApplyWith on a 1.x
+// connection (dialect parsing and the modifiedAt guard included).
+func BenchmarkChatContentChangedV1(b *testing.B) {
+	opts := Options{Now: pinned, Dialect: "1.0.0"}
+	state := bigChat(1000)
+	for _, a := range cycle(0)[:2] {
+		state = ApplyWith(Chat, state, a, opts)
+	}
+	act := cycle(0)[2]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		state = ApplyWith(Chat, state, act, opts)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}
+
 // TestBigChatSharesCompletedTurns proves the path-copying claim the
 // benchmark relies on: a tool-call action leaves the turns slice shared.
 func TestBigChatSharesCompletedTurns(t *testing.T) {

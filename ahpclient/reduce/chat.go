@@ -25,7 +25,7 @@ var toolCallFields = map[string]bool{
 	"reasonMessage": true, "userSuggestion": true, "auth": true,
 }
 
-func reduceChat(s object, name string, a object, now Clock) object {
+func reduceChat(s object, name string, a object, now Clock, v1 bool) object {
 	switch name {
 	case "turnStarted":
 		return turnStarted(s, a, now)
@@ -54,7 +54,15 @@ func reduceChat(s object, name string, a object, now Clock) object {
 	case "turnCancelled":
 		return endTurn(s, a, "cancelled", false, nil, now)
 	case "error":
+		if v1 {
+			return chatErrorV1(s, a, now)
+		}
 		return endTurn(s, a, "error", true, a["error"], now)
+	case "turnResume":
+		if v1 {
+			return turnResume(s, a)
+		}
+		return nil // introduced in 0.9.0: unknown to the 0.8 reducer
 	case "activityChanged":
 		return replaceField(s, "activity", a["activity"])
 	case "draftChanged":
@@ -316,6 +324,74 @@ func endTurn(s, a object, turnState string, terminalError bool, errVal any, now 
 	delete(n, "activeTurn")
 	n["modifiedAt"] = isoNow(now)
 	n["status"] = numberU32(chatStatus(n, terminalError))
+	return n
+}
+
+// chatErrorV1 ends the turn for a 1.x chat/error {turnId, duration, part}.
+// The part (an ErrorResponsePart, {kind:"error", error, resumable?}) is
+// appended to the turn's responseParts. inferred (ahp.md §9): Turn.error is
+// gone in 1.x, so no `error` key is written on the turn; a 0.x-shaped
+// `error` arriving on a 1.x connection becomes such a part rather than a
+// Turn.error (the same normalisation 1.x consumers apply to legacy turns).
+func chatErrorV1(s, a object, now Clock) object {
+	part := obj(a["part"])
+	if part == nil {
+		if e, ok := val(a, "error"); ok {
+			part = object{"kind": "error", "error": e}
+		}
+	}
+	na := a
+	if part != nil {
+		na = clone(a)
+		na["part"] = part
+	}
+	return endTurn(s, na, "error", true, nil, now)
+}
+
+// turnResume reopens a failed turn (chat/turnResume {turnId}, 1.x only).
+// Verified: the action exists from 0.9.0 and a client may send it after a
+// chat/error whose part is resumable. inferred (ahp.md §9; the reducer
+// itself is not in our sources): the preconditions hosts check before
+// accepting it — no active turn; the last completed turn has that id,
+// state "error", and ends with a resumable error part — are the reducer's,
+// and applying it moves that turn back to activeTurn (consumers read
+// activeTurn right after it) without its end-of-turn fields (state,
+// duration, error) and without the error part being resumed, so a second
+// failure appends one fresh part instead of stacking two. Anything else is
+// a no-op.
+func turnResume(s, a object) object {
+	id, ok := str(a, "turnId")
+	if !ok || obj(s["activeTurn"]) != nil {
+		return nil
+	}
+	turns, _ := arr(s["turns"])
+	if len(turns) == 0 {
+		return nil
+	}
+	last := obj(turns[len(turns)-1])
+	if tid, _ := str(last, "id"); tid != id {
+		return nil
+	}
+	if st, _ := str(last, "state"); st != "error" {
+		return nil
+	}
+	parts, _ := arr(last["responseParts"])
+	if len(parts) == 0 {
+		return nil
+	}
+	tail := obj(parts[len(parts)-1])
+	if partKind(tail) != "error" || !truthy(tail["resumable"]) {
+		return nil
+	}
+	turn := clone(last)
+	delete(turn, "state")
+	delete(turn, "duration")
+	delete(turn, "error")
+	turn["responseParts"] = append([]any{}, parts[:len(parts)-1]...)
+	n := clone(s)
+	n["turns"] = append([]any{}, turns[:len(turns)-1]...)
+	n["activeTurn"] = turn
+	n["status"] = numberU32(chatStatus(n, false))
 	return n
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,6 +37,7 @@ func pinned() time.Time { return time.UnixMilli(9999) }
 type fixture struct {
 	Description string          `json:"description"`
 	Reducer     string          `json:"reducer"`
+	Dialect     string          `json:"dialect"` // ours only: reduce.Options.Dialect; "" = Apply
 	Initial     json.RawMessage `json:"initial"`
 	Actions     json.RawMessage `json:"actions"`
 	Expected    json.RawMessage `json:"expected"`
@@ -165,6 +167,39 @@ func TestGapFixtures(t *testing.T) {
 	require.Equal(t, len(names), total)
 }
 
+// TestV1Fixtures runs our 1.x reducer cases (testdata/v1, official format
+// plus a "dialect" field naming the negotiated version) through ApplyWith.
+func TestV1Fixtures(t *testing.T) {
+	names, fixtures := loadFixtureDir(t, filepath.Join("testdata", "v1"))
+	for _, name := range names {
+		require.True(t, wire.IsV1(fixtures[name].Dialect), "%s: dialect %q is not 1.x", name, fixtures[name].Dialect)
+	}
+	total, passed := runFixtures(t, names, fixtures)
+	t.Logf("%d of %d 1.x fixtures pass", passed, total)
+	require.Equal(t, len(names), total)
+	require.GreaterOrEqual(t, total, 11)
+}
+
+// TestV1FixturesNeedTheDialect replays the 1.x fixtures with the 0.8
+// reducers (Apply) and pins which ones then fail: exactly those whose
+// behaviour differs per dialect. The rest document 1.x shapes the 0.8
+// reducers already accept (lists, tolerated actions).
+func TestV1FixturesNeedTheDialect(t *testing.T) {
+	names, fixtures := loadFixtureDir(t, filepath.Join("testdata", "v1"))
+	var differ []string
+	for _, name := range names {
+		f := fixtures[name]
+		state := mustDecode(t, f.Initial).(map[string]any)
+		for _, a := range mustDecode(t, f.Actions).([]any) {
+			state = Apply(Kind(f.Reducer), state, a.(map[string]any), pinned)
+		}
+		if canonical(t, stripNulls(state)) != canonical(t, stripNulls(mustDecode(t, f.Expected))) {
+			differ = append(differ, name[:3])
+		}
+	}
+	assert.Equal(t, []string{"001", "003", "004", "005", "006", "007", "010"}, differ)
+}
+
 // TestFixtureComparisonDiscriminates guards the harness itself: if initial
 // already equalled expected for most fixtures, a reducer doing nothing would
 // pass them.
@@ -202,7 +237,7 @@ func runFixtures(t *testing.T, names []string, fixtures map[string]fixture) (tot
 				act, isObj := a.(map[string]any)
 				require.True(t, isObj, "action %d is an object", i)
 				actBefore := deepCopy(act)
-				state = Apply(kind, state, act, pinned)
+				state = ApplyWith(kind, state, act, Options{Now: pinned, Dialect: f.Dialect})
 				// Purity: the previous state and the action are unchanged.
 				require.Equal(t, canonical(t, actBefore), canonical(t, act), "action %d mutated", i)
 			}

@@ -14,14 +14,20 @@ const (
 	inputNeededOnly = statusInputNeeded &^ statusInProgress
 )
 
-func reduceSession(s object, name string, a object) object {
+func reduceSession(s object, name string, a object, v1 bool) object {
 	switch name {
 	case "ready":
 		// Lifecycle only: a provisional session may already be running its
 		// first turn, so status is left alone ([F] 147).
 		return replaceField(s, "lifecycle", "ready")
 	case "creationFailed":
-		n := replaceField(s, "lifecycle", "creationFailed")
+		// 1.x renamed the lifecycle value (verified, ahp.md §9); the action
+		// keeps its name.
+		lifecycle := "creationFailed"
+		if v1 {
+			lifecycle = "failed"
+		}
+		n := replaceField(s, "lifecycle", lifecycle)
 		set(n, "creationError", a["error"])
 		return n
 	case "titleChanged":
@@ -69,7 +75,7 @@ func reduceSession(s object, name string, a object) object {
 	case "customizationRemoved":
 		return customizationRemoved(s, a)
 	case "customizationToggled":
-		return customizationToggled(s, a)
+		return customizationToggled(s, a, v1)
 	case "mcpServerStateChanged":
 		id, ok := str(a, "id")
 		if !ok {
@@ -201,8 +207,8 @@ func workingDirectoryRemoved(s object, a object) object {
 }
 
 // workingDirectoryReplaced is the released-0.8.0 action {directory,
-// replacement} (not in the snapshot schema; shape from upstream, semantics
-// inferred): the entry keeps its position, so an immutable primary stays
+// replacement} (not in the snapshot schema; shape verified in upstream's
+// registry). inferred (ahp.md §9): the entry keeps its position, so an immutable primary stays
 // first, and a replacement already in the set is not duplicated.
 func workingDirectoryReplaced(s object, a object) object {
 	dir, ok1 := str(a, "directory")
@@ -400,14 +406,24 @@ func customizationRemoved(s object, a object) object {
 // other entry takes the effective value (first entry's `enabled`, default on).
 // An entry that already carries a boolean `enabled` also gets the effective
 // value so code reading `enabled` sees the same decision.
-func customizationToggled(s object, a object) object {
+//
+// An `enabled`-only toggle:
+//   - 1.x (v1): no-op for every entry. inferred (ahp.md §9): `enablement`
+//     is required and the host reducer throws without it, so the host's
+//     state does not change and neither may the mirror's.
+//   - 0.8: sets `enabled`, except on a plugin or MCP server that carries an
+//     `enablement` list and no boolean `enabled` (a released-0.8.0 host):
+//     inferred (ahp.md §9) that host throws like 1.x, and writing an
+//     `enabled` beside the list would create the second source of truth
+//     the lists exist to end.
+func customizationToggled(s object, a object, v1 bool) object {
 	id, ok := str(a, "id")
 	if !ok {
 		return nil
 	}
 	enablement, hasList := arr(a["enablement"])
 	enabled, hasBool := a["enabled"].(bool)
-	if !hasList && !hasBool {
+	if !hasList && (!hasBool || v1) {
 		return nil
 	}
 	effective := enabled
@@ -420,11 +436,18 @@ func customizationToggled(s object, a object) object {
 		}
 	}
 	apply := func(c object) object {
-		n := clone(c)
 		t, _ := str(c, "type")
-		if hasList && (t == "plugin" || t == "mcpServer") {
+		scoped := t == "plugin" || t == "mcpServer"
+		_, hadBool := c["enabled"].(bool)
+		if !hasList && scoped && !hadBool {
+			if _, hadList := arr(c["enablement"]); hadList {
+				return nil
+			}
+		}
+		n := clone(c)
+		if hasList && scoped {
 			n["enablement"] = enablement
-			if _, had := c["enabled"].(bool); had {
+			if hadBool {
 				n["enabled"] = effective
 			}
 			return n
@@ -437,8 +460,12 @@ func customizationToggled(s object, a object) object {
 		return nil
 	}
 	if i := indexBy(list, "id", id); i >= 0 {
+		nc := apply(obj(list[i]))
+		if nc == nil {
+			return nil
+		}
 		nl := cloneArr(list)
-		nl[i] = apply(obj(list[i]))
+		nl[i] = nc
 		return replaceField(s, "customizations", nl)
 	}
 	for i, e := range list {
@@ -448,8 +475,12 @@ func customizationToggled(s object, a object) object {
 		if j < 0 {
 			continue
 		}
+		nchild := apply(obj(children[j]))
+		if nchild == nil {
+			return nil
+		}
 		nch := cloneArr(children)
-		nch[j] = apply(obj(children[j]))
+		nch[j] = nchild
 		nc := clone(c)
 		nc["children"] = nch
 		nl := cloneArr(list)

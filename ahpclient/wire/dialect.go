@@ -169,20 +169,24 @@ func newV08(version string) (Dialect, bool) {
 // parseVersion reads MAJOR.MINOR.PATCH[-pre] (initialize always names a
 // full semver version).
 func parseVersion(v string) (major, minor int, ok bool) {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) != 3 {
+	// strings.Cut rather than Split: this runs per reduced action via
+	// IsV1, so it must not allocate.
+	ma, rest, ok1 := strings.Cut(v, ".")
+	mi, patch, ok2 := strings.Cut(rest, ".")
+	if !ok1 || !ok2 {
 		return 0, 0, false
 	}
-	ma, err1 := strconv.Atoi(parts[0])
-	mi, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil || ma < 0 || mi < 0 {
+	major, err1 := strconv.Atoi(ma)
+	minor, err2 := strconv.Atoi(mi)
+	if err1 != nil || err2 != nil || major < 0 || minor < 0 {
 		return 0, 0, false
 	}
-	patch, _, _ := strings.Cut(parts[2], "-")
+	patch, _, _ = strings.Cut(patch, "+") // build metadata
+	patch, _, _ = strings.Cut(patch, "-")
 	if p, err := strconv.Atoi(patch); err != nil || p < 0 {
 		return 0, 0, false
 	}
-	return ma, mi, true
+	return major, minor, true
 }
 
 func (d V08) Version() string {

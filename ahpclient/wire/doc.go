@@ -21,12 +21,24 @@
 //
 // The version seam. Everything that differs between protocol versions goes
 // through the Dialect interface: the offered version list, plugin enablement
-// encoding (0.8.0 snapshot `enabled` vs the released enablement lists),
-// the customizationToggled payload, working directories (`workingDirectory`
+// encoding (0.8.0 snapshot `enabled` vs the enablement lists), the
+// customizationToggled payload, working directories (`workingDirectory`
 // before 0.7.0), the lifecycle spelling (`creationFailed` vs 1.x `failed`) and
-// the chat/error shape. One implementation exists today, V08, covering 0.5.1
-// through 0.8.0. To add AHP 1.0, write one new Dialect (say V10) in its own
-// file and add it to the `dialects` registry in dialect.go, newest first:
-// ProtocolVersions and DialectFor pick it up from there, and callers already
-// hold a Dialect, so no call site changes.
+// the chat/error shape. Two implementations are registered in dialect.go,
+// newest first: V1 (v1.go) for 1.0.x and 0.9.x, V08 for 0.5.1 through 0.8.x.
+// ProtocolVersions (the initialize offer, "1.0.0" … "0.5.1") and DialectFor
+// read that registry.
+//
+// Negotiation (negotiate.go). ahpls offers ProtocolVersions() and accepts
+// the host's initialize.protocolVersion with SelectDialect. A refusal
+// (-32005) is turned into a user-facing message by UnsupportedVersionMessage
+// and is final for that offer: never reconnect in a loop. Negotiate models
+// the host's side (highest offered version caret-compatible with one it
+// supports) for tests and the in-repo test host. A host announcing 0.8.0 may
+// still send enablement lists: DetectEnablement on its state, then
+// V08.WithEnablement, gives exactly V1's publication.
+//
+// Verified vs inferred. docs/ahp.md §9 marks each 1.x change as verified
+// (read in upstream sources) or inferred. Every inferred translation here
+// carries a comment starting "inferred (ahp.md §9):".
 package wire

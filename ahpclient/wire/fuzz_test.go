@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -86,4 +88,92 @@ func checkEnvelope(t *testing.T, data []byte) {
 	if err != nil || !bytes.Equal(tb, tb2) {
 		t.Fatalf("typed %s re-encoding unstable:\n%s\n%s", env.Action.Type, tb, tb2)
 	}
+}
+
+// FuzzNegotiate checks the host-side selection model on arbitrary version
+// lists: no panic; a choice is one of the offered strings, caret-compatible
+// with a supported entry and not below any other compatible offer; a refusal
+// names every supported version in its message.
+func FuzzNegotiate(f *testing.F) {
+	f.Add("1.0.0,0.9.0,0.8.0,0.7.0,0.6.0,0.5.2,0.5.1", "1.0.0,0.9.0")
+	f.Add("0.8.0,0.7.0", "1.0.0,0.9.0")
+	f.Add("1.0.0-rc.1,01.0.0,1.0.0+b", "^1.0.0,>=0.9")
+	f.Add(",,", "")
+	f.Fuzz(func(t *testing.T, offer, host string) {
+		offered, supported := strings.Split(offer, ","), strings.Split(host, ",")
+		got, err := Negotiate(offered, supported)
+		if err != nil {
+			msg := err.Error()
+			ne := err.(*VersionNegotiationError)
+			if len(SupportedVersionsFromData(mustMarshal(t, ne.Data()))) > len(ne.Supported) {
+				t.Fatalf("data names more versions than the host supports")
+			}
+			for _, s := range ne.Supported {
+				if strings.TrimSpace(s) != "" && !strings.Contains(msg, s) {
+					t.Fatalf("refusal %q does not name %q", msg, s)
+				}
+			}
+			return
+		}
+		v, ok := parseSemver(got)
+		if !ok || !slices.Contains(offered, got) {
+			t.Fatalf("chose %q, not a parseable offer", got)
+		}
+		compatible := func(x semver) bool {
+			for _, s := range supported {
+				if b, ok := supportedBase(s); ok && caretCompatible(x, b) {
+					return true
+				}
+			}
+			return false
+		}
+		if !compatible(v) {
+			t.Fatalf("chose %q, compatible with nothing in %q", got, supported)
+		}
+		for _, o := range offered {
+			if ov, ok := parseSemver(o); ok && compatible(ov) && ov.compare(v) > 0 {
+				t.Fatalf("chose %q over higher compatible %q", got, o)
+			}
+		}
+	})
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzV1Readers drives the 1.x readers (chat/error, toggles, -32005 data)
+// with arbitrary bytes: they may refuse, never panic.
+func FuzzV1Readers(f *testing.F) {
+	for _, name := range []string{"chat-error", "customization-toggled", "customization-toggled-enabled-only", "initialize-refused"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "v1", "incoming", name+".json"))
+		require.NoError(f, err)
+		f.Add(raw)
+	}
+	f.Add([]byte(`{"type":"chat/error","turnId":"t","part":{"kind":"error","error":7,"resumable":"x"}}`))
+	f.Add([]byte(`{"supportedVersions":[null,{"a":1},"1.0.0"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = UnsupportedVersionMessage(data, ProtocolVersions())
+		var sa StateAction
+		if json.Unmarshal(data, &sa) != nil {
+			if m, err := DecodeMessage(data); err == nil && m.Params != nil {
+				if env, err := DecodeEnvelope(m.Params); err == nil {
+					sa = env.Action
+				}
+			}
+		}
+		if sa.Raw == nil {
+			return
+		}
+		for _, d := range []Dialect{V1{}, V08{}} {
+			sa.Type = TypeChatError
+			_, _ = d.ChatError(sa)
+			sa.Type = TypeCustomizationToggled
+			_, _, _, _ = d.ToggleDecision(sa)
+		}
+	})
 }

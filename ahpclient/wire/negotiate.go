@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -168,6 +169,7 @@ func UnsupportedVersionMessage(data json.RawMessage, offered []string) string {
 // lists. It names both lists and, when they do not overlap in time, which
 // side to upgrade.
 func DescribeVersionRefusal(supported, offered []string) string {
+	supported = slices.DeleteFunc(slices.Clone(supported), func(s string) bool { return strings.TrimSpace(s) == "" })
 	off := "nothing"
 	if len(offered) > 0 {
 		off = strings.Join(offered, ", ")
@@ -235,6 +237,8 @@ func SelectDialect(chosen string) (Dialect, error) {
 // IsV1 reports whether a negotiated version uses the 1.x dialect (0.9.0
 // and later); reduce.Options.Dialect follows the same rule.
 func IsV1(version string) bool {
-	_, ok := newV1(version)
-	return ok
+	major, minor, ok := parseVersion(version)
+	return ok && isV1Version(major, minor)
 }
+
+func isV1Version(major, minor int) bool { return major == 1 || (major == 0 && minor == 9) }

@@ -13,7 +13,11 @@ var v1Versions = []string{"1.0.0", "0.9.0"}
 
 // V1 is the dialect of protocol 1.0.x and 0.9.x (docs/ahp.md §9).
 //
-// One type covers both: every difference ahpls touches (enablement lists,
+// One type covers both. inferred (ahp.md §9): the sources date the 1.x
+// actions (ACTION_INTRODUCED_IN) but not each state-shape change, so 0.9.0
+// is read as speaking the same shapes as 1.0.0; decoding accepts both
+// spellings everywhere, so a 0.9.0 host still on a 0.x shape is understood.
+// Every difference ahpls touches (enablement lists,
 // childEnablement, the {id, enablement} toggle, lifecycle "failed", chat/error
 // with an ErrorResponsePart, workingDirectories) arrived by 0.9.0, and what
 // 1.0.0 added on top (canvases at 0.10.0; channel/* and tcp/* only at 1.1.0)
@@ -37,7 +41,7 @@ type V1 struct {
 // with 1.0.0 (same major) and is spoken leniently rather than refused.
 func newV1(version string) (Dialect, bool) {
 	major, minor, ok := parseVersion(version)
-	if !ok || !(major == 1 || (major == 0 && minor == 9)) {
+	if !ok || !isV1Version(major, minor) {
 		return nil, false
 	}
 	return V1{version: version, major: major, minor: minor}, true
