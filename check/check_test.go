@@ -1,0 +1,261 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/ws.golden")
+
+// The rule fixtures of package diagnostics are a workspace folder.
+const rulesWS = "../diagnostics/testdata/ws"
+
+// TestGoldenRulesWorkspace runs `ahpls check` on the rule fixtures and
+// compares the text output with testdata/ws.golden. When the rule rooms add
+// fixtures, regenerate with `go test ./check -run TestGoldenRulesWorkspace
+// -update` and review the diff.
+func TestGoldenRulesWorkspace(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{rulesWS}, &out, &errb, "test")
+	require.Empty(t, errb.String())
+	golden := filepath.Join("testdata", "ws.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, out.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	if string(want) != out.String() {
+		t.Errorf("output differs from %s (regenerate with -update after reviewing):\n%s", golden, lineDiff(string(want), out.String()))
+	}
+	if strings.Contains(out.String(), ": error: ") {
+		assert.Equal(t, 1, code, "an error finding fails the run")
+	}
+}
+
+// Every line `ahpls check` prints for the rule fixtures agrees with the
+// rule room's own per-file golden (`line:col-line:col severity rule
+// message`): same position, severity, rule and message.
+func TestAgreesWithRuleGoldens(t *testing.T) {
+	found, err := Run([]string{rulesWS}, diagnostics.Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, found)
+	cache := map[string]string{}
+	for _, f := range found {
+		g, ok := cache[f.Path]
+		if !ok {
+			b, err := os.ReadFile(f.Path + ".golden")
+			if err != nil {
+				t.Logf("no rule golden for %s", f.Path)
+				continue
+			}
+			g = string(b)
+			cache[f.Path] = g
+		}
+		prefix := fmt.Sprintf("%d:%d-", f.Line, f.Column)
+		suffix := fmt.Sprintf(" %s %s %s", f.Level, f.Rule, f.Message)
+		hit := false
+		for _, l := range strings.Split(g, "\n") {
+			if strings.HasPrefix(l, prefix) && strings.HasSuffix(l, suffix) {
+				hit = true
+				break
+			}
+		}
+		assert.True(t, hit, "%s:%d:%d %s not in the rule golden", f.Path, f.Line, f.Column, f.Rule)
+	}
+}
+
+// A small workspace of our own with hand-computed positions.
+func TestTextPositions(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: d😀mo\x00\n---\n")
+	write(t, root, "README.md", "not ours \x00")
+	write(t, root, "node_modules/x/.github/skills/y/SKILL.md", "\x00")
+
+	var out, errb bytes.Buffer
+	code := Main([]string{root}, &out, &errb, "test")
+	// "name: d" is 7 units, 😀 two more, "mo" two: the NUL is at 0-based
+	// UTF-16 column 11, printed as 12 (UTF-8 would say 14).
+	want := filepath.Join(root, ".github/skills/demo/SKILL.md") + ":2:12: error: "
+	require.True(t, strings.HasPrefix(out.String(), want), "got %q", out.String())
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(out.String()), "[file/encoding]"))
+	assert.Equal(t, 1, strings.Count(out.String(), "\n"), "README.md and node_modules are not checked")
+	assert.Equal(t, 1, code)
+
+	// Turning the rule off passes; so does lowering it below --fail-on.
+	out.Reset()
+	assert.Equal(t, 0, Main([]string{"--rule", "file/encoding=off", root}, &out, &errb, "test"))
+	assert.Empty(t, out.String())
+	out.Reset()
+	assert.Equal(t, 0, Main([]string{root, "--rule", "file/encoding=warning"}, &out, &errb, "test"), "flags after paths work")
+	assert.Contains(t, out.String(), ": warning: ")
+	assert.Equal(t, 1, Main([]string{"--fail-on", "warning", "--rule", "file/encoding=warning", root}, &out, &errb, "test"))
+
+	// A file named directly classifies by its path.
+	out.Reset()
+	assert.Equal(t, 1, Main([]string{filepath.Join(root, ".github/skills/demo/SKILL.md")}, &out, &errb, "test"))
+	assert.Contains(t, out.String(), ":2:12: error: ")
+}
+
+func TestUsageErrors(t *testing.T) {
+	var out, errb bytes.Buffer
+	assert.Equal(t, 2, Main([]string{"--format", "xml", "."}, &out, &errb, "test"))
+	assert.Equal(t, 2, Main([]string{"--rule", "nolevel", "."}, &out, &errb, "test"))
+	assert.Equal(t, 2, Main([]string{"--fail-on", "loud", "."}, &out, &errb, "test"))
+	assert.Equal(t, 2, Main([]string{"/does/not/exist"}, &out, &errb, "test"))
+	errb.Reset()
+	Main([]string{"--targets", "vscode,bogus", t.TempDir()}, &out, &errb, "test")
+	assert.Contains(t, errb.String(), "unknown target 'bogus'")
+}
+
+func TestJSONFormat(t *testing.T) {
+	root := t.TempDir()
+	var out, errb bytes.Buffer
+	Main([]string{"--format", "json", root}, &out, &errb, "test")
+	assert.Equal(t, "[]\n", out.String(), "no findings is [] not null")
+
+	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: demo\x00\n---\n")
+	out.Reset()
+	Main([]string{"--format", "json", root}, &out, &errb, "test")
+	var fs []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &fs))
+	require.Len(t, fs, 1)
+	assert.Equal(t, "file/encoding", fs[0]["rule"])
+	assert.Equal(t, "error", fs[0]["severity"])
+	assert.EqualValues(t, 2, fs[0]["line"])
+	assert.EqualValues(t, 11, fs[0]["column"])
+}
+
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "sarif-2.1.0-subset.schema.json"))
+	require.NoError(t, err)
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	const loc = "https://ahpls.invalid/sarif-2.1.0-subset.schema.json"
+	require.NoError(t, c.AddResource(loc, doc))
+	sch, err := c.Compile(loc)
+	require.NoError(t, err)
+	return sch
+}
+
+func TestSARIFValidates(t *testing.T) {
+	sch := sarifSchema(t)
+	var out, errb bytes.Buffer
+	Main([]string{"--format", "sarif", rulesWS}, &out, &errb, "1.2.3")
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	require.NoError(t, err)
+	require.NoError(t, sch.Validate(inst))
+
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &log))
+	require.Len(t, log.Runs, 1)
+	run := log.Runs[0]
+	assert.GreaterOrEqual(t, len(run.Tool.Driver.Rules), len(diagnostics.Rules()))
+	for _, r := range run.Results {
+		assert.Equal(t, r.RuleID, run.Tool.Driver.Rules[r.RuleIndex].ID)
+	}
+
+	// The schema is not a rubber stamp: a broken region fails it.
+	bad := strings.Replace(out.String(), `"startLine": 1,`, `"startLine": 0,`, 1)
+	if bad == out.String() {
+		bad = strings.Replace(out.String(), `"version": "2.1.0"`, `"version": "2.0.0"`, 1)
+	}
+	inst, err = jsonschema.UnmarshalJSON(strings.NewReader(bad))
+	require.NoError(t, err)
+	assert.Error(t, sch.Validate(inst))
+}
+
+// lineDiff lists lines only in want (-) or only in got (+), at most 20.
+func lineDiff(want, got string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(want, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(got, "\n") {
+		count[l]--
+	}
+	var b strings.Builder
+	n := 0
+	for _, l := range strings.Split(want+"\n"+got, "\n") {
+		c := count[l]
+		if c == 0 || n >= 20 {
+			continue
+		}
+		sign := "-"
+		if c < 0 {
+			sign = "+"
+		}
+		fmt.Fprintf(&b, "%s %s\n", sign, l)
+		count[l] = 0
+		n++
+	}
+	return b.String()
+}
+
+func write(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+}
+
+// BenchmarkCheck1000Skills checks a workspace of 1,000 generated skills, a
+// tenth of them broken in some way.
+func BenchmarkCheck1000Skills(b *testing.B) {
+	root := b.TempDir()
+	for i := 0; i < 1000; i++ {
+		text := fmt.Sprintf("---\nname: skill-%d\ndescription: Does thing number %d when asked.\nlicense: MIT\n---\n# Skill %d\n\nSteps:\n1. one\n2. two\n", i, i, i)
+		switch i % 10 {
+		case 3:
+			text = fmt.Sprintf("---\nname: Skill %d\ndescription: x\n---\n", i)
+		case 7:
+			text = fmt.Sprintf("---\nname: skill-%d\ndescription: a: b\n---\n", i)
+		}
+		p := filepath.Join(root, ".github", "skills", fmt.Sprintf("skill-%d", i), "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fs, err := Run([]string{root}, diagnostics.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(fs) == 0 {
+			b.Fatal("expected findings")
+		}
+	}
+}

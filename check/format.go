@@ -1,0 +1,291 @@
+package check
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// WriteText prints one line per finding:
+//
+//	path:line:col: severity: message [rule-id]
+//
+// with a 1-based line and a 1-based UTF-16 column.
+func WriteText(w io.Writer, fs []Finding) error {
+	for _, f := range fs {
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.Path, f.Line, f.Column, f.Level, f.Message, f.Rule); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON prints the findings as a JSON array (`[]` when there are none).
+func WriteJSON(w io.Writer, fs []Finding) error {
+	if fs == nil {
+		fs = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(fs)
+}
+
+// SARIF 2.1.0 shapes: only the properties we fill.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	ShortDescription sarifText    `json:"shortDescription"`
+	HelpURI          string       `json:"helpUri"`
+	Default          *sarifConfig `json:"defaultConfiguration,omitempty"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+func sarifLevel(s model.Severity) string {
+	switch s {
+	case model.SeverityError:
+		return "error"
+	case model.SeverityWarning:
+		return "warning"
+	}
+	return "note" // info and hint: SARIF has no finer level
+}
+
+// artifactURI turns a file path into a relative URI reference (slashes,
+// percent-encoded where needed).
+func artifactURI(p string) string {
+	p = filepath.ToSlash(filepath.Clean(p))
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
+// WriteSARIF prints a SARIF 2.1.0 log with every registered rule in
+// tool.driver.rules and one result per finding. Columns are UTF-16 code
+// units (run.columnKind).
+func WriteSARIF(w io.Writer, fs []Finding, version string) error {
+	rules := []sarifRule{}
+	index := map[string]int{}
+	for _, r := range diagnostics.Rules() {
+		index[r.ID] = len(rules)
+		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
+	}
+	results := []sarifResult{}
+	for _, f := range fs {
+		i, ok := index[f.Rule]
+		if !ok {
+			// A finding from a rule that was never registered (internal/error).
+			i = len(rules)
+			index[f.Rule] = i
+			rules = append(rules, sarifRule{ID: f.Rule, ShortDescription: sarifText{Text: f.Rule}, HelpURI: model.RuleHref(f.Rule)})
+		}
+		results = append(results, sarifResult{
+			RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
+			Message: sarifText{Text: f.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)},
+				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
+			}}},
+		})
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool:       sarifTool{Driver: sarifDriver{Name: "ahpls", Version: version, InformationURI: "https://github.com/ahpls-dev/ahpls", Rules: rules}},
+			ColumnKind: "utf16CodeUnits",
+			Results:    results,
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+func nonEmpty(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// ruleFlags collects repeated --rule id=level.
+type ruleFlags map[string]model.Severity
+
+func (r ruleFlags) String() string { return "" }
+
+func (r ruleFlags) Set(v string) error {
+	id, level, ok := strings.Cut(v, "=")
+	if !ok || id == "" {
+		return fmt.Errorf("want id=level, got %q", v)
+	}
+	sev, ok := model.ParseSeverity(strings.ToLower(level))
+	if !ok {
+		return fmt.Errorf("level %q for %s is not off|error|warning|info|hint", level, id)
+	}
+	r[id] = sev
+	return nil
+}
+
+// Main runs `ahpls check` with args (after the subcommand name) and returns
+// the exit code: 0 clean, 1 a finding at or above --fail-on (default error),
+// 2 a usage or I/O error.
+func Main(args []string, stdout, stderr io.Writer, version string) int {
+	fl := flag.NewFlagSet("ahpls check", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	format := fl.String("format", "text", "output format: text, json or sarif")
+	failOn := fl.String("fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
+	targets := fl.String("targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
+	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
+	rules := ruleFlags{}
+	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
+	fl.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ahpls check [flags] [paths...]\n\n"+
+			"Checks customization files below each folder (a workspace folder) or the named files.\n"+
+			"Prints path:line:col: severity: message [rule-id]; lines are 1-based, columns are\n"+
+			"1-based UTF-16 code units (the editor's column + 1).\n\nflags:\n")
+		fl.PrintDefaults()
+	}
+	// Accept flags after paths too (`ahpls check . --format json`).
+	var paths []string
+	rest := args
+	for {
+		if err := fl.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		rest = fl.Args()
+		for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			paths = append(paths, rest[0])
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			paths = append(paths, rest[1:]...)
+			break
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	opts := diagnostics.Options{NoImpliedTargets: *noImplied}
+	if len(rules) > 0 {
+		opts.Rules = rules
+	}
+	for _, id := range strings.Split(*targets, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		if !model.KnownTarget(id) {
+			fmt.Fprintf(stderr, "ahpls check: unknown target '%s' ignored\n", id)
+			continue
+		}
+		opts.Targets = append(opts.Targets, model.Target(id))
+	}
+	threshold := model.Severity(0)
+	switch *failOn {
+	case "never":
+	default:
+		sev, ok := model.ParseSeverity(*failOn)
+		if !ok || sev == 0 {
+			fmt.Fprintf(stderr, "ahpls check: --fail-on %q is not error, warning, info, hint or never\n", *failOn)
+			return 2
+		}
+		threshold = sev
+	}
+	found, err := Run(paths, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+		return 2
+	}
+	switch *format {
+	case "text":
+		err = WriteText(stdout, found)
+	case "json":
+		err = WriteJSON(stdout, found)
+	case "sarif":
+		err = WriteSARIF(stdout, found, version)
+	default:
+		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", *format)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+		return 2
+	}
+	if threshold != 0 {
+		for _, f := range found {
+			if f.Severity != 0 && f.Severity <= threshold {
+				return 1
+			}
+		}
+	}
+	return 0
+}

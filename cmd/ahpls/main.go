@@ -1,0 +1,104 @@
+// Command ahpls is the language server for agent customization files and
+// its command-line companions. Start here for wiring: `ahpls` or `ahpls
+// serve` runs the LSP server over stdio (package server), `ahpls check`
+// checks files for CI (package check), `ahpls version` prints the version.
+//
+// Stdout is the LSP channel in serve mode: everything else logs to stderr.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/ahpls-dev/ahpls/check"
+	"github.com/ahpls-dev/ahpls/server"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise
+// the module version from the build info is used.
+var version = ""
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, stdin, stdout, stderr)
+	case "check":
+		return check.Main(args, stdout, stderr, versionString())
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "ahpls %s\n", versionString())
+		return 0
+	// TODO(lead): case "demo": run the in-repo AHP test host and a demo session.
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "ahpls: unknown command %q\n\n", cmd)
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: ahpls [command]
+
+commands:
+  serve     run the language server over stdio (the default)
+  check     check customization files: ahpls check [--format text|json|sarif] [paths...]
+  version   print the version
+`)
+}
+
+// stdio joins stdin and stdout into the connection the server reads and
+// writes; closing it closes both.
+type stdio struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (s stdio) Close() error {
+	err := s.ReadCloser.Close()
+	if err2 := s.WriteCloser.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	if len(args) > 0 && args[0] != "--stdio" {
+		fmt.Fprintf(stderr, "ahpls serve: unexpected argument %q (the server always speaks LSP over stdio)\n", args[0])
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := server.DefaultOptions()
+	opts.Log = stderr
+	opts.Version = versionString()
+	// The lead wires the AHP client manager here: opts.OnSettings (host,
+	// sessions, trustWorkspaceTools), opts.Commands (ahpls.showHostConnection,
+	// ahpls.toggleCustomization) and Server.SendHostStatus.
+	s := server.New(opts)
+	return s.Serve(ctx, stdio{stdin, stdout})
+}

@@ -1,0 +1,342 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func sortStrings(ss []string) { sort.Strings(ss) }
+
+// currentCheck returns the last check of u if it saw exactly the text the
+// editor has now; spans of an older check would point at the wrong bytes.
+func (s *Server) currentCheck(u uri.URI) (*fileState, bool) {
+	fs, ok := s.lastCheck(u)
+	if !ok || fs.snap.Text == nil && fs.kind == model.KindNone {
+		return nil, false
+	}
+	if snap, open := s.DocumentSnapshot(u); open {
+		if !fs.snap.Open || fs.snap.Version != snap.Version || !bytes.Equal(fs.snap.Text, snap.Text) {
+			return nil, false
+		}
+	}
+	return fs, true
+}
+
+func rangesOverlap(a, b protocol.Range) bool {
+	before := func(p, q protocol.Position) bool {
+		return p.Line < q.Line || p.Line == q.Line && p.Character < q.Character
+	}
+	// Touching ranges count: a cursor at a diagnostic's edge still gets its fixes.
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	s := l.s
+	u := p.TextDocument.URI
+	out := []protocol.CommandOrCodeAction{}
+	if len(p.Context.Only) > 0 {
+		want := false
+		for _, k := range p.Context.Only {
+			if k == protocol.CodeActionKindQuickFix || strings.HasPrefix(string(protocol.CodeActionKindQuickFix), string(k)+".") || k == "" {
+				want = true
+			}
+		}
+		if !want {
+			return out, nil
+		}
+	}
+	fs, ok := s.currentCheck(u)
+	if !ok {
+		return out, nil
+	}
+	enc := s.Encoding()
+	loc, _ := s.locate(u)
+	idx := model.NewLineIndex(fs.snap.Text)
+	for i, d := range fs.diags {
+		if len(d.Fixes) == 0 || i >= len(fs.lsp) {
+			continue
+		}
+		pd := fs.lsp[i]
+		if !rangesOverlap(pd.Range, p.Range) {
+			continue
+		}
+		for _, fix := range d.Fixes {
+			edit := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
+			for _, e := range fix.Edits {
+				target := relatedURI(u, loc, e.Path)
+				eidx := idx
+				if target != u {
+					eidx = model.NewLineIndex(s.textOf(target))
+				}
+				edit.Changes[target] = append(edit.Changes[target], protocol.TextEdit{
+					Range:   lspRange(eidx.Range(e.Span, enc)),
+					NewText: e.NewText,
+				})
+			}
+			kind := protocol.CodeActionKindQuickFix
+			ca := &protocol.CodeAction{
+				Title:       fix.Title,
+				Kind:        &kind,
+				Diagnostics: []protocol.Diagnostic{pd},
+				Edit:        edit,
+			}
+			if fix.Preferred {
+				yes := true
+				ca.IsPreferred = &yes
+			}
+			out = append(out, ca)
+		}
+	}
+	return out, nil
+}
+
+// offsetAt converts an LSP position to a byte offset of text.
+func offsetAt(text []byte, pos protocol.Position, enc model.Encoding) int {
+	off, _ := model.NewLineIndex(text).Offset(model.Position{Line: int(pos.Line), Character: int(pos.Character)}, enc)
+	return off
+}
+
+func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	s := l.s
+	u := p.TextDocument.URI
+	fs, ok := s.currentCheck(u)
+	if !ok {
+		return nil, nil
+	}
+	enc := s.Encoding()
+	off := offsetAt(fs.snap.Text, p.Position, enc)
+	var parts []string
+	var hit *protocol.Range
+	for i, d := range fs.diags {
+		if off < d.Span.Start || off > d.Span.End || i >= len(fs.lsp) {
+			continue
+		}
+		r := fs.lsp[i].Range
+		if hit == nil {
+			hit = &r
+		}
+		parts = append(parts, hoverDiagnostic(d))
+	}
+	if field := fieldHover(fs, off); field != "" {
+		parts = append([]string{field}, parts...)
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	return &protocol.Hover{
+		Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: strings.Join(parts, "\n\n---\n\n")},
+		Range:    hit,
+	}, nil
+}
+
+// hoverDiagnostic explains one finding: the rule, what it checks, and what
+// every consumer does with it.
+func hoverDiagnostic(d model.Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (%s) — [%s](%s)\n\n%s", d.Rule, d.Severity, d.Rule, model.RuleHref(d.Rule), d.Message)
+	if info, ok := diagnostics.LookupRule(d.Rule); ok && info.Summary != "" {
+		fmt.Fprintf(&b, "\n\n%s", info.Summary)
+	}
+	if len(d.Verdicts) > 0 {
+		b.WriteString("\n\n| consumer | reaction |\n|---|---|\n")
+		for _, t := range sortedTargets(d.Verdicts) {
+			fmt.Fprintf(&b, "| %s | %s |\n", t.DisplayName(), reactionWords(d.Verdicts[t]))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func reactionWords(r model.Reaction) string {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	var w string
+	switch model.Reaction(base) {
+	case model.Skip:
+		w = "silently not loaded"
+	case model.Reject:
+		w = "fails loudly"
+	case model.Lose:
+		w = "loads, silently drops something"
+	case model.Warn:
+		w = "loads with a warning"
+	case model.Ignore:
+		w = "ignores it"
+	case model.Spec:
+		w = "only the spec forbids it"
+	case model.Should:
+		w = "spec recommendation"
+	case model.OK:
+		w = "accepts it"
+	default:
+		w = "unknown"
+	}
+	if guessed && base != "" {
+		w += " (unverified)"
+	}
+	return w
+}
+
+// hookEventNames is the union of the hook events of the effective targets
+// (or of every target when none reads hooks).
+func hookEventNames(targets []model.Target) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t model.Target) {
+		for _, e := range diagnostics.HookEvents(t) {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	for _, t := range targets {
+		add(t)
+	}
+	if len(out) == 0 {
+		for _, t := range model.AllTargets {
+			add(t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// boolKeys are frontmatter keys whose value is a bare boolean.
+var boolKeys = map[string]bool{"user-invocable": true, "disable-model-invocation": true, "background": true, "send": true, "showContinueOn": true, "async": true}
+
+var hookTypes = []string{"command", "http", "mcp_tool", "prompt", "agent"}
+
+func (l *lspServer) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	s := l.s
+	u := p.TextDocument.URI
+	text := s.textOf(u)
+	loc, ok := s.locate(u)
+	empty := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	if !ok {
+		return empty, nil
+	}
+	var layout model.Layout
+	if loc.root != "" {
+		layout = &wsLayout{s: s, root: loc.root}
+	}
+	kind := model.Classify(loc.rel, layout)
+	if kind == model.KindNone {
+		return empty, nil
+	}
+	off := offsetAt(text, p.Position, s.Encoding())
+	items := completeAt(kind, text, off, model.EffectiveTargets(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, model.FormatNone))
+	return &protocol.CompletionList{Items: items}, nil
+}
+
+// completeAt proposes keys or values at byte offset off.
+func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	lineStart := bytes.LastIndexByte(text[:off], '\n') + 1
+	line := string(text[lineStart:off])
+	if kind.Markdown() {
+		fm := diagnostics.SplitFrontmatter(text)
+		if !fm.Present || off < fm.Body.Start || off > fm.Body.End {
+			return items
+		}
+		if key, _, found := strings.Cut(line, ":"); found && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
+			key = strings.TrimSpace(key)
+			if boolKeys[key] {
+				return valueItems([]string{"true", "false"}, "boolean")
+			}
+			if values := fieldValues(kind, key); len(values) > 0 {
+				return valueItems(values, key)
+			}
+			return items
+		}
+		if strings.TrimSpace(line) == line || strings.TrimLeft(line, " \t") == line {
+			return keyItems(kind, targets)
+		}
+		return items
+	}
+	// JSON kinds: complete hook events as object keys under "hooks", handler
+	// types after "type":, and booleans after a boolean key.
+	trimmed := strings.TrimSpace(line)
+	switch {
+	case typeValue.MatchString(trimmed):
+		return valueItems(hookTypes, "hook type")
+	case strings.HasSuffix(strings.TrimRight(trimmed, ` "`), ":") && isBoolJSONKey(trimmed):
+		return valueItems([]string{"true", "false"}, "boolean")
+	case kind == model.KindHooks || kind == model.KindSettings:
+		if insideHooksObject(text[:off]) {
+			return valueItems(hookEventNames(targets), "hook event")
+		}
+	}
+	if ks := keyItems(kind, targets); len(ks) > 0 {
+		return ks
+	}
+	return items
+}
+
+var typeValue = regexp.MustCompile(`"type"\s*:\s*"?$`)
+
+func isBoolJSONKey(line string) bool {
+	for k := range boolKeys {
+		if strings.HasPrefix(line, `"`+k+`"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideHooksObject reports whether the innermost open object before the
+// cursor is the value of a "hooks" key (where event names are the keys).
+func insideHooksObject(before []byte) bool {
+	depth := 0
+	inStr := false
+	for i := len(before) - 1; i >= 0; i-- {
+		c := before[i]
+		if inStr {
+			if c == '"' && (i == 0 || before[i-1] != '\\') {
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '}', ']':
+			depth++
+		case '[':
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case '{':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			head := bytes.TrimRight(before[:i], " \t\r\n")
+			head = bytes.TrimSuffix(head, []byte(":"))
+			head = bytes.TrimRight(head, " \t\r\n")
+			return bytes.HasSuffix(head, []byte(`"hooks"`))
+		}
+	}
+	return false
+}
+
+func valueItems(values []string, detail string) []protocol.CompletionItem {
+	out := make([]protocol.CompletionItem, 0, len(values))
+	for _, v := range values {
+		out = append(out, protocol.CompletionItem{
+			Label:  v,
+			Kind:   protocol.CompletionItemKindValue,
+			Detail: protocol.NewOptional(detail),
+		})
+	}
+	return out
+}

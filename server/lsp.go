@@ -1,0 +1,370 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// lspServer adapts Server to protocol.Server. Handlers run on the read loop
+// in wire order; the ones that call back into the client release it first
+// with jsonrpc2.Async.
+type lspServer struct {
+	protocol.UnimplementedServer
+	s *Server
+}
+
+func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	s := l.s
+	caps := clientCaps{}
+	enc := model.UTF16
+	if g := p.Capabilities.General; g != nil {
+		for _, e := range g.PositionEncodings {
+			if e == protocol.PositionEncodingKindUTF8 {
+				enc = model.UTF8
+				break
+			}
+		}
+	}
+	if w := p.Capabilities.Workspace; w != nil {
+		caps.configuration = w.Configuration != nil && *w.Configuration
+		if d := w.DidChangeWatchedFiles; d != nil {
+			caps.watchDynamic = d.DynamicRegistration != nil && *d.DynamicRegistration
+			caps.watchRelative = d.RelativePatternSupport != nil && *d.RelativePatternSupport
+		}
+	}
+	if w := p.Capabilities.Window; w != nil {
+		caps.workDone = w.WorkDoneProgress != nil && *w.WorkDoneProgress
+		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
+	}
+	var folders []folder
+	if wf, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range wf {
+			if path, ok := uriPath(f.URI); ok {
+				folders = append(folders, folder{uri: uri.URI(strings.Clone(string(f.URI))), path: path})
+			}
+		}
+	}
+	if len(folders) == 0 && p.RootURI != nil {
+		if path, ok := uriPath(*p.RootURI); ok {
+			folders = append(folders, folder{uri: uri.URI(strings.Clone(string(*p.RootURI))), path: path})
+		}
+	}
+	s.mu.Lock()
+	s.state = stateInitialized
+	s.enc = enc
+	s.caps = caps
+	s.folders = folders
+	s.mu.Unlock()
+	if len(p.InitializationOptions) > 0 {
+		// Settings from initializationOptions; a workspace/configuration pull
+		// after initialized overrides them when the client supports it.
+		s.applySettings(append([]byte(nil), p.InitializationOptions...), "initializationOptions")
+	}
+	s.log.Info("initialize", "client", p.ClientInfo.Name, "encoding", enc, "folders", len(folders))
+
+	yes := true
+	sync := protocol.TextDocumentSyncKindIncremental
+	quickfix := protocol.CodeActionKindQuickFix
+	s.mu.Lock()
+	cmds := make([]string, 0, len(s.commands))
+	for name := range s.commands {
+		cmds = append(cmds, name)
+	}
+	s.mu.Unlock()
+	sortStrings(cmds)
+	res := &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: protocol.PositionEncodingKind(enc),
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: &yes,
+				Change:    &sync,
+				Save:      &protocol.SaveOptions{IncludeText: new(bool)},
+			},
+			HoverProvider:          protocol.Boolean(true),
+			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "\""}},
+			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix}},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: cmds},
+		},
+		ServerInfo: protocol.ServerInfo{Name: s.opts.Name},
+	}
+	if s.opts.Version != "" {
+		res.ServerInfo.Version = protocol.NewOptional(s.opts.Version)
+	}
+	return res, nil
+}
+
+func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	// Everything below talks to the client and waits for answers: release the
+	// read loop first, or the answers could never be read (trap 2).
+	jsonrpc2.Async(ctx)
+	s := l.s
+	bg := s.ctx
+	s.mu.Lock()
+	caps := s.caps
+	roots := make([]string, len(s.folders))
+	for i, f := range s.folders {
+		roots[i] = f.path
+	}
+	s.mu.Unlock()
+
+	if caps.configuration {
+		s.pullConfiguration(bg)
+	}
+	if caps.watchDynamic {
+		s.registerWatchers(bg)
+	} else if !s.opts.NoFSNotify && len(roots) > 0 {
+		s.startFSWatch(roots)
+	}
+	for _, r := range roots {
+		n := s.scanFolder(r)
+		s.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("ahpls: %d customization files in %s", n, r))
+	}
+	if s.opts.OnInitialized != nil {
+		s.opts.OnInitialized(bg, roots)
+	}
+	return nil
+}
+
+// pullConfiguration asks the client for the `ahpls` section.
+func (s *Server) pullConfiguration(ctx context.Context) {
+	section := "ahpls"
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: &section}}})
+	if err != nil {
+		s.log.Warn("workspace/configuration failed", "error", err)
+		return
+	}
+	if len(res) == 0 || len(bytes.TrimSpace(res[0])) == 0 || bytes.Equal(bytes.TrimSpace(res[0]), []byte("null")) {
+		// The client has no `ahpls` section: keep what initializationOptions
+		// said rather than falling back to the defaults.
+		return
+	}
+	s.applySettings(append([]byte(nil), res[0]...), "workspace/configuration")
+}
+
+func (s *Server) registerWatchers(ctx context.Context) {
+	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
+		{GlobPattern: protocol.Pattern("**/*.md")},
+		{GlobPattern: protocol.Pattern("**/*.json")},
+	}}
+	raw, err := protocol.Marshal(opts)
+	if err != nil {
+		return
+	}
+	err = s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "ahpls-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: raw,
+	}}})
+	if err != nil {
+		s.log.Warn("could not register file watchers; falling back to fsnotify", "error", err)
+		if !s.opts.NoFSNotify {
+			s.startFSWatch(s.Folders())
+		}
+	}
+}
+
+func (l *lspServer) Shutdown(ctx context.Context) error {
+	s := l.s
+	s.mu.Lock()
+	s.state = stateShutdown
+	for _, fs := range s.files {
+		if fs.timer != nil {
+			fs.timer.Stop()
+		}
+		if fs.cancel != nil {
+			fs.cancel()
+		}
+	}
+	if s.recheckTimer != nil {
+		s.recheckTimer.Stop()
+	}
+	w := s.watcher
+	s.watcher = nil
+	s.mu.Unlock()
+	if w != nil {
+		_ = w.Close()
+	}
+	s.log.Info("shutdown")
+	return nil
+}
+
+func (l *lspServer) Exit(ctx context.Context) error {
+	l.s.exit()
+	return nil
+}
+
+func (l *lspServer) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+
+func (l *lspServer) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	s := l.s
+	// Clone: decoded strings may alias the message buffer (trap 4).
+	u := uri.URI(strings.Clone(string(p.TextDocument.URI)))
+	s.mu.Lock()
+	s.docs[u] = &document{uri: u, text: []byte(p.TextDocument.Text), version: p.TextDocument.Version}
+	s.mu.Unlock()
+	s.fileEvent(u, CauseOpen)
+	if isManifest(u) {
+		// An open manifest may change which files are plugin files.
+		s.recheckAll(CauseOpen)
+	}
+	return nil
+}
+
+// isManifest reports plugin and marketplace manifests, whose content decides
+// other files' kinds.
+func isManifest(u uri.URI) bool {
+	b := filepath.Base(string(u))
+	return b == "plugin.json" || b == "marketplace.json"
+}
+
+func (l *lspServer) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	s := l.s
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	d, ok := s.docs[u]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("didChange for %s, which is not open; ignored", u)
+	}
+	text, problems := applyChanges(d.text, p.ContentChanges, s.enc)
+	s.docs[u] = &document{uri: d.uri, text: text, version: p.TextDocument.Version}
+	s.mu.Unlock()
+	s.fileEvent(d.uri, CauseChange)
+	if len(problems) > 0 {
+		return fmt.Errorf("didChange %s v%d: %s", u, p.TextDocument.Version, joinMessages(problems))
+	}
+	return nil
+}
+
+func (l *lspServer) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	s := l.s
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	s.mu.Unlock()
+	if ok {
+		// The saved text is what other files' cross-file rules read (a
+		// parent skill linking a nested one, manifest copies, a plugin's
+		// kind): re-check the workspace once the saves settle.
+		s.fileEvent(d.uri, CauseSave)
+		s.scheduleRecheckAll()
+	}
+	return nil
+}
+
+func (l *lspServer) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s := l.s
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	d, ok := s.docs[u]
+	delete(s.docs, u)
+	s.mu.Unlock()
+	if ok {
+		// Re-check from disk: a workspace file keeps its disk diagnostics,
+		// anything else is cleared with [].
+		s.fileEvent(d.uri, CauseClose)
+	}
+	return nil
+}
+
+func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	s := l.s
+	for _, c := range p.Changes {
+		u := uri.URI(strings.Clone(string(c.URI)))
+		switch c.Type {
+		case protocol.FileChangeTypeCreated:
+			s.fileEvent(u, CauseCreated)
+		case protocol.FileChangeTypeChanged:
+			s.fileEvent(u, CauseChanged)
+		case protocol.FileChangeTypeDeleted:
+			if p, ok := uriPath(u); ok {
+				s.forgetUnder(p)
+			}
+			s.fileEvent(u, CauseDeleted)
+		}
+	}
+	if len(p.Changes) > 0 {
+		s.scheduleRecheckAll()
+	}
+	return nil
+}
+
+func (l *lspServer) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	s := l.s
+	s.mu.Lock()
+	pull := s.caps.configuration
+	s.mu.Unlock()
+	if pull {
+		// The pull answer is authoritative (some clients send null here).
+		jsonrpc2.Async(ctx)
+		s.pullConfiguration(s.ctx)
+		return nil
+	}
+	s.applySettings(append([]byte(nil), p.Settings...), "didChangeConfiguration")
+	return nil
+}
+
+func (l *lspServer) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.DidChangeWorkspaceFoldersParams) error {
+	s := l.s
+	var added []string
+	s.mu.Lock()
+	for _, r := range p.Event.Removed {
+		for i, f := range s.folders {
+			if f.uri == r.URI {
+				s.folders = append(s.folders[:i], s.folders[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, a := range p.Event.Added {
+		if path, ok := uriPath(a.URI); ok {
+			s.folders = append(s.folders, folder{uri: uri.URI(strings.Clone(string(a.URI))), path: path})
+			added = append(added, path)
+		}
+	}
+	s.mu.Unlock()
+	s.recheckAll(CauseConfig)
+	for _, r := range added {
+		s.scanFolder(r)
+	}
+	return nil
+}
+
+func (l *lspServer) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	// Commands may be slow or call the client; never hold the read loop.
+	jsonrpc2.Async(ctx)
+	s := l.s
+	s.mu.Lock()
+	f := s.commands[p.Command]
+	s.mu.Unlock()
+	if f == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
+	}
+	args := make([]json.RawMessage, len(p.Arguments))
+	for i, a := range p.Arguments {
+		args[i] = append(json.RawMessage(nil), a...)
+	}
+	res, err := f(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return protocol.LSPAny("null"), nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.LSPAny(b), nil
+}
+
+func (l *lspServer) Request(ctx context.Context, method string, params any) (any, error) {
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not supported: %s", method)
+}

@@ -1,0 +1,219 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// publisher is the one goroutine that sends server→client notifications.
+// Callers enqueue and return at once, so a handler on the read loop never
+// waits on the editor reading its input. Diagnostics are coalesced per URI:
+// if a newer set arrives before the older one was written, only the newer
+// one goes out (it carries the newer version anyway).
+type publisher struct {
+	ctx  context.Context
+	conn jsonrpc2.Conn
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	queue  []outMsg
+	diags  map[uri.URI]*protocol.PublishDiagnosticsParams
+	closed bool
+	done   chan struct{}
+}
+
+type outMsg struct {
+	method string
+	params any
+	diag   uri.URI // set: take the pending diagnostics of this URI
+}
+
+func newPublisher(ctx context.Context, conn jsonrpc2.Conn, log *slog.Logger) *publisher {
+	p := &publisher{ctx: ctx, conn: conn, log: log, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, done: make(chan struct{})}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
+func (p *publisher) notify(method string, params any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.queue = append(p.queue, outMsg{method: method, params: params})
+	p.cond.Signal()
+}
+
+func (p *publisher) publish(params *protocol.PublishDiagnosticsParams) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	if _, queued := p.diags[params.URI]; !queued {
+		p.queue = append(p.queue, outMsg{diag: params.URI})
+	}
+	p.diags[params.URI] = params
+	p.cond.Signal()
+}
+
+func (p *publisher) run() {
+	defer close(p.done)
+	for {
+		p.mu.Lock()
+		for len(p.queue) == 0 && !p.closed {
+			p.cond.Wait()
+		}
+		if p.closed {
+			p.mu.Unlock()
+			return
+		}
+		m := p.queue[0]
+		p.queue[0] = outMsg{}
+		p.queue = p.queue[1:]
+		if m.diag != "" {
+			m.method = protocol.MethodTextDocumentPublishDiagnostics
+			m.params = p.diags[m.diag]
+			delete(p.diags, m.diag)
+		}
+		p.mu.Unlock()
+		if err := p.conn.Notify(p.ctx, m.method, m.params); err != nil {
+			p.log.Debug("notify failed", "method", m.method, "error", err)
+		}
+	}
+}
+
+func (p *publisher) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+// logToClient mirrors a log line to window/logMessage (the server's own log
+// already went to stderr).
+func (s *Server) logToClient(t protocol.MessageType, msg string) {
+	if s.pub != nil {
+		s.pub.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: t, Message: msg})
+	}
+}
+
+// LogMessage logs msg to stderr and to the editor's output (window/logMessage).
+func (s *Server) LogMessage(t protocol.MessageType, msg string) {
+	s.log.Info(msg)
+	s.logToClient(t, msg)
+}
+
+// ShowMessage shows msg to the user (window/showMessage).
+func (s *Server) ShowMessage(t protocol.MessageType, msg string) {
+	s.log.Info("showMessage", "message", msg)
+	if s.pub != nil {
+		s.pub.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: t, Message: msg})
+	}
+}
+
+// HostStatus is the payload of the `ahpls/hostStatus` notification that
+// tells the editor extension how the agent host connection is doing.
+type HostStatus struct {
+	State   string `json:"state"` // "disconnected", "connecting", "connected", "error"
+	Message string `json:"message,omitempty"`
+	Host    string `json:"host,omitempty"`
+}
+
+// MethodHostStatus is the server→client notification carrying HostStatus.
+const MethodHostStatus = "ahpls/hostStatus"
+
+// SendHostStatus queues an `ahpls/hostStatus` notification. Safe from any
+// goroutine.
+func (s *Server) SendHostStatus(st HostStatus) {
+	if s.pub != nil {
+		s.pub.notify(MethodHostStatus, st)
+	}
+}
+
+// Client returns the typed client dispatcher for requests the server makes.
+// Never call a request method from inside a handler that has not released
+// the read loop with jsonrpc2.Async: the reply could never be read (trap 2).
+func (s *Server) Client() protocol.Client { return s.client }
+
+// ShowDocument asks the editor to open a document (window/showDocument). Call
+// it from a goroutine of your own or a command handler, never from the read
+// loop. It returns an error when the client did not announce support.
+func (s *Server) ShowDocument(ctx context.Context, params *protocol.ShowDocumentParams) (*protocol.ShowDocumentResult, error) {
+	s.mu.Lock()
+	ok := s.caps.showDocument
+	s.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("the editor does not support window/showDocument")
+	}
+	return s.client.ShowDocument(ctx, params)
+}
+
+// Progress is one work-done progress report started with StartProgress.
+// When the client does not support work-done progress, its methods do
+// nothing.
+type Progress struct {
+	s     *Server
+	token protocol.ProgressToken
+	ended atomic.Bool
+}
+
+var progressSeq atomic.Int64
+
+// StartProgress creates a work-done progress token on the client
+// (window/workDoneProgress/create) and sends the begin report. Call it from a
+// goroutine of your own, never from the read loop.
+func (s *Server) StartProgress(ctx context.Context, title, message string) *Progress {
+	s.mu.Lock()
+	ok := s.caps.workDone
+	s.mu.Unlock()
+	p := &Progress{s: s}
+	if !ok {
+		p.ended.Store(true)
+		return p
+	}
+	p.token = protocol.String(fmt.Sprintf("ahpls-%d", progressSeq.Add(1)))
+	if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: p.token}); err != nil {
+		s.log.Debug("progress create failed", "error", err)
+		p.ended.Store(true)
+		return p
+	}
+	p.send(map[string]any{"kind": "begin", "title": title, "message": message, "cancellable": false})
+	return p
+}
+
+// Report updates the progress message and percentage (0–100, or <0 for none).
+func (p *Progress) Report(message string, percent int) {
+	if p.ended.Load() {
+		return
+	}
+	v := map[string]any{"kind": "report", "message": message}
+	if percent >= 0 {
+		v["percentage"] = percent
+	}
+	p.send(v)
+}
+
+// End finishes the progress report.
+func (p *Progress) End(message string) {
+	if p.ended.Swap(true) {
+		return
+	}
+	p.send(map[string]any{"kind": "end", "message": message})
+}
+
+func (p *Progress) send(value map[string]any) {
+	raw, err := jsonMarshal(value)
+	if err != nil {
+		return
+	}
+	p.s.pub.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: p.token, Value: protocol.LSPAny(raw)})
+}
