@@ -1,0 +1,34 @@
+// Package tools is the client-tool room of ahpls: it defines the tools ahpls
+// offers to an agent host as an AHP active client, and runs them safely. It
+// knows nothing of AHP wiring or LSP; the server and ahpclient call it.
+//
+// Where to start:
+//
+//   - registry.go: Registry is the one object the server holds per workspace
+//     folder. Feed it the workspace config (.ahpls/tools.json), the LSP
+//     settings and the trust flag; ask it for the final tool list
+//     (Registry.Resolve, which prefixes names with "ahpls_" and reports
+//     collisions with other tools of the session); run a call with
+//     Registry.Run and turn the Result into a chat/toolCallComplete.
+//   - config.go: ParseConfig / ValidateConfig read the JSON config and return
+//     Problems with byte offsets for diagnostics; tools.schema.json is the
+//     documented JSON Schema of that file (embedded as ConfigSchema), and
+//     testdata/config/good.json is a complete example.
+//   - argv.go: how an argv template with {placeholders} becomes the argument
+//     vector. There is never a shell: one placeholder is one argument.
+//   - run.go: the process runner (own process group, cancellation and timeout
+//     kill the whole group, output bounded in memory, coalesced progress).
+//   - editor.go: built-in tools backed by the Editor interface the server
+//     implements (workspace diagnostics, window/showDocument).
+//
+// One Registry serves one workspace folder (its root confines every path).
+// Definitions are shared between calls and must not be modified.
+//
+// Security model, in short: command tools come only from configuration and
+// run only when the workspace is trusted; the model supplies values, never
+// program names or shell text; the working directory and workspace-relative
+// programs must resolve (after symlinks) inside the workspace root; the child
+// gets an allow-listed environment, not ahpls's whole environment. A process
+// that leaves its process group (setsid) escapes the group kill; containing
+// that would need cgroups, which this package does not use.
+package tools

@@ -1,0 +1,3 @@
+module example.com/gofixture
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/ahplshelper
+
+go 1.22
