@@ -19,7 +19,16 @@
 //   - fault injection: Drop, RefuseConnections, RefuseReconnect,
 //     SetFrameDelay, ForceReplayGap, SwallowActions, SendRaw (faults.go);
 //   - client actions are validated per docs/ahp.md §3 (validateLocked in
-//     state.go) and echoed with serverSeq, or with a rejectionReason.
+//     state.go) and echoed with serverSeq, or with a rejectionReason;
+//   - client plugins (plugins.go, parse.go): a published virtual plugin is
+//     read through reverse resource* requests and published with load
+//     states and children (§4.4); observe with Reads, force with
+//     SetLoadOverride and EmitLoadState;
+//   - enablement (enablement.go): toggles go through an enablement.Overlay
+//     and every publication through enablement.ResolveTree; SetDecision,
+//     Overlay, DurableDecisions;
+//   - per-connection dialect (dialect.go): version negotiation and the 0.8
+//     or 1.x shapes each connection receives; ProtocolVersion.
 //
 // Host state is reduced with package ahpclient/reduce, so the host follows
 // the official reducers exactly as the client's mirror does.
@@ -55,9 +64,22 @@ type Options struct {
 	// wire, in either direction. Tests turn it into a failure; nil logs.
 	OnViolation func(error)
 	Logger      *slog.Logger
-	// ProtocolVersions the host implements; it picks the first version the
-	// client offers that is in this list (client order). Default ["0.8.0"].
+	// ProtocolVersions the host implements. Per connection it picks the
+	// highest offered version caret-compatible with one of them (same
+	// major; for 0.x same minor), ignoring the client's order, and speaks
+	// that connection's dialect (dialect.go). Default ["0.8.0"].
 	ProtocolVersions []string
+	// LoadClientPlugins: read and publish the plugins clients publish in
+	// activeClientSet (plugins.go). nil = on; point at false to turn off.
+	LoadClientPlugins *bool
+	// OnPluginRead, if set, sees every reverse request the host sends to
+	// read a client plugin (method and uri), from the loader goroutine
+	// without the host lock held (`ahpls demo` prints them).
+	OnPluginRead func(clientID, method, uri string)
+	// EnablementStore is the file of the host's durable enablement
+	// decisions ("" = in memory); Session decisions go to
+	// <EnablementStore>.sessions/.
+	EnablementStore string
 	// GracePeriod before a disconnected client loses its active-client
 	// entries and running tool calls. Default 30s.
 	GracePeriod time.Duration
@@ -109,6 +131,7 @@ type Host struct {
 	resources       map[string]resource
 	watchers        []*watcher
 	closed          bool
+	x               pluginState // client plugins and enablement (plugins.go, enablement.go)
 }
 
 type hostChannel struct {
@@ -129,6 +152,7 @@ type clientRecord struct {
 	conn     *hconn // nil while disconnected
 	grace    *time.Timer
 	sessions map[string]bool // sessions where it may hold an active-client entry
+	version  string          // protocol version of its last initialize
 }
 
 type resource struct {
@@ -178,6 +202,7 @@ func New(opts Options) *Host {
 		resources: map[string]resource{},
 	}
 	h.channels[RootURI] = &hostChannel{uri: RootURI, kind: reduce.Root, state: h.root}
+	h.initPlugins()
 	return h
 }
 
@@ -212,13 +237,16 @@ func (h *Host) Close() error {
 		}
 	}
 	h.mu.Unlock()
+	h.x.cancel()
 	for _, c := range conns {
 		c.ws.CloseNow()
 	}
+	var err error
 	if h.srv != nil {
-		return h.srv.Close()
+		err = h.srv.Close()
 	}
-	return nil
+	h.closePlugins()
+	return err
 }
 
 func (h *Host) violation(err error) {
@@ -269,6 +297,8 @@ type hconn struct {
 
 	// guarded by h.mu
 	clientID    string
+	version     string  // negotiated protocol version
+	dialect     dialect // what the host sends this connection (dialect.go)
 	initialized bool
 	subs        map[string]bool
 	swallow     bool // drop this client's dispatchAction notifications
@@ -302,7 +332,8 @@ func (c *hconn) send(v any) {
 		c.h.violation(fmt.Errorf("host encode: %w", err))
 		return
 	}
-	if err := c.pairing.Check(b, ahpschema.HostToClient); err != nil {
+	b, check := c.shape(b)
+	if err := c.pairing.Check(check, ahpschema.HostToClient); err != nil {
 		c.h.violation(fmt.Errorf("host sent an invalid frame: %w\n%s", err, truncate(b)))
 	}
 	c.enqueue(outFrame{data: b, typ: websocket.MessageText})
@@ -381,7 +412,10 @@ func (c *hconn) readLoop(ctx context.Context) {
 			c.h.violation(fmt.Errorf("client sent a binary frame"))
 			continue
 		}
-		if err := c.pairing.Check(data, ahpschema.ClientToHost); err != nil {
+		c.h.mu.Lock()
+		check := c.inboundCheck(data)
+		c.h.mu.Unlock()
+		if err := c.pairing.Check(check, ahpschema.ClientToHost); err != nil {
 			c.h.violation(fmt.Errorf("client sent an invalid frame: %w\n%s", err, truncate(data)))
 		}
 		f, err := ahpschema.ParseFrame(data)
@@ -528,6 +562,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		if ac, ok := params["activeClient"].(map[string]any); ok && ac["clientId"] == c.clientID {
 			h.emitLocked(uri, map[string]any{"type": "session/activeClientSet", "activeClient": ac}, nil)
 			h.clientLocked(c.clientID).sessions[uri] = true
+			h.onActiveClientSetLocked(uri, c.clientID, ac)
 		}
 		reply(c, f.ID, nil)
 	case "createChat":
@@ -594,22 +629,17 @@ func (h *Host) attachLocked(c *hconn, id string) {
 }
 
 func (h *Host) initializeLocked(c *hconn, id *int64, p map[string]any) {
-	var chosen string
 	offered, _ := p["protocolVersions"].([]any)
-	for _, o := range offered {
-		for _, v := range h.opts.ProtocolVersions {
-			if o == v && chosen == "" {
-				chosen = v
-			}
-		}
-	}
-	if chosen == "" {
+	chosen, ok := h.negotiate(offered)
+	if !ok {
 		replyErr(c, id, -32005, "Unsupported protocol version", map[string]any{"supportedVersions": h.opts.ProtocolVersions})
 		c.enqueue(outFrame{close: true}) // close after the refusal is written (§2.1)
 		return
 	}
 	cid, _ := p["clientId"].(string)
+	c.version, c.dialect = chosen, dialectOf(chosen)
 	h.attachLocked(c, cid)
+	h.clients[cid].version = chosen
 	snaps := []any{}
 	if l, ok := p["initialSubscriptions"].([]any); ok {
 		for _, u := range l {
@@ -644,6 +674,12 @@ func (h *Host) reconnectLocked(c *hconn, id *int64, p map[string]any) {
 	}
 	h.attachLocked(c, cid)
 	cr := h.clients[cid]
+	// A reconnect resumes the dialect negotiated by the client's initialize.
+	c.version = cr.version
+	if c.version == "" && len(h.opts.ProtocolVersions) > 0 {
+		c.version = h.opts.ProtocolVersions[0]
+	}
+	c.dialect = dialectOf(c.version)
 	// §4.8: reconnecting without a session ends the active-client role there.
 	want := map[string]bool{}
 	for _, s := range subs {
@@ -662,6 +698,7 @@ func (h *Host) reconnectLocked(c *hconn, id *int64, p map[string]any) {
 		}
 		c.subs[s] = true
 	}
+	defer h.retryFailedLoadsLocked(cid)
 	if last >= h.floor && last <= h.serverSeq {
 		actions := []any{}
 		for _, r := range h.replay {
@@ -729,6 +766,7 @@ func (h *Host) emitLocked(channel string, action map[string]any, origin map[stri
 		if hc.kind == reduce.Root {
 			h.root = hc.state
 		}
+		h.afterEmitLocked(hc, before)
 	}
 	h.serverSeq++
 	env := map[string]any{"channel": channel, "serverSeq": h.serverSeq, "action": action}

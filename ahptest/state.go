@@ -55,6 +55,7 @@ func (h *Host) createSessionLocked(spec SessionSpec) string {
 	h.channels[spec.URI] = &hostChannel{uri: spec.URI, kind: reduce.Session, state: state}
 	h.order = append(h.order, spec.URI)
 	h.created[spec.URI] = h.opts.Now()
+	h.sessionCreatedLocked(spec.URI)
 	h.rootNotifyLocked("root/sessionAdded", map[string]any{"summary": h.summaryLocked(spec.URI)})
 	h.notifyWatchersLocked()
 	return spec.URI
@@ -133,6 +134,7 @@ func (h *Host) disposeLocked(uri string) {
 		for _, cr := range h.clients {
 			delete(cr.sessions, uri)
 		}
+		h.sessionDisposedLocked(uri)
 		h.rootNotifyLocked("root/sessionRemoved", map[string]any{"session": uri})
 	case reduce.Chat:
 		h.dropChannelLocked(uri)
@@ -385,8 +387,13 @@ func (h *Host) dispatchLocked(c *hconn, p map[string]any) {
 	switch t {
 	case "session/activeClientSet":
 		h.clientLocked(c.clientID).sessions[channel] = true
+		ac, _ := action["activeClient"].(map[string]any)
+		h.onActiveClientSetLocked(channel, c.clientID, ac)
+	case "session/customizationToggled":
+		h.onToggleLocked(channel, action)
 	case "session/activeClientRemoved":
 		delete(h.clientLocked(c.clientID).sessions, channel)
+		h.onActiveClientSetLocked(channel, c.clientID, nil) // its plugins go (§4.8)
 	}
 	if done != nil {
 		id, _ := done["toolCallId"].(string)

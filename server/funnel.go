@@ -73,6 +73,9 @@ func (s *Server) stateFor(u uri.URI) *fileState {
 // win over disk: disk events for an open document are ignored until it is
 // closed.
 func (s *Server) fileEvent(u uri.URI, cause Cause) {
+	if cause != CauseScan && cause != CauseConfig {
+		s.notifyPath(u)
+	}
 	s.mu.Lock()
 	_, open := s.docs[u]
 	if open && (cause == CauseCreated || cause == CauseChanged || cause == CauseDeleted || cause == CauseScan) {
@@ -369,4 +372,14 @@ func (s *Server) textOf(u uri.URI) []byte {
 		}
 	}
 	return nil
+}
+
+// notifyPath tells OnPathChanged about a change.
+func (s *Server) notifyPath(u uri.URI) {
+	if s.opts.OnPathChanged == nil {
+		return
+	}
+	if p, ok := uriPath(u); ok {
+		s.opts.OnPathChanged(p)
+	}
 }

@@ -68,6 +68,11 @@ type Options struct {
 	OnInitialized func(ctx context.Context, folders []string)
 	// OnExit runs once when the connection ends.
 	OnExit func()
+	// OnPathChanged, when set, hears every file change the server learns of
+	// (buffer edits, saves, watched-file and fsnotify events) as an absolute
+	// path, including files that are not customizations themselves (a
+	// skill's scripts). It must not block.
+	OnPathChanged func(path string)
 }
 
 // DefaultOptions is what `ahpls serve` uses.

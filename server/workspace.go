@@ -291,11 +291,13 @@ func (s *Server) onFSEvent(ev fsnotify.Event, addDir func(string)) {
 			return
 		}
 		if !ours {
+			s.notifyPath(u)
 			return
 		}
 		s.fileEvent(u, CauseCreated)
 	case ev.Has(fsnotify.Write):
 		if !ours {
+			s.notifyPath(u)
 			return
 		}
 		s.fileEvent(u, CauseChanged)
