@@ -18,13 +18,17 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // RootURI is the connection-level channel.
 const RootURI = "ahp-root://"
 
-// DefaultProtocolVersions is what ahpls offers, most preferred first (§2.1).
-var DefaultProtocolVersions = []string{"0.8.0", "0.7.0", "0.6.0", "0.5.2", "0.5.1"}
+// DefaultProtocolVersions is what ahpls offers, most preferred first (§2.1):
+// every version a wire dialect speaks, the 1.x dialect ("1.0.0", "0.9.0")
+// ahead of 0.8.0 … 0.5.1. Current hosts accept only 1.0.0 and 0.9.0 and pick
+// the highest compatible entry; older hosts take the highest they implement.
+var DefaultProtocolVersions = wire.ProtocolVersions()
 
 // DefaultReadLimit bounds one inbound frame (32 MiB); a larger frame closes
 // the socket and the client reconnects.
@@ -122,9 +126,10 @@ const (
 	EventActionTimedOut                  // own action never echoed; rolled back
 	EventNotification                    // root/* or auth/required notification: Method, Params
 	EventBadFrame                        // the host sent something unusable; Err
+	EventDialectChanged                  // Dialect() changed (new handshake or enablement shape learnt); Reason "<version> <shape>"
 )
 
-var eventNames = [...]string{"connected", "disconnected", "stateChanged", "sessionJoined", "sessionLeft", "channelDropped", "actionRejected", "actionTimedOut", "notification", "badFrame"}
+var eventNames = [...]string{"connected", "disconnected", "stateChanged", "sessionJoined", "sessionLeft", "channelDropped", "actionRejected", "actionTimedOut", "notification", "badFrame", "dialectChanged"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -200,6 +205,9 @@ type channelState struct {
 	confirmed map[string]any
 	rendered  map[string]any
 	pending   []*Dispatched
+	// seenCustomizations is the customization list last inspected for the
+	// enablement shape (sessions only).
+	seenCustomizations []any
 }
 
 type actionEnvelope struct {
@@ -242,6 +250,8 @@ type Client struct {
 	conn            *rpcConn // nil while disconnected
 	ready           chan struct{}
 	protocolVersion string
+	dialect         wire.Dialect         // from protocolVersion; nil before the first handshake
+	observed        wire.EnablementShape // enablement shape seen in session state since initialize
 	initResult      json.RawMessage
 	serverSeq       int64
 	everConnected   bool
@@ -342,6 +352,34 @@ func (c *Client) ProtocolVersion() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.protocolVersion
+}
+
+// Dialect is the version seam for the current connection: the dialect of
+// the negotiated protocol version (wire.SelectDialect), refined by what the
+// host's state shows. For a 0.x host the enablement shape is learnt from the
+// customizations of the sessions this client follows (wire.DetectEnablement,
+// docs/ahp.md §4.7): a 0.8.0 host that sends `enablement` lists is treated
+// like a 1.x host for enablement (EnablementScoped), one that sends only
+// `enabled` booleans as the 0.8.0 snapshot (EnablementBoolean), and while no
+// plugin or MCP server has been seen the shape stays EnablementUnknown
+// (publish both shapes). Once learnt the shape sticks until the next fresh
+// initialize (a resumed reconnect keeps it); scoped wins over boolean, as
+// any list means the host speaks lists. A 1.x dialect is always scoped.
+// EventDialectChanged reports every change.
+//
+// It is nil before the first successful handshake. The value is immutable;
+// call Dialect again after EventDialectChanged.
+func (c *Client) Dialect() wire.Dialect {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dialectLocked()
+}
+
+func (c *Client) dialectLocked() wire.Dialect {
+	if c.dialect == nil || c.observed == wire.EnablementUnknown {
+		return c.dialect
+	}
+	return c.dialect.WithEnablement(c.observed)
 }
 
 // InitializeResult is the raw result of the last successful initialize.
@@ -553,27 +591,26 @@ func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
 	if c.opts.Locale != "" {
 		params["locale"] = c.opts.Locale
 	}
+	// The hook runs on the read loop before any later frame is handled, so
+	// the dialect is chosen before the first action is reduced.
+	var selErr error
 	_, err := conn.Call(hctx, "initialize", params, func(res json.RawMessage, err error) {
 		if err == nil {
-			c.onInitialized(conn, res)
+			selErr = c.onInitialized(conn, res)
 		}
 	})
 	if err != nil {
 		var re *RPCError
 		if errors.As(err, &re) {
 			if re.Code == CodeUnsupportedProtocolVersion {
-				uv := &UnsupportedVersionError{Offered: c.opts.ProtocolVersions, Message: re.Message}
-				var data struct {
-					SupportedVersions []string `json:"supportedVersions"`
-				}
-				if len(re.Data) > 0 && json.Unmarshal(re.Data, &data) == nil {
-					uv.Supported = data.SupportedVersions
-				}
-				return uv
+				return newRefusal(c.opts.ProtocolVersions, re)
 			}
 			return &InitializeError{Err: re}
 		}
 		return err
+	}
+	if selErr != nil {
+		return selErr
 	}
 	c.setConnected(conn, false)
 	return nil
@@ -601,7 +638,10 @@ func (c *Client) liveURIsLocked() []string {
 	return out
 }
 
-func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) {
+// onInitialized accepts the host's protocolVersion and installs the
+// snapshots. A version ahpls does not speak (a host that ignored the offer)
+// installs nothing and fails the handshake for good.
+func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) error {
 	var r struct {
 		ProtocolVersion string     `json:"protocolVersion"`
 		ServerSeq       int64      `json:"serverSeq"`
@@ -610,8 +650,22 @@ func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) {
 	if err := json.Unmarshal(res, &r); err != nil {
 		c.log.Warn("ahp: bad initialize result", "err", err)
 	}
+	d, err := wire.SelectDialect(r.ProtocolVersion)
+	if err != nil {
+		c.log.Error("ahp: unusable protocol version", "err", err)
+		return &UnsupportedVersionError{
+			Offered: append([]string(nil), c.opts.ProtocolVersions...),
+			Chosen:  r.ProtocolVersion,
+			chose:   true,
+		}
+	}
 	c.mu.Lock()
+	before := c.dialectLocked()
 	c.protocolVersion = r.ProtocolVersion
+	// A fresh initialize may reach another host build: learn its
+	// enablement shape again from the snapshots that follow.
+	c.dialect, c.observed = d, wire.EnablementUnknown
+	c.emitDialectChangeLocked(before)
 	c.initResult = res
 	if r.ServerSeq > c.serverSeq {
 		c.serverSeq = r.ServerSeq
@@ -621,6 +675,7 @@ func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) {
 	for _, ch := range c.channels {
 		ch.live = false
 		ch.buffer = nil
+		ch.seenCustomizations = nil
 		c.failPendingLocked(ch, ErrConnectionLost)
 	}
 	root := c.ensureChannelLocked(RootURI, reduce.Root, "")
@@ -630,6 +685,7 @@ func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) {
 	}
 	c.renderLocked(root, nil)
 	c.unlock()
+	return nil
 }
 
 func (c *Client) onReconnected(conn *rpcConn, res json.RawMessage) {

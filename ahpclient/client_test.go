@@ -343,8 +343,10 @@ func TestSnapshotFallbackReportsMissing(t *testing.T) {
 	assert.True(t, r.received(`"type":"snapshot"`))
 }
 
+// A host that speaks none of the offered versions refuses with -32005: Run
+// returns the refusal at once, names both lists, and never reconnects.
 func TestUnsupportedVersionIsFatal(t *testing.T) {
-	h := newHost(t, ahptest.Options{ProtocolVersions: []string{"1.0.0", "0.9.0"}})
+	h := newHost(t, ahptest.Options{ProtocolVersions: []string{"2.0.0"}})
 	c, err := ahpclient.New(ahpclient.Options{URL: h.URL(), ClientID: "ahpls-000000000001", Logger: quietLogger(),
 		Backoff: ahpclient.Backoff{Initial: time.Millisecond, Max: time.Millisecond}})
 	require.NoError(t, err)
@@ -352,10 +354,11 @@ func TestUnsupportedVersionIsFatal(t *testing.T) {
 	err = c.Run(context.Background())
 	var uv *ahpclient.UnsupportedVersionError
 	require.ErrorAs(t, err, &uv)
-	assert.Equal(t, []string{"1.0.0", "0.9.0"}, uv.Supported)
-	assert.Contains(t, err.Error(), "1.0.0, 0.9.0")
-	assert.Contains(t, err.Error(), "0.8.0")
+	assert.Equal(t, []string{"2.0.0"}, uv.Supported)
+	assert.Contains(t, err.Error(), "supports protocol 2.0.0")
+	assert.Contains(t, err.Error(), "1.0.0, 0.9.0, 0.8.0")
 	assert.Equal(t, 1, h.Accepted(), "no reconnect loop")
+	assert.Nil(t, c.Dialect(), "no dialect without a handshake")
 }
 
 func TestBadInputSurvived(t *testing.T) {

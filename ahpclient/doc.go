@@ -14,7 +14,16 @@
 //     notifications and reverse requests.
 //   - mirror.go: per-channel confirmed state plus pending optimistic actions,
 //     reconciliation on echo/rejection/timeout (Dispatch), active-client
-//     assertion (SetActiveClient), state access (State, Confirmed).
+//     assertion (SetActiveClient), state access (State, Confirmed), and
+//     learning the host's enablement shape from session state.
+//
+// Protocol versions (docs/ahp.md §2.1, §4.7, §9). ahpls offers every
+// version package wire speaks, 1.0.0 and 0.9.0 first, and accepts the
+// host's choice: Dialect returns the wire.Dialect for it (refined, on a 0.x
+// host, by the enablement shape its state shows) and the mirror reduces with
+// that version's reducers. A host that speaks none of the offer answers
+// -32005; Run then returns an *UnsupportedVersionError whose message names
+// both lists, and never reconnects.
 //   - join.go: session joining (explicit and Auto by working directories,
 //     file: URI normalisation and coverage), chat following, Subscribe.
 //   - events.go: ordered delivery to OnEvent listeners.

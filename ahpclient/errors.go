@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // AHP and JSON-RPC error codes (docs/ahp.md §7).
@@ -52,21 +54,46 @@ func NewError(code int64, message string, data any) *RPCError {
 	return e
 }
 
-// UnsupportedVersionError reports a host that refused every offered protocol
-// version (-32005). It is fatal: Run returns it and does not reconnect.
+// UnsupportedVersionError reports a handshake that cannot succeed with the
+// offered protocol versions: the host refused every one (-32005), or it
+// accepted initialize but chose a version ahpls does not speak (Chosen is
+// set). It is fatal: Run returns it and does not reconnect, since the same
+// offer would be refused the same way. Its Error() is the message for the
+// user (which versions the host supports, what ahpls offered, and which side
+// to upgrade when that is clear), built by package wire.
+// errors.Is(err, wire.ErrUnsupportedVersion) holds.
 type UnsupportedVersionError struct {
 	Offered   []string
-	Supported []string // from error data; may be empty (the data is optional)
-	Message   string
+	Supported []string // from error data; may be empty (the data is optional before 1.x)
+	Message   string   // the host's error message ("" when the host chose a version)
+	// Chosen is the version a host picked although ahpls does not speak it
+	// ("" for a -32005 refusal).
+	Chosen string
+
+	chose bool // the host answered initialize with a version (maybe "") we cannot speak
 }
 
 func (e *UnsupportedVersionError) Error() string {
-	sup := "not stated"
-	if len(e.Supported) > 0 {
-		sup = strings.Join(e.Supported, ", ")
+	if e.Chosen != "" || e.chose {
+		what := fmt.Sprintf("the agent host chose protocol %s, which ahpls does not speak", e.Chosen)
+		if e.Chosen == "" {
+			what = "the agent host accepted initialize without naming a protocol version"
+		}
+		return what + "; ahpls offered " + strings.Join(e.Offered, ", ")
 	}
-	return fmt.Sprintf("ahp host refused protocol versions %s (%s); host supports: %s",
-		strings.Join(e.Offered, ", "), e.Message, sup)
+	return wire.DescribeVersionRefusal(e.Supported, e.Offered)
+}
+
+// Unwrap makes errors.Is(err, wire.ErrUnsupportedVersion) true.
+func (e *UnsupportedVersionError) Unwrap() error { return wire.ErrUnsupportedVersion }
+
+// newRefusal builds the error for a -32005 answer to initialize.
+func newRefusal(offered []string, re *RPCError) *UnsupportedVersionError {
+	return &UnsupportedVersionError{
+		Offered:   append([]string(nil), offered...),
+		Supported: wire.SupportedVersionsFromData(re.Data),
+		Message:   re.Message,
+	}
 }
 
 // InitializeError is any other refusal of initialize; it is fatal too, since

@@ -68,6 +68,15 @@ func workingDirectories(m map[string]any) []string {
 	return out
 }
 
+// workingDirectoriesLocked reads directories through the negotiated
+// dialect (before 0.7.0 the singular spelling is the current one).
+func (c *Client) workingDirectoriesLocked(m map[string]any) []string {
+	if c.dialect != nil {
+		return c.dialect.WorkingDirectories(m)
+	}
+	return workingDirectories(m)
+}
+
 // relevant: some working directory covers some folder.
 func relevant(dirs, folders []string, nested bool) bool {
 	for _, w := range dirs {
@@ -139,10 +148,10 @@ func (c *Client) evaluateJoinsLocked() {
 	}
 	if c.opts.Auto {
 		for uri, sum := range c.summaries {
-			dirs := workingDirectories(sum)
+			dirs := c.workingDirectoriesLocked(sum)
 			// A followed session's own state is fresher than its summary.
 			if ch := c.channels[uri]; ch != nil && ch.live && hasWorkingDirectories(ch.rendered) {
-				dirs = workingDirectories(ch.rendered)
+				dirs = c.workingDirectoriesLocked(ch.rendered)
 			}
 			if !c.failed[uri] && relevant(dirs, c.folders, c.opts.JoinNested) {
 				want[uri] = true

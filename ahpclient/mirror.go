@@ -5,10 +5,12 @@ package ahpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 func (c *Client) ensureChannelLocked(uri string, kind reduce.Kind, session string) *channelState {
@@ -33,6 +35,7 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 		st = map[string]any{}
 	}
 	ch.confirmed, ch.fromSeq, ch.live = st, s.FromSeq, true
+	c.observeEnablementLocked(ch)
 	if s.FromSeq > c.serverSeq {
 		c.serverSeq = s.FromSeq
 	}
@@ -87,6 +90,7 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 		return // a rejected action is never applied
 	}
 	ch.confirmed = c.apply(ch.kind, ch.confirmed, action)
+	c.observeEnablementLocked(ch)
 	if mine != nil {
 		mine.resolve(nil)
 	}
@@ -101,9 +105,77 @@ func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[str
 			out = st
 		}
 	}()
-	out = reduce.Apply(kind, st, action, c.now)
+	// The negotiated version picks the reducers (1.x from 0.9.0 on). A
+	// resumed reconnect keeps the version of the initialize it resumes.
+	out = reduce.ApplyWith(kind, st, action, reduce.Options{Now: c.now, Dialect: c.protocolVersion})
 	if out == nil {
 		out = st
+	}
+	return out
+}
+
+// observeEnablementLocked learns the host's enablement shape from a
+// session's confirmed customizations (host-reported state, not our own
+// optimistic actions). The shape only grows — unknown, boolean, scoped — so
+// one session without plugins, or a later boolean-only entry, cannot undo
+// what another showed. 1.x dialects fix the shape, so nothing is read then.
+func (c *Client) observeEnablementLocked(ch *channelState) {
+	if ch.kind != reduce.Session || c.dialect == nil || c.observed == wire.EnablementScoped ||
+		c.dialect.Enablement() == wire.EnablementScoped {
+		return
+	}
+	list, _ := ch.confirmed["customizations"].([]any)
+	if len(list) == 0 || sameList(list, ch.seenCustomizations) {
+		return
+	}
+	// Reducers copy what they change, so an unchanged backing array means
+	// an unchanged list: skip the decode for the many session actions that
+	// do not touch customizations.
+	ch.seenCustomizations = list
+	shape := wire.DetectEnablement(decodeCustomizations(list))
+	if shape > c.observed {
+		before := c.dialectLocked()
+		c.observed = shape
+		c.log.Info("ahp: learnt the host's enablement shape", "shape", shape.String(), "version", c.protocolVersion)
+		c.emitDialectChangeLocked(before)
+	}
+}
+
+// emitDialectChangeLocked reports a change of Dialect() since before.
+func (c *Client) emitDialectChangeLocked(before wire.Dialect) {
+	after := c.dialectLocked()
+	if after == nil || (before != nil && before.Version() == after.Version() && before.Enablement() == after.Enablement()) {
+		return
+	}
+	c.emitLocked(Event{Kind: EventDialectChanged, Reason: after.Version() + " " + after.Enablement().String()})
+}
+
+func sameList(a, b []any) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// decodeCustomizations reads the generic list into wire's read view,
+// skipping entries that do not decode (one odd entry must not hide the
+// shape of the others).
+func decodeCustomizations(list []any) []wire.Customization {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil
+	}
+	var out []wire.Customization
+	if json.Unmarshal(b, &out) == nil {
+		return out
+	}
+	var raws []json.RawMessage
+	if json.Unmarshal(b, &raws) != nil {
+		return nil
+	}
+	out = out[:0]
+	for _, r := range raws {
+		var cz wire.Customization
+		if json.Unmarshal(r, &cz) == nil {
+			out = append(out, cz)
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package ahpclient
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -10,6 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 func TestStableClientID(t *testing.T) {
@@ -183,3 +187,41 @@ func FuzzActionEnvelope(f *testing.F) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// BenchmarkObserveEnablement is the worst case of learning the enablement
+// shape on a 0.8.0 host: a boolean-only session whose customization list
+// changes on every action (20 plugins), so every action decodes it.
+func BenchmarkObserveEnablement(b *testing.B) {
+	c, err := New(Options{URL: "ws://127.0.0.1:1", ClientID: "ahpls-bench", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(b, err)
+	defer c.Close()
+	d, err := wire.SelectDialect("0.8.0")
+	require.NoError(b, err)
+	c.dialect = d
+	list := make([]any, 20)
+	for i := range list {
+		list[i] = map[string]any{"type": "plugin", "id": fmt.Sprint("p", i), "uri": "file:///p", "name": "p", "enabled": true}
+	}
+	ch := &channelState{uri: "ahp-session:/b", kind: reduce.Session}
+	b.ReportAllocs()
+	for b.Loop() {
+		ch.confirmed = map[string]any{"customizations": append([]any(nil), list...)}
+		c.mu.Lock()
+		c.observeEnablementLocked(ch)
+		c.mu.Unlock()
+	}
+	if c.observed != wire.EnablementBoolean {
+		b.Fatalf("observed %v", c.observed)
+	}
+}
+
+// One entry that is not an object must not hide the shape of the others.
+func TestDecodeCustomizationsSkipsBadEntries(t *testing.T) {
+	list := []any{"not an entry", map[string]any{"type": "plugin", "id": "p", "uri": "file:///p", "name": "p",
+		"enablement": []any{map[string]any{"kind": "global", "enabled": true}}}}
+	got := decodeCustomizations(list)
+	require.Len(t, got, 1)
+	assert.Equal(t, "p", got[0].ID)
+	assert.Equal(t, wire.EnablementScoped, wire.DetectEnablement(got))
+	assert.Empty(t, decodeCustomizations([]any{1, "x"}))
+}
