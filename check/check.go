@@ -240,3 +240,12 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 	l.memo[dir] = f
 	return f
 }
+
+// ReadDir implements diagnostics.WorkspaceLister for rules that compare
+// siblings (duplicate skill and subagent names).
+func (d DirFS) ReadDir(rel string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(rel) {
+		return nil, fs.ErrNotExist
+	}
+	return os.ReadDir(filepath.Join(string(d), filepath.FromSlash(rel)))
+}

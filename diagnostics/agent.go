@@ -21,7 +21,7 @@ func init() {
 		RuleInfo{"agent/target", "'target' is neither 'vscode' nor 'github-copilot'."},
 		RuleInfo{"agent/github-only", "'mcp-servers' without 'target: github-copilot'."},
 		RuleInfo{"agent/handoff", "A malformed 'handoffs' list or item."},
-		RuleInfo{"agent/handoff-key", "An unknown key in a handoff."},
+		RuleInfo{"agent/handoff-key", "An unknown key in a handoff, or an 'agent' no agent file defines."},
 		RuleInfo{"agent/agents", "'agents' is not a list of names, or 'tools' lacks 'agent'."},
 		RuleInfo{"agent/github-permissions", "An unknown scope or bad value under 'github.permissions'."},
 		RuleInfo{"agent/desc-missing", "The agent has no 'description' (GitHub.com requires one)."},

@@ -1,8 +1,8 @@
 package diagnostics
 
 // Claude agents (subagents): .claude/agents/**/*.md and Claude plugin
-// agents (customization-formats.md §5.5). Cross-file ccagent/duplicate is
-// not implemented here: it needs every agent of one tree.
+// agents (customization-formats.md §5.5). Cross-file ccagent/duplicate
+// lives in duplicates.go.
 
 import (
 	"strings"
@@ -15,10 +15,10 @@ import (
 func init() {
 	register(model.KindClaudeAgent, checkClaudeAgent)
 	registerRules(
-		RuleInfo{"ccagent/name-missing", "The subagent has no 'name'."},
+		RuleInfo{"ccagent/name-missing", "The subagent has no 'name'; Claude Code skips a project subagent without one."},
 		RuleInfo{"ccagent/name-skip", "The subagent name starts with '-' or contains ':'."},
 		RuleInfo{"ccagent/name-case", "The subagent name is not lower-case letters and hyphens."},
-		RuleInfo{"ccagent/desc-missing", "The subagent has no 'description'."},
+		RuleInfo{"ccagent/desc-missing", "The subagent has no 'description'; Claude Code skips a project subagent without one."},
 		RuleInfo{"ccagent/enum", "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value."},
 		RuleInfo{"ccagent/color", "'color' is not one of Claude Code's colours."},
 		RuleInfo{"ccagent/tools", "'tools'/'disallowedTools' is neither a comma string nor a list."},
@@ -86,6 +86,9 @@ func (m *mdFile) ccAgentRules() {
 			}
 			m.report("ccagent/name-case", nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Spec},
 				"{T} document{s} subagent names as lower-case letters and hyphens, not "+q(name)+"; it still loads.", fixes...)
+		}
+		if !strings.HasPrefix(name, "-") && !strings.Contains(name, ":") {
+			m.ccDuplicate(nf, name)
 		}
 	}
 	if m.field("description") == nil {

@@ -96,7 +96,10 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 		})
 		return r.finish()
 	}
-	if checker := checkers[f.Kind]; checker != nil {
+	registry.RLock()
+	checker := checkers[f.Kind]
+	registry.RUnlock()
+	if checker != nil {
 		checker(f, r)
 	}
 	return r.finish()

@@ -10,4 +10,11 @@
 // finding goes through a reporter, which turns the per-target reactions of
 // customization-formats.md into a severity for the effective targets and
 // applies `ahpls.rules` overrides.
+//
+// Rules that compare files (manifest copies, duplicate MCP servers, skills
+// or subagents sharing a name) read the others through File.FS and its
+// optional extensions WorkspaceReader and WorkspaceLister (crossfile.go,
+// duplicates.go). Kinds validated in another package plug in with
+// RegisterChecker (external.go). docs/rules.md, the page every diagnostic
+// links to, is generated from Rules() by rulesdoc_test.go.
 package diagnostics

@@ -17,7 +17,7 @@ import (
 func init() {
 	registerRules(
 		RuleInfo{"field/type", "A frontmatter field has the wrong YAML type (e.g. a list where a string is required)."},
-		RuleInfo{"field/empty", "A required frontmatter field is empty."},
+		RuleInfo{"field/empty", "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects."},
 		RuleInfo{"field/bool", "A boolean field is not a bare true/false."},
 		RuleInfo{"field/unknown", "A frontmatter key the kind does not know for an effective consumer."},
 		RuleInfo{"field/renamed", "A renamed key or file type (user-invokable, mode, *.chatmode.md)."},
@@ -222,6 +222,7 @@ func (m *mdFile) checkSharedFields(handled map[string]bool) {
 		}
 		m.fieldUnknown(f)
 	}
+	m.checkFrontmatterHooks()
 }
 
 func isNull(n *yaml.Node) bool {

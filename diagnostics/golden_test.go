@@ -41,6 +41,14 @@ func (d dirFS) ReadFile(rel string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(rel)))
 }
 
+// ReadDir lets rules that compare sibling files (WorkspaceLister) run.
+func (d dirFS) ReadDir(rel string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(rel) {
+		return nil, fs.ErrNotExist
+	}
+	return os.ReadDir(filepath.Join(string(d), filepath.FromSlash(rel)))
+}
+
 type dirLayout string
 
 func (d dirLayout) PluginRoot(dir string) model.PluginFormat {
@@ -107,6 +115,7 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"file/too-large": "TestFileGuards",
 		"file/encoding":  "TestFileGuards",
 		"fm/crlf":        "TestUploadOnlyRules", // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error": "TestRegisterChecker", // no built-in rule panics on purpose
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {

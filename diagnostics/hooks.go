@@ -18,7 +18,7 @@ import (
 func init() {
 	register(model.KindHooks, checkHooksFile)
 	registerRules(
-		RuleInfo{"hooks/shape", "The hooks file or an event's entries have the wrong JSON shape."},
+		RuleInfo{"hooks/shape", "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape."},
 		RuleInfo{"hooks/version", "A Copilot-form hooks file has a `version` other than 1."},
 		RuleInfo{"hooks/event", "A hook event name that an effective consumer does not know; its hooks never run there."},
 		RuleInfo{"hooks/flat-for-claude", "A flat handler where Claude Code requires matcher groups."},

@@ -27,10 +27,10 @@ func init() {
 		RuleInfo{"fm/inline-dashes", "'---' inside the header ends it early for Claude Code."},
 		RuleInfo{"fm/not-mapping", "The header is a scalar or a list, not a mapping."},
 		RuleInfo{"fm/crlf", "CRLF line endings, which claude.ai upload rejects."},
-		RuleInfo{"yaml/syntax", "Invalid YAML that the Claude Code retry cannot repair."},
+		RuleInfo{"yaml/syntax", "Invalid YAML in the header that Claude Code's quoting retry cannot repair either."},
 		RuleInfo{"yaml/unquoted-special", "A plain value that only Claude Code's quoting retry reads whole."},
-		RuleInfo{"yaml/tab-indent", "Tabs in indentation."},
-		RuleInfo{"yaml/duplicate-key", "A key repeated in one mapping."},
+		RuleInfo{"yaml/tab-indent", "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them."},
+		RuleInfo{"yaml/duplicate-key", "A key repeated in one header mapping; VS Code rejects the header, others keep one value."},
 		RuleInfo{"yaml/vscode-subset", "Valid YAML that VS Code's own YAML reader misreads."},
 	)
 }

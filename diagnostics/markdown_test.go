@@ -548,6 +548,8 @@ func FuzzYAMLWalker(f *testing.F) {
 		"---\na: &x 1\nb: *x\n? c\n: d\n...\n---\n",
 		"---\n- a\n---\n",
 		"---\nname: \"é😀\n---\n",
+		"---\nhooks:\n  Stop:\n    - matcher: x\n      hooks:\n        - type: command\n          timeout: -1\n  preToolUse: [1]\n---\n",
+		"---\nhooks: {Stop: [{hooks: [{type: http}]}, {matcher: a, hooks: 3}], X: {}}\n---\n",
 	} {
 		f.Add(s)
 	}

@@ -20,7 +20,7 @@ func init() {
 		RuleInfo{"market/required", "`name`, `owner` (with `name`) or `plugins` is missing or mistyped."},
 		RuleInfo{"market/name", "The marketplace name is not kebab-case, too long or reserved."},
 		RuleInfo{"market/entry", "A plugin entry lacks `name`/`source`, or its name or description is too long."},
-		RuleInfo{"market/duplicate", "Two plugin entries share a name."},
+		RuleInfo{"market/duplicate", "Two plugin entries share a name; Claude Code rejects the marketplace."},
 		RuleInfo{"market/source-path", "A local `source` without `./`, leaving the repository, or missing."},
 		RuleInfo{"market/source-object", "An object `source` of unknown kind or missing its required field."},
 	)

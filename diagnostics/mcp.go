@@ -22,7 +22,7 @@ func init() {
 		RuleInfo{"mcp/command", "A stdio server without a `command`."},
 		RuleInfo{"mcp/url-no-type", "A server with `url` but no `type`, which Claude Code reads as stdio and drops."},
 		RuleInfo{"mcp/url", "A remote server without an absolute http(s) `url`."},
-		RuleInfo{"mcp/sse", "The deprecated `sse` transport."},
+		RuleInfo{"mcp/sse", "The `sse` transport, which Claude Code documents as deprecated in favour of `http`."},
 		RuleInfo{"mcp/field-type", "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type."},
 		RuleInfo{"mcp/name", "A server name Claude Code warns about or reserves."},
 		RuleInfo{"mcp/secret", "A literal credential in `headers` or `env`."},

@@ -19,13 +19,13 @@ import (
 func init() {
 	register(model.KindPlugin, checkPluginManifest)
 	registerRules(
-		RuleInfo{"plugin/name-missing", "The manifest has no `name`."},
+		RuleInfo{"plugin/name-missing", "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin."},
 		RuleInfo{"plugin/name-format", "The plugin name is not kebab-case."},
 		RuleInfo{"plugin/name-length", "The plugin name is longer than 64 characters."},
 		RuleInfo{"plugin/name-reserved", "The plugin name is reserved for Anthropic's plugins."},
 		RuleInfo{"plugin/manifest-location", "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read."},
 		RuleInfo{"plugin/field-type", "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type."},
-		RuleInfo{"plugin/version-missing", "The manifest has no `version`."},
+		RuleInfo{"plugin/version-missing", "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates."},
 		RuleInfo{"plugin/unknown-key", "An unknown top-level manifest key."},
 		RuleInfo{"plugin/misplaced-key", "A marketplace or experimental key at the top of a Claude manifest."},
 		RuleInfo{"plugin/path-prefix", "A Claude component path that does not start with `./`."},

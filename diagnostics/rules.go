@@ -21,12 +21,15 @@ func registerRules(infos ...RuleInfo) {
 func init() {
 	registerRules(
 		RuleInfo{"file/too-large", "The file is larger than ahpls checks (4 MiB)."},
-		RuleInfo{"file/encoding", "The file is not valid UTF-8 or contains a NUL byte."},
+		RuleInfo{"file/encoding", "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text."},
+		RuleInfo{"internal/error", "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing."},
 	)
 }
 
 // Rules lists every registered rule, sorted by id.
 func Rules() []RuleInfo {
+	registry.RLock()
+	defer registry.RUnlock()
 	out := make([]RuleInfo, 0, len(ruleInfos))
 	for _, r := range ruleInfos {
 		out = append(out, r)
@@ -37,6 +40,8 @@ func Rules() []RuleInfo {
 
 // LookupRule returns a rule's description.
 func LookupRule(id string) (RuleInfo, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
 	r, ok := ruleInfos[id]
 	return r, ok
 }

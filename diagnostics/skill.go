@@ -17,20 +17,20 @@ import (
 func init() {
 	register(model.KindSkill, checkSkill)
 	registerRules(
-		RuleInfo{"skill/name-missing", "The skill has no 'name'."},
+		RuleInfo{"skill/name-missing", "The skill has no 'name'; consumers fall back to the folder name and VS Code warns."},
 		RuleInfo{"skill/name-charset", "The skill name uses characters other than a-z, 0-9 and '-'."},
 		RuleInfo{"skill/name-hyphens", "The skill name starts or ends with '-' or holds '--'."},
 		RuleInfo{"skill/name-length", "The skill name is longer than 64 characters."},
 		RuleInfo{"skill/name-dir", "The skill name differs from its folder name."},
 		RuleInfo{"skill/name-reserved", "The skill name holds a reserved word, or the folder name is reserved."},
-		RuleInfo{"skill/desc-missing", "The skill has no 'description'."},
-		RuleInfo{"skill/desc-empty", "The skill's 'description' is empty."},
+		RuleInfo{"skill/desc-missing", "The skill has no 'description', which agents need to decide when to use it."},
+		RuleInfo{"skill/desc-empty", "The skill's 'description' is empty or blank; VS Code rejects the skill."},
 		RuleInfo{"skill/desc-length", "The skill's 'description' is longer than 1024 characters."},
 		RuleInfo{"skill/listing-length", "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing."},
 		RuleInfo{"skill/desc-xml", "Angle brackets or XML tags in a skill's name or description."},
 		RuleInfo{"skill/compat", "'compatibility' is not a string of at most 500 characters."},
 		RuleInfo{"skill/metadata", "'metadata' is not a map of strings."},
-		RuleInfo{"skill/allowed-tools", "'allowed-tools' is not a string (or list)."},
+		RuleInfo{"skill/allowed-tools", "'allowed-tools' is not a space-separated string (Claude Code also takes a list)."},
 		RuleInfo{"skill/enum", "'shell', 'effort' or 'context' has a value the consumer does not know."},
 		RuleInfo{"skill/file-name", "The skill file is not named exactly SKILL.md."},
 		RuleInfo{"skill/nested", "A SKILL.md inside another skill's folder, which no consumer discovers."},
@@ -81,6 +81,9 @@ func checkSkill(f File, r *reporter) {
 		m.skillDesc()
 		m.skillOther(f.Kind)
 		m.checkSharedFields(nil)
+	}
+	if !nested {
+		m.skillDuplicate()
 	}
 	m.bodyLines()
 	m.checkLinks()

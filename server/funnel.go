@@ -383,3 +383,23 @@ func (s *Server) notifyPath(u uri.URI) {
 		s.opts.OnPathChanged(p)
 	}
 }
+
+// SetExternalFindings publishes another source's findings for a file (the
+// agent-host link's load failures and publication notes), converting their
+// byte spans against the file's current text: the open buffer, else the
+// disk. Empty clears that source.
+func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnostic) {
+	u := uri.File(path)
+	if len(diags) == 0 {
+		s.SetExternalDiagnostics(source, u, nil)
+		return
+	}
+	var text []byte
+	if snap, ok := s.DocumentSnapshot(u); ok {
+		text = snap.Text
+	} else {
+		text, _ = readLimited(path)
+	}
+	loc, _ := s.locate(u)
+	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
+}

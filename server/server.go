@@ -210,7 +210,15 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) (exitCode in
 	}
 	s.cancel()
 	s.pub.close()
-	_ = s.conn.Close()
+	// Close can wait for the read loop, which may sit in a blocking read of
+	// stdin that closing does not interrupt (Neovim keeps stdin open after
+	// exit). The process is about to end anyway: wait briefly, not forever.
+	closed := make(chan struct{})
+	go func() { _ = s.conn.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(200 * time.Millisecond):
+	}
 	s.mu.Lock()
 	code := s.exitCode
 	w := s.watcher

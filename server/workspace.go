@@ -178,6 +178,16 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	return readLimited(p)
 }
 
+// ReadDir implements diagnostics.WorkspaceLister (duplicate-name rules),
+// with Stat's confinement: a folder reached through a symlink out of the
+// workspace lists as missing.
+func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
+	if _, err := w.Stat(rel); err != nil {
+		return nil, err
+	}
+	return os.ReadDir(filepath.Join(w.root, filepath.FromSlash(rel)))
+}
+
 // scanFolder walks a workspace folder for customization files (depth ≤
 // model.MaxDepth, skipping .git and node_modules, never following symlinks)
 // and feeds each into the funnel.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -50,7 +51,8 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ahpls %s\n", versionString())
 		return 0
-	// TODO(lead): case "demo": run the in-repo AHP test host and a demo session.
+	case "demo":
+		return runDemo(args, stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -67,6 +69,7 @@ func usage(w io.Writer) {
 commands:
   serve     run the language server over stdio (the default)
   check     check customization files: ahpls check [--format text|json|sarif] [paths...]
+  demo      run ahpls end to end against an embedded agent host: ahpls demo [--json] [workspace]
   version   print the version
 `)
 }
@@ -96,9 +99,19 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	opts := server.DefaultOptions()
 	opts.Log = stderr
 	opts.Version = versionString()
-	// The lead wires the AHP client manager here: opts.OnSettings (host,
-	// sessions, trustWorkspaceTools), opts.Commands (ahpls.showHostConnection,
-	// ahpls.toggleCustomization) and Server.SendHostStatus.
+	// The agent-host side: a hostlink.Link follows the `ahpls.host`
+	// settings; every file change reaches it through OnPathChanged.
+	hosts := newHostManager(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	opts.OnSettings = hosts.settingsChanged
+	opts.OnInitialized = func(ctx context.Context, folders []string) { hosts.started(ctx) }
+	opts.OnPathChanged = hosts.pathChanged
+	opts.OnExit = hosts.stop
+	opts.Commands = map[string]server.CommandFunc{
+		"ahpls.showHostConnection":  hosts.showHostConnection,
+		"ahpls.toggleCustomization": hosts.toggleCustomization,
+		"ahpls.listCustomizations":  hosts.listCustomizations,
+	}
 	s := server.New(opts)
+	hosts.srv = s
 	return s.Serve(ctx, stdio{stdin, stdout})
 }

@@ -1,0 +1,401 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ahpls-dev/ahpls/ahptest"
+	"github.com/ahpls-dev/ahpls/check"
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/hostlink"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/virtualplugin"
+)
+
+// run is one demo's state, step by step.
+type run struct {
+	opts  Options
+	ws    string
+	p     *printer
+	start time.Time
+	log   *slog.Logger
+
+	host     *ahptest.Host
+	hostURL  string
+	session  string
+	chat     string
+	link     *hostlink.Link
+	linkStop context.CancelFunc
+	linkDone chan error
+	editor   *headlessEditor
+	state    string // scratch dir for the client's state
+
+	mu         sync.Mutex
+	violations []error
+	reads      []string
+	plugin     hostlink.PublishedPlugin
+}
+
+func (r *run) say(step, text string, data map[string]any) {
+	r.p.emit(Event{Step: step, Text: text, Data: data})
+}
+
+func (r *run) all(ctx context.Context) error {
+	r.log = slog.New(slog.NewTextHandler(r.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	steps := []struct {
+		name string
+		do   func(context.Context) error
+	}{
+		{"check", r.check},
+		{"host", r.startHost},
+		{"connect", r.connect},
+		{"publish", r.publish},
+		{"read", r.readBack},
+		{"load", r.load},
+		{"tool", r.turnAndTool},
+	}
+	for _, s := range steps {
+		if err := s.do(ctx); err != nil {
+			if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+				err = fmt.Errorf("%w (timed out after %s)", err, r.opts.Timeout)
+			}
+			r.say(s.name, "FAILED: "+err.Error(), map[string]any{"error": err.Error()})
+			return &StepError{Step: s.name, Err: err}
+		}
+		if v := r.takeViolation(); v != nil {
+			r.say(s.name, "FAILED: protocol violation: "+v.Error(), map[string]any{"error": v.Error()})
+			return &StepError{Step: s.name, Err: v}
+		}
+	}
+	elapsed := time.Since(r.start).Round(100 * time.Millisecond)
+	r.say("done", fmt.Sprintf("every step passed in %s", elapsed), map[string]any{"steps": len(steps), "seconds": elapsed.Seconds()})
+	return nil
+}
+
+func (r *run) close() {
+	if r.linkStop != nil {
+		r.linkStop()
+		select {
+		case <-r.linkDone:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if r.link != nil {
+		r.link.Close()
+	}
+	if r.host != nil {
+		_ = r.host.Close()
+	}
+	if r.state != "" {
+		_ = os.RemoveAll(r.state)
+	}
+}
+
+func (r *run) takeViolation() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.violations) == 0 {
+		return nil
+	}
+	return r.violations[0]
+}
+
+// check runs the rules over the workspace, as `ahpls check` does.
+func (r *run) check(ctx context.Context) error {
+	findings, err := check.Run([]string{r.ws}, diagnostics.Options{})
+	if err != nil {
+		return err
+	}
+	counts := map[model.Severity]int{}
+	var lines []string
+	for _, f := range findings {
+		counts[f.Severity]++
+		if f.Severity <= model.SeverityWarning {
+			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Rel, f.Line, f.Column, f.Level, f.Message, f.Rule))
+		}
+	}
+	text := fmt.Sprintf("checked %s: %s, %s, %s", r.ws, plural(counts[model.SeverityError], "error"), plural(counts[model.SeverityWarning], "warning"), plural(counts[model.SeverityInfo]+counts[model.SeverityHint], "info or hint"))
+	if len(lines) > 0 {
+		text += "\n" + strings.Join(lines, "\n")
+	}
+	r.say("check", text, map[string]any{"errors": counts[model.SeverityError], "warnings": counts[model.SeverityWarning], "findings": findings})
+	return nil
+}
+
+// startHost starts the embedded AHP test host and a session on the workspace.
+func (r *run) startHost(ctx context.Context) error {
+	r.host = ahptest.New(ahptest.Options{
+		ProtocolVersions: r.opts.ProtocolVersions,
+		Logger:           r.log,
+		OnViolation: func(err error) {
+			r.mu.Lock()
+			r.violations = append(r.violations, err)
+			r.mu.Unlock()
+		},
+		OnPluginRead: func(clientID, method, uri string) {
+			if method == "resourceRead" {
+				r.mu.Lock()
+				r.reads = append(r.reads, uri)
+				r.mu.Unlock()
+			}
+		},
+	})
+	url, err := r.host.Start()
+	if err != nil {
+		return err
+	}
+	r.hostURL = url
+	r.session = r.host.CreateSession(ahptest.SessionSpec{Title: "ahpls demo", WorkingDirectories: []string{virtualplugin.FolderURI(r.ws)}})
+	chat, err := r.host.CreateChat(r.session, "", "Demo chat")
+	if err != nil {
+		return err
+	}
+	r.chat = chat
+	r.say("host", fmt.Sprintf("embedded AHP test host on %s (speaks %s)\nsession %s, working directory %s", url, strings.Join(r.opts.ProtocolVersions, ", "), r.session, virtualplugin.FolderURI(r.ws)),
+		map[string]any{"url": url, "session": r.session, "chat": chat, "protocolVersions": r.opts.ProtocolVersions})
+	return nil
+}
+
+// connect starts ahpls' host link, as the language server does when
+// `ahpls.host` is set, and waits for the handshake.
+func (r *run) connect(ctx context.Context) error {
+	dir, err := os.MkdirTemp("", "ahpls-demo-state-")
+	if err != nil {
+		return err
+	}
+	r.state = dir
+	r.editor = newHeadlessEditor(r.ws, r.say)
+	link, err := hostlink.New(hostlink.Config{
+		URL:                 r.hostURL,
+		Sessions:            []string{r.session},
+		TrustWorkspaceTools: true, // the demo's own example workspace
+		StateDir:            dir,
+		DebounceDelay:       50 * time.Millisecond,
+		ToolsEditor:         r.editor,
+	}, r.editor, r.log)
+	if err != nil {
+		return err
+	}
+	r.link = link
+	link.SetExecutor(hostlink.NewToolExecutor(link, nil, r.log))
+	lctx, stop := context.WithCancel(context.Background())
+	r.linkStop = stop
+	r.linkDone = make(chan error, 1)
+	go func() { r.linkDone <- link.Run(lctx) }()
+	clientID := link.ClientID()
+	if err := r.waitHost(ctx, func(v *ahptest.View) bool { return v.Connected(clientID) && v.Subscribed(clientID, r.session) }); err != nil {
+		return fmt.Errorf("ahpls did not join the session: %w", err)
+	}
+	st := link.Status()
+	r.say("connect", fmt.Sprintf("ahpls joined %s as %s, protocol %s", r.session, clientID, r.host.ProtocolVersion(clientID)),
+		map[string]any{"clientId": clientID, "protocolVersion": r.host.ProtocolVersion(clientID), "state": st.State})
+	return nil
+}
+
+// publish waits for the active-client entry with the virtual plugin.
+func (r *run) publish(ctx context.Context) error {
+	clientID := r.link.ClientID()
+	var entry map[string]any
+	err := r.waitHost(ctx, func(v *ahptest.View) bool {
+		entry = v.ActiveClient(r.session, clientID)
+		cs, _ := entry["customizations"].([]any)
+		return len(cs) > 0
+	})
+	if err != nil {
+		return fmt.Errorf("no virtual plugin was published: %w", err)
+	}
+	st := r.link.Status()
+	if len(st.Plugins) == 0 {
+		return errors.New("the link reports no published plugin")
+	}
+	sort.Slice(st.Plugins, func(i, j int) bool { return st.Plugins[i].URI < st.Plugins[j].URI })
+	r.plugin = st.Plugins[0]
+	var toolNames []string
+	tl, _ := entry["tools"].([]any)
+	for _, t := range tl {
+		if m, ok := t.(map[string]any); ok {
+			if n, ok := m["name"].(string); ok {
+				toolNames = append(toolNames, n)
+			}
+		}
+	}
+	text := fmt.Sprintf("virtual plugin %q at %s\nnonce %s\ntools: %s", r.plugin.Name, r.plugin.URI, r.plugin.Nonce, strings.Join(toolNames, ", "))
+	for _, ex := range r.editor.exclusions() {
+		text += "\nleft out: " + ex
+	}
+	r.say("publish", text, map[string]any{"plugin": r.plugin, "tools": toolNames, "excluded": r.editor.exclusions()})
+	if !contains(toolNames, "ahpls_run_tests") {
+		return fmt.Errorf("the test-runner tool ahpls_run_tests was not registered (tools: %s)", strings.Join(toolNames, ", "))
+	}
+	return nil
+}
+
+// readBack shows the host reading the plugin's files through reverse
+// resourceRead requests.
+func (r *run) readBack(ctx context.Context) error {
+	prefix := r.plugin.URI + "/"
+	err := r.waitHost(ctx, func(v *ahptest.View) bool {
+		load := r.pluginLoad(v)
+		return load == "loaded" || load == "degraded" || load == "error"
+	})
+	if err != nil {
+		return fmt.Errorf("the host never finished reading the plugin: %w", err)
+	}
+	r.mu.Lock()
+	var files []string
+	for _, u := range r.reads {
+		if strings.HasPrefix(u, prefix) {
+			files = append(files, strings.TrimPrefix(u, prefix))
+		}
+	}
+	r.mu.Unlock()
+	sort.Strings(files)
+	if len(files) == 0 {
+		return errors.New("the host read no file of the plugin")
+	}
+	r.say("read", fmt.Sprintf("host read %d files back through resourceRead:\n  %s", len(files), strings.Join(files, "\n  ")), map[string]any{"files": files})
+	return nil
+}
+
+// load reports the host's load state and the children it found.
+func (r *run) load(ctx context.Context) error {
+	var entry map[string]any
+	_ = r.waitHost(ctx, func(v *ahptest.View) bool {
+		entry = r.pluginEntry(v)
+		return entry != nil
+	})
+	load, _ := entry["load"].(map[string]any)
+	kind, _ := load["kind"].(string)
+	counts := map[string]int{}
+	children, _ := entry["children"].([]any)
+	for _, c := range children {
+		if m, ok := c.(map[string]any); ok {
+			t, _ := m["type"].(string)
+			counts[t]++
+		}
+	}
+	var parts []string
+	for _, t := range []string{"skill", "agent", "prompt", "rule", "hook", "mcpServer"} {
+		if counts[t] > 0 {
+			parts = append(parts, plural(counts[t], t))
+		}
+	}
+	text := fmt.Sprintf("host load state: %s (%s)", kind, strings.Join(parts, ", "))
+	if msg, _ := load["message"].(string); msg != "" {
+		text += "\nmessage: " + msg
+	}
+	r.say("load", text, map[string]any{"load": load, "children": counts})
+	if kind != "loaded" {
+		return fmt.Errorf("the host reports %s: %v", kind, load["message"])
+	}
+	if counts["skill"] == 0 {
+		return errors.New("the host found no skill in the plugin")
+	}
+	return nil
+}
+
+// turnAndTool scripts an agent turn that calls the test-runner tool and
+// follows the call until it completes.
+func (r *run) turnAndTool(ctx context.Context) error {
+	turn, err := r.host.StartTurn(r.chat, "Run the calc tests")
+	if err != nil {
+		return err
+	}
+	r.say("turn", fmt.Sprintf("user: Run the calc tests (%s)", turn), map[string]any{"turnId": turn})
+	input := fmt.Sprintf(`{"pattern":%q}`, r.opts.Pattern)
+	id, err := r.host.StartClientToolCall(r.chat, turn, ahptest.ClientToolCall{
+		ToolCallID: "tc-1", ToolName: "ahpls_run_tests", DisplayName: "calc tests",
+		ClientID: r.link.ClientID(), Input: input,
+	})
+	if err != nil {
+		return err
+	}
+	r.say("tool", fmt.Sprintf("agent calls ahpls_run_tests %s", input), map[string]any{"toolCallId": id, "input": input})
+
+	shown := 0
+	var final map[string]any
+	err = r.waitHost(ctx, func(v *ahptest.View) bool {
+		call := v.ToolCall(r.chat, id)
+		text := contentText(call["content"])
+		if status, _ := call["status"].(string); status == "completed" || status == "cancelled" {
+			final = call
+			text = contentText(call["content"])
+		}
+		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+		for ; shown < len(lines) && text != ""; shown++ {
+			r.say("output", lines[shown], nil)
+		}
+		return final != nil
+	})
+	if err != nil {
+		return fmt.Errorf("the tool call did not complete: %w", err)
+	}
+	_ = r.host.CompleteTurn(r.chat, turn)
+	success, _ := final["success"].(bool)
+	msg, _ := final["pastTenseMessage"].(string)
+	status, _ := final["status"].(string)
+	r.say("result", fmt.Sprintf("%s: success=%v, %s", status, success, msg), map[string]any{"status": status, "success": success, "pastTenseMessage": msg})
+	if !success {
+		return fmt.Errorf("the tool call failed: %s", msg)
+	}
+	return nil
+}
+
+func (r *run) waitHost(ctx context.Context, cond func(*ahptest.View) bool) error {
+	return r.host.Wait(ctx, cond)
+}
+
+func (r *run) pluginEntry(v *ahptest.View) map[string]any {
+	cs, _ := v.State(r.session)["customizations"].([]any)
+	for _, c := range cs {
+		if m, ok := c.(map[string]any); ok && (m["id"] == r.plugin.ID || m["uri"] == r.plugin.URI) {
+			return m
+		}
+	}
+	return nil
+}
+
+func (r *run) pluginLoad(v *ahptest.View) string {
+	m := r.pluginEntry(v)
+	load, _ := m["load"].(map[string]any)
+	kind, _ := load["kind"].(string)
+	return kind
+}
+
+func contentText(v any) string {
+	items, _ := v.([]any)
+	var b strings.Builder
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok && m["type"] == "text" {
+			s, _ := m["text"].(string)
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, " or hint") {
+		return fmt.Sprintf("%d infos or hints", n)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,510 @@
+-- ahpls for Neovim: starts `ahpls serve` for agent customization files
+-- (SKILL.md, *.agent.md, prompts, instructions, Claude agents/commands/rules,
+-- hooks.json, .mcp.json, plugin.json, marketplace.json).
+--
+-- Two ways in:
+--   * Neovim 0.11+: `vim.lsp.enable('ahpls')` reads lsp/ahpls.lua (built by
+--     M.lsp_config below); override with `vim.lsp.config('ahpls', {...})`.
+--   * Any version from 0.7: `require('ahpls').setup(opts)`. On 0.11+ it goes
+--     through vim.lsp.config/enable; before that it starts clients itself with
+--     vim.lsp.start_client + vim.lsp.buf_attach_client (Debian ships 0.7.2).
+-- Both attach only to our file kinds (M.is_ours) under a root (M.find_root).
+local M = {}
+
+M.name = 'ahpls'
+M.filetypes = { 'markdown', 'json', 'jsonc' }
+-- `.git` wins when present (one server per repository, which also sees the
+-- plugins inside it); otherwise the nearest folder with one of the others.
+M.root_markers = { '.git', '.github', '.claude', '.plugin' }
+
+M.lsp_commands = {
+  toggle = 'ahpls.toggleCustomization',
+  show_host_connection = 'ahpls.showHostConnection',
+}
+M.scopes = { 'session', 'workspace', 'global' }
+
+local defaults = {
+  cmd = { 'ahpls', 'serve' },
+  filetypes = M.filetypes,
+  root_markers = M.root_markers,
+  -- Passed through untouched: `settings.ahpls` is the server's section
+  -- (targets, host, sessions, trustWorkspaceTools, rules, impliedTargets).
+  settings = { ahpls = vim.empty_dict and vim.empty_dict() or {} },
+  -- nil: send settings.ahpls as initializationOptions.
+  init_options = nil,
+  capabilities = nil,
+  on_attach = nil,
+  on_exit = nil,
+  flags = nil,
+}
+
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+-- tbl_deep_extend merges lists index by index ({'x'} over {'ahpls','serve'}
+-- would give {'x','serve'}); list options replace the defaults instead.
+local list_options = { 'cmd', 'filetypes', 'root_markers' }
+local function merge(opts)
+  opts = opts or {}
+  local out = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts)
+  for _, k in ipairs(list_options) do
+    if opts[k] ~= nil then
+      out[k] = opts[k]
+    end
+  end
+  return out
+end
+
+---@private
+M._opts = vim.deepcopy(defaults)
+--- Last `ahpls/hostStatus` params per client id.
+M._host_status = {}
+--- root dir -> client id (0.7–0.10 path only).
+M._clients = {}
+
+-- Client methods are called with `:` from 0.11 on (the `.` forms are deprecated there).
+local function call(client, method, ...)
+  if has_011 then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+
+local function notify(msg, level)
+  vim.notify('ahpls: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function normalize(path)
+  if path == nil then
+    return ''
+  end
+  path = path:gsub('\\', '/')
+  return path
+end
+
+local function basename(path)
+  return path:match('([^/]+)$') or path
+end
+
+local json_names = {
+  ['hooks.json'] = true,
+  ['plugin.json'] = true,
+  ['marketplace.json'] = true,
+  ['.mcp.json'] = true,
+  ['mcp.json'] = true,
+}
+local always_on = {
+  ['AGENTS.md'] = true,
+  ['CLAUDE.md'] = true,
+  ['CLAUDE.local.md'] = true,
+  ['GEMINI.md'] = true,
+  ['copilot-instructions.md'] = true,
+}
+
+--- Whether a path is one of the customization file kinds ahpls reads
+--- (customization-formats.md §2.1). A little wider than the server's own
+--- classifier for plugin agents/commands folders: the server ignores the rest.
+---@param path string
+---@return boolean
+function M.is_ours(path)
+  path = normalize(path)
+  if path == '' or path:match('^%a+://') then
+    return false
+  end
+  local name = basename(path)
+  local lower = name:lower()
+  if path:find('/node_modules/', 1, true) or path:find('/.git/', 1, true) then
+    return false
+  end
+  if lower:match('%.md$') then
+    if lower == 'skill.md' or always_on[name] then
+      return true
+    end
+    if lower:match('%.prompt%.md$') or lower:match('%.instructions%.md$') or lower:match('%.agent%.md$') or lower:match('%.chatmode%.md$') then
+      return true
+    end
+    if lower == 'readme.md' then
+      return false
+    end
+    local dir = '/' .. path
+    return dir:find('/.github/agents/', 1, true) ~= nil
+      or dir:find('/.claude/agents/', 1, true) ~= nil
+      or dir:find('/.claude/commands/', 1, true) ~= nil
+      or dir:find('/.claude/rules/', 1, true) ~= nil
+      or dir:find('/agents/', 1, true) ~= nil
+      or dir:find('/commands/', 1, true) ~= nil
+  end
+  if lower:match('%.json$') then
+    local dir = '/' .. path
+    if dir:find('/.vscode/mcp.json', 1, true) then
+      return false
+    end
+    if json_names[name] then
+      return true
+    end
+    return dir:match('/%.github/hooks/[^/]+%.json$') ~= nil
+      or dir:match('/%.claude/settings%.json$') ~= nil
+      or dir:match('/%.claude/settings%.local%.json$') ~= nil
+      or dir:match('/%.github/copilot/settings%.json$') ~= nil
+  end
+  return false
+end
+
+local function exists(path)
+  return vim.loop.fs_stat(path) ~= nil
+end
+
+local function parent(dir)
+  local p = dir:match('^(.*)/[^/]*$')
+  if p == nil or p == '' then
+    return dir:sub(1, 1) == '/' and '/' or nil
+  end
+  -- Windows drive root: keep "C:/".
+  if p:match('^%a:$') then
+    return p .. '/'
+  end
+  return p
+end
+
+--- The workspace root for a file: the nearest ancestor holding `.git`, else
+--- the nearest holding any other marker; nil when there is none.
+---@param path string absolute file path
+---@param markers string[]|nil
+---@return string|nil
+function M.find_root(path, markers)
+  markers = markers or M._opts.root_markers or M.root_markers
+  path = normalize(path)
+  local start = parent(path)
+  local function search(list)
+    local dir = start
+    while dir ~= nil do
+      for _, m in ipairs(list) do
+        local base = dir:sub(-1) == '/' and dir or (dir .. '/')
+        if exists(base .. m) then
+          return dir
+        end
+      end
+      local up = parent(dir)
+      if up == dir then
+        break
+      end
+      dir = up
+    end
+    return nil
+  end
+  local first = markers[1]
+  if first == '.git' then
+    local git = search({ '.git' })
+    if git ~= nil then
+      return git
+    end
+  end
+  return search(markers)
+end
+
+local function host_status_handler(_, result, ctx)
+  if type(result) ~= 'table' or type(result.state) ~= 'string' then
+    return
+  end
+  M._host_status[ctx.client_id] = {
+    state = result.state,
+    message = type(result.message) == 'string' and result.message or nil,
+    host = type(result.host) == 'string' and result.host or nil,
+  }
+  -- For statuslines: `autocmd User AhplsHostStatus redrawstatus`.
+  pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'AhplsHostStatus', modeline = false })
+end
+
+--- The ahpls clients, for a buffer or all of them.
+---@param bufnr integer|nil
+function M.clients(bufnr)
+  local out = {}
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ name = M.name, bufnr = bufnr })
+  end
+  if bufnr ~= nil then
+    for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+      if c.name == M.name then
+        table.insert(out, c)
+      end
+    end
+    return out
+  end
+  for _, c in ipairs(vim.lsp.get_active_clients()) do
+    if c.name == M.name then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+--- One line for a statusline: the host connection of the current buffer's server.
+---@return string
+function M.status(bufnr)
+  local c = M.clients(bufnr or vim.api.nvim_get_current_buf())[1]
+  if c == nil then
+    return ''
+  end
+  local s = M._host_status[c.id]
+  if s == nil then
+    return 'ahpls'
+  end
+  return 'ahpls: host ' .. s.state
+end
+
+local function before_init(params, config)
+  if params.initializationOptions == nil or params.initializationOptions == vim.NIL then
+    local s = config.settings and config.settings.ahpls
+    if s ~= nil then
+      params.initializationOptions = s
+    end
+  end
+end
+
+--- The client configuration shared by both paths (without root/attach logic).
+---@param opts table|nil
+function M.client_config(opts)
+  opts = merge(opts)
+  local user_on_attach = opts.on_attach
+  return {
+    name = M.name,
+    cmd = opts.cmd,
+    filetypes = opts.filetypes,
+    settings = opts.settings,
+    init_options = opts.init_options,
+    capabilities = opts.capabilities,
+    flags = opts.flags,
+    before_init = before_init,
+    handlers = vim.tbl_extend('force', { ['ahpls/hostStatus'] = host_status_handler }, opts.handlers or {}),
+    on_attach = function(client, bufnr)
+      M.create_user_commands()
+      if user_on_attach then
+        user_on_attach(client, bufnr)
+      end
+    end,
+    on_exit = function(code, signal, client_id)
+      M._host_status[client_id] = nil
+      if opts.on_exit then
+        opts.on_exit(code, signal, client_id)
+      end
+      for root, id in pairs(M._clients) do
+        if id == client_id then
+          M._clients[root] = nil
+        end
+      end
+    end,
+  }
+end
+
+--- The table lsp/ahpls.lua returns (Neovim 0.11+).
+function M.lsp_config(opts)
+  local cfg = M.client_config(opts)
+  local markers = (opts and opts.root_markers) or M.root_markers
+  cfg.root_dir = function(bufnr, on_dir)
+    local path = vim.api.nvim_buf_get_name(bufnr)
+    if not M.is_ours(path) then
+      return
+    end
+    local root = M.find_root(path, markers)
+    if root ~= nil then
+      on_dir(root)
+    end
+  end
+  return cfg
+end
+
+--- 0.7–0.10: start (or reuse) the client for the buffer's root and attach.
+---@return integer|nil client id
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if vim.bo[bufnr].buftype ~= '' or not M.is_ours(path) then
+    return nil
+  end
+  local root = M.find_root(path, M._opts.root_markers)
+  if root == nil then
+    return nil
+  end
+  local id = M._clients[root]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if client == nil or call(client, 'is_stopped') then
+    local cfg = M.client_config(M._opts)
+    cfg.root_dir = root
+    cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+    cfg.on_init = function(c)
+      -- 0.10+ sends this itself; older versions leave it to the client config.
+      if vim.fn.has('nvim-0.10') == 0 and c.config.settings ~= nil then
+        call(c, 'notify', 'workspace/didChangeConfiguration', { settings = c.config.settings })
+      end
+    end
+    if vim.fn.executable(cfg.cmd[1]) ~= 1 then
+      notify(("cannot run '%s': install ahpls or pass cmd to setup()"):format(cfg.cmd[1]), vim.log.levels.ERROR)
+      return nil
+    end
+    id = vim.lsp.start_client(cfg)
+    if id == nil then
+      return nil
+    end
+    M._clients[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+--- Configures ahpls. Safe to call more than once; the last call wins for new clients.
+---@param opts table|nil cmd, settings = { ahpls = {...} }, init_options, root_markers, filetypes, capabilities, on_attach, on_exit, handlers, flags
+function M.setup(opts)
+  M._opts = merge(opts)
+  M.create_user_commands()
+  if has_011 then
+    vim.lsp.config(M.name, M.lsp_config(M._opts))
+    vim.lsp.enable(M.name)
+    return
+  end
+  local group = vim.api.nvim_create_augroup('ahpls', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = M._opts.filetypes,
+    callback = function(ev)
+      M.attach(ev.buf)
+    end,
+  })
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M._opts.filetypes, vim.bo[b].filetype) then
+      M.attach(b)
+    end
+  end
+end
+
+local function execute(client, command, args, bufnr, on_done)
+  call(client, 'request', 'workspace/executeCommand', { command = command, arguments = args }, function(err, result)
+    if on_done then
+      on_done(err, result)
+    end
+  end, bufnr)
+end
+
+local function pick_client(bufnr)
+  local c = M.clients(bufnr)[1] or M.clients()[1]
+  if c == nil then
+    notify('no ahpls server is running (open a customization file first)', vim.log.levels.WARN)
+  end
+  return c
+end
+
+--- Executes ahpls.toggleCustomization for a file (default: current buffer) or id.
+---@param opts { enabled: boolean, scope: string|nil, uri: string|nil, id: string|nil, bufnr: integer|nil }
+function M.toggle(opts)
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local scope = opts.scope or 'workspace'
+  if not vim.tbl_contains(M.scopes, scope) then
+    notify(("unknown scope '%s' (session, workspace, global)"):format(scope), vim.log.levels.ERROR)
+    return
+  end
+  local arg = { scope = scope, enabled = opts.enabled and true or false }
+  if opts.id ~= nil then
+    arg.id = opts.id
+  else
+    arg.uri = opts.uri or vim.uri_from_bufnr(bufnr)
+  end
+  local c = pick_client(bufnr)
+  if c == nil then
+    return
+  end
+  execute(c, M.lsp_commands.toggle, { arg }, bufnr, function(err)
+    if err then
+      notify('toggle failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    else
+      notify(('%s (%s)'):format(arg.enabled and 'enabled' or 'disabled', scope))
+    end
+  end)
+end
+
+--- Shows the agent-host connection: the last ahpls/hostStatus and the server's answer.
+function M.show_host_connection(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local c = pick_client(bufnr)
+  if c == nil then
+    return
+  end
+  local s = M._host_status[c.id]
+  local line = s and ('host ' .. s.state .. (s.host and (' ' .. s.host) or '') .. (s.message and (' — ' .. s.message) or ''))
+    or 'no host status reported yet'
+  execute(c, M.lsp_commands.show_host_connection, {}, bufnr, function(err, result)
+    local extra = ''
+    if err then
+      extra = ' (server: ' .. (err.message or 'error') .. ')'
+    elseif type(result) == 'string' then
+      extra = '\n' .. result
+    elseif result ~= nil and result ~= vim.NIL then
+      extra = '\n' .. vim.inspect(result)
+    end
+    notify(line .. extra)
+  end)
+end
+
+--- Stops the ahpls clients and starts them again for the buffers they served.
+function M.restart()
+  local buffers = {}
+  for _, c in ipairs(M.clients()) do
+    local attached = c.attached_buffers
+    if attached == nil then
+      attached = {}
+      for _, b in ipairs(vim.lsp.get_buffers_by_client_id(c.id)) do
+        attached[b] = true
+      end
+    end
+    for b in pairs(attached) do
+      buffers[b] = true
+    end
+    call(c, 'stop')
+  end
+  vim.wait(5000, function()
+    return #M.clients() == 0
+  end, 50)
+  M._clients = {}
+  for b in pairs(buffers) do
+    if vim.api.nvim_buf_is_valid(b) then
+      if has_011 then
+        vim.api.nvim_exec_autocmds('FileType', { buffer = b, modeline = false })
+      else
+        M.attach(b)
+      end
+    end
+  end
+end
+
+local commands_created = false
+
+--- :AhplsRestart, :AhplsToggle enable|disable [session|workspace|global], :AhplsHostConnection
+function M.create_user_commands()
+  if commands_created then
+    return
+  end
+  commands_created = true
+  vim.api.nvim_create_user_command('AhplsRestart', function()
+    M.restart()
+  end, { desc = 'Restart the ahpls language server' })
+  vim.api.nvim_create_user_command('AhplsToggle', function(a)
+    local what, scope = a.fargs[1], a.fargs[2]
+    if what ~= 'enable' and what ~= 'disable' then
+      notify('usage: :AhplsToggle enable|disable [session|workspace|global]', vim.log.levels.ERROR)
+      return
+    end
+    M.toggle({ enabled = what == 'enable', scope = scope })
+  end, {
+    nargs = '+',
+    desc = 'Enable or disable the customization in this buffer',
+    complete = function(_, line)
+      local n = #vim.split(line, '%s+')
+      if n <= 2 then
+        return { 'enable', 'disable' }
+      end
+      return M.scopes
+    end,
+  })
+  vim.api.nvim_create_user_command('AhplsHostConnection', function()
+    M.show_host_connection()
+  end, { desc = 'Show the agent host connection of ahpls' })
+end
+
+return M

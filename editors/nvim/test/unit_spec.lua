@@ -1,0 +1,210 @@
+-- Tests of the Neovim client that need no server: file kinds, roots, config.
+local A = require('assert')
+local ahpls = require('ahpls')
+
+local tests = {}
+local function test(name, fn)
+  table.insert(tests, { name = name, fn = fn })
+end
+
+local ours = {
+  '/r/.github/skills/my-skill/SKILL.md',
+  '/r/.claude/skills/x/SKILL.md',
+  '/r/.agents/skills/x/skill.md',
+  '/r/plugins/p/skills/x/SKILL.md',
+  '/r/.github/agents/reviewer.agent.md',
+  '/r/.github/agents/plain.md',
+  '/r/.github/chatmodes/old.chatmode.md',
+  '/r/.github/prompts/release.prompt.md',
+  '/r/.github/instructions/go.instructions.md',
+  '/r/.github/copilot-instructions.md',
+  '/r/.claude/agents/sub/helper.md',
+  '/r/.claude/commands/deploy.md',
+  '/r/.claude/rules/style.md',
+  '/r/plugins/p/agents/a.md',
+  '/r/plugins/p/commands/c.md',
+  '/r/AGENTS.md',
+  '/r/CLAUDE.md',
+  '/r/CLAUDE.local.md',
+  '/r/.github/hooks/pre.json',
+  '/r/plugins/p/hooks/hooks.json',
+  '/r/.mcp.json',
+  '/r/plugins/p/mcp.json',
+  '/r/.plugin/plugin.json',
+  '/r/.claude-plugin/marketplace.json',
+  '/r/.claude/settings.json',
+  '/r/.claude/settings.local.json',
+  '/r/.github/copilot/settings.json',
+  'C:\\r\\.github\\skills\\x\\SKILL.md',
+}
+local not_ours = {
+  '',
+  '/r/README.md',
+  '/r/.github/agents/README.md',
+  '/r/docs/guide.md',
+  '/r/package.json',
+  '/r/.vscode/mcp.json',
+  '/r/.vscode/settings.json',
+  '/r/src/settings.json',
+  '/r/node_modules/x/.github/skills/y/SKILL.md',
+  'fugitive:///r/.git//0/.github/skills/x/SKILL.md',
+  '/r/.github/skills/x/SKILL.md.bak',
+}
+
+test('is_ours accepts every customization file kind', function()
+  for _, p in ipairs(ours) do
+    A.eq(true, ahpls.is_ours(p), p)
+  end
+end)
+
+test('is_ours rejects ordinary files, .vscode/mcp.json and non-file buffers', function()
+  for _, p in ipairs(not_ours) do
+    A.eq(false, ahpls.is_ours(p), p)
+  end
+end)
+
+-- A real directory tree for root detection.
+local tmp = vim.fn.tempname()
+local function touch(rel)
+  local p = tmp .. '/' .. rel
+  vim.fn.mkdir(vim.fn.fnamemodify(p, ':h'), 'p')
+  vim.fn.writefile({}, p)
+  return p
+end
+local function mkdir(rel)
+  vim.fn.mkdir(tmp .. '/' .. rel, 'p')
+end
+mkdir('repo/.git')
+local repo_skill = touch('repo/.github/skills/a/SKILL.md')
+local repo_plugin = touch('repo/plugins/p/.plugin/plugin.json')
+local ws_agent = touch('ws/.claude/agents/a.md')
+local plug_manifest = touch('plug/.plugin/plugin.json')
+local nested_plugin_skill = touch('ws2/.github/x.md')
+touch('ws2/plugins/q/.plugin/plugin.json')
+local nested_q_skill = touch('ws2/plugins/q/skills/s/SKILL.md')
+local lonely = touch('lonely/SKILL.md')
+
+test('find_root prefers the .git folder over nearer markers', function()
+  A.eq(tmp .. '/repo', ahpls.find_root(repo_skill), 'skill in repo')
+  A.eq(tmp .. '/repo', ahpls.find_root(repo_plugin), 'plugin inside repo')
+end)
+
+test('find_root without .git uses the nearest .github, .claude or .plugin', function()
+  A.eq(tmp .. '/ws', ahpls.find_root(ws_agent), '.claude')
+  A.eq(tmp .. '/plug', ahpls.find_root(plug_manifest), '.plugin')
+  A.eq(tmp .. '/ws2', ahpls.find_root(nested_plugin_skill), '.github')
+  A.eq(tmp .. '/ws2/plugins/q', ahpls.find_root(nested_q_skill), 'nearest .plugin')
+end)
+
+test('find_root gives nil outside any root, so nothing attaches there', function()
+  A.eq(nil, ahpls.find_root(lonely), 'no markers')
+end)
+
+test('lsp_config.root_dir (0.11) reports a root only for our files', function()
+  local cfg = ahpls.lsp_config()
+  A.eq({ 'markdown', 'json', 'jsonc' }, cfg.filetypes, 'filetypes')
+  A.eq({ 'ahpls', 'serve' }, cfg.cmd, 'cmd')
+  local function root_for(path)
+    local b = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(b, path)
+    local got
+    cfg.root_dir(b, function(r)
+      got = r
+    end)
+    vim.api.nvim_buf_delete(b, { force = true })
+    return got
+  end
+  A.eq(tmp .. '/repo', root_for(repo_skill), 'skill')
+  A.eq(nil, root_for(tmp .. '/repo/README.md'), 'README in repo')
+  A.eq(nil, root_for(lonely), 'skill outside roots')
+end)
+
+test('settings pass through; initializationOptions default to settings.ahpls', function()
+  local s = { ahpls = { targets = { 'claude-code' }, host = 'ws://127.0.0.1:1', rules = { ['md/link'] = 'off' }, future = 1 } }
+  local cfg = ahpls.client_config({ settings = s })
+  A.eq(s, cfg.settings, 'settings')
+  local params = {}
+  cfg.before_init(params, cfg)
+  A.eq(s.ahpls, params.initializationOptions, 'initializationOptions')
+  local explicit = { initializationOptions = { x = 1 } }
+  cfg.before_init(explicit, cfg)
+  A.eq({ x = 1 }, explicit.initializationOptions, 'explicit init_options win')
+  -- An empty section must encode as a JSON object, not an array.
+  local d = ahpls.client_config({})
+  A.eq('{}', vim.json.encode(d.settings.ahpls), 'empty section (as the RPC layer encodes it)')
+end)
+
+test('list options replace the defaults instead of merging into them', function()
+  local cfg = ahpls.client_config({ cmd = { '/opt/ahpls-wrapper' }, filetypes = { 'markdown' } })
+  A.eq({ '/opt/ahpls-wrapper' }, cfg.cmd, 'cmd')
+  A.eq({ 'markdown' }, cfg.filetypes, 'filetypes')
+  A.eq({ 'ahpls', 'serve' }, ahpls.client_config({}).cmd, 'default cmd')
+end)
+
+test('ahpls/hostStatus updates the status; malformed params are ignored', function()
+  local h = ahpls.client_config({}).handlers['ahpls/hostStatus']
+  h(nil, { state = 'refused', message = 'protocol 2.0 not supported', host = 'ws://h' }, { client_id = 4242 })
+  A.eq({ state = 'refused', message = 'protocol 2.0 not supported', host = 'ws://h' }, ahpls._host_status[4242], 'stored')
+  h(nil, { state = 7 }, { client_id = 4242 })
+  h(nil, 'connected', { client_id = 4242 })
+  A.eq('refused', ahpls._host_status[4242].state, 'unchanged by malformed params')
+  ahpls._host_status[4242] = nil
+end)
+
+test('setup creates the user commands and attaches nothing to other files', function()
+  ahpls.setup({ cmd = { tmp .. '/no-such-ahpls', 'serve' } })
+  for _, c in ipairs({ 'AhplsRestart', 'AhplsToggle', 'AhplsHostConnection' }) do
+    A.eq(2, vim.fn.exists(':' .. c), ':' .. c)
+  end
+  local b = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(b, tmp .. '/repo/README.md')
+  A.eq(nil, ahpls.attach(b), 'README.md')
+  vim.api.nvim_buf_delete(b, { force = true })
+end)
+
+test('a missing binary is reported, not thrown', function()
+  local seen
+  local orig = vim.notify
+  vim.notify = function(msg)
+    seen = msg
+  end
+  local b = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(b, repo_skill)
+  local ok, id = pcall(ahpls.attach, b)
+  vim.notify = orig
+  vim.api.nvim_buf_delete(b, { force = true })
+  A.truthy(ok, 'attach did not throw')
+  A.eq(nil, id, 'client id')
+  A.contains(seen, 'no-such-ahpls', 'message')
+  A.eq(0, #ahpls.clients(), 'clients')
+end)
+
+test('lsp/ahpls.lua (for vim.lsp.enable on 0.11) loads and returns a complete config', function()
+  local here = debug.getinfo(1, 'S').source:sub(2):match('(.*)/')
+  local cfg = dofile(here .. '/../lsp/ahpls.lua')
+  A.eq({ 'ahpls', 'serve' }, cfg.cmd, 'cmd')
+  A.eq('function', type(cfg.root_dir), 'root_dir')
+  A.eq('function', type(cfg.handlers['ahpls/hostStatus']), 'hostStatus handler')
+  A.eq('function', type(cfg.before_init), 'before_init')
+end)
+
+test(':checkhealth ahpls explains a missing binary', function()
+  ahpls.setup({ cmd = { tmp .. '/no-such-ahpls', 'serve' } })
+  vim.cmd('checkhealth ahpls')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  vim.cmd('tabclose')
+  A.contains(text, 'ERROR', 'report')
+  A.contains(text, 'no-such-ahpls', 'report')
+  A.contains(text, 'go build -o bin/ahpls ./cmd/ahpls', 'advice')
+  A.contains(text, 'No ahpls server running', 'report')
+end)
+
+table.insert(tests, {
+  name = 'cleanup',
+  cleanup = true,
+  fn = function()
+    vim.fn.delete(tmp, 'rf')
+  end,
+})
+
+return tests

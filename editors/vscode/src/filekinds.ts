@@ -1,0 +1,62 @@
+// Which files ahpls cares about (customization-formats.md §2.1), as VS Code glob
+// patterns. The document selector is deliberately a little wider than the
+// server's classifier (plugin agents/commands folders cannot be told apart by a
+// glob); the server ignores files that are not ours. Activation is narrower:
+// only paths that are certainly customization files start the server.
+
+/** Document selector patterns (file scheme), matched against the absolute path. */
+export const DOCUMENT_PATTERNS: readonly string[] = [
+  '**/SKILL.md',
+  '**/skill.md',
+  '**/*.agent.md',
+  '**/*.chatmode.md',
+  '**/*.prompt.md',
+  '**/*.instructions.md',
+  '**/copilot-instructions.md',
+  '**/.github/agents/**/*.md',
+  '**/.claude/agents/**/*.md',
+  '**/.claude/commands/**/*.md',
+  '**/.claude/rules/**/*.md',
+  '**/agents/**/*.md',
+  '**/commands/**/*.md',
+  '**/{AGENTS,CLAUDE,CLAUDE.local,GEMINI}.md',
+  '**/{hooks,plugin,marketplace,mcp,.mcp}.json',
+  '**/.github/hooks/*.json',
+  '**/.claude/settings.json',
+  '**/.claude/settings.local.json',
+  '**/.github/copilot/settings.json',
+];
+
+/** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
+export const ACTIVATION_PATTERNS: readonly string[] = [
+  '**/SKILL.md',
+  '**/*.agent.md',
+  '**/*.chatmode.md',
+  '**/*.prompt.md',
+  '**/*.instructions.md',
+  '**/.github/copilot-instructions.md',
+  '**/.github/agents/*.md',
+  '**/.claude/agents/**/*.md',
+  '**/.claude/commands/**/*.md',
+  '**/.claude/rules/**/*.md',
+  '**/.github/hooks/*.json',
+  '**/hooks/hooks.json',
+  '**/hooks.json',
+  '**/.mcp.json',
+  '**/.plugin/plugin.json',
+  '**/.claude-plugin/plugin.json',
+  '**/.github/plugin/plugin.json',
+  'plugin.json',
+  '**/.plugin/marketplace.json',
+  '**/.claude-plugin/marketplace.json',
+  '**/.github/plugin/marketplace.json',
+  'marketplace.json',
+  '**/.claude/settings.json',
+  '**/.github/copilot/settings.json',
+  '**/AGENTS.md',
+  '**/CLAUDE.md',
+];
+
+export function activationEvents(): string[] {
+  return ACTIVATION_PATTERNS.map((p) => `workspaceContains:${p}`);
+}

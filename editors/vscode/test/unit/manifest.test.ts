@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { minimatch } from 'minimatch';
+import { activationEvents, ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from '../../src/filekinds';
+import { KNOWN_TARGETS, RULE_LEVELS } from '../../src/settings';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
+const props = pkg.contributes.configuration.properties;
+
+// Paths relative to a workspace folder: which ones must start the server and be sent to it.
+const ours = [
+  '.github/skills/my-skill/SKILL.md',
+  '.claude/skills/x/SKILL.md',
+  '.agents/skills/x/SKILL.md',
+  'plugins/p/skills/x/SKILL.md',
+  '.github/agents/reviewer.agent.md',
+  '.github/chatmodes/old.chatmode.md',
+  '.github/prompts/release.prompt.md',
+  '.github/instructions/go.instructions.md',
+  '.github/copilot-instructions.md',
+  '.claude/agents/sub/helper.md',
+  '.claude/commands/deploy.md',
+  '.claude/rules/style.md',
+  '.github/hooks/pre.json',
+  'plugins/p/hooks/hooks.json',
+  '.mcp.json',
+  '.plugin/plugin.json',
+  '.claude-plugin/plugin.json',
+  '.github/plugin/plugin.json',
+  '.claude-plugin/marketplace.json',
+  '.claude/settings.json',
+  '.github/copilot/settings.json',
+  'AGENTS.md',
+  'CLAUDE.md',
+];
+const notOurs = ['README.md', 'docs/guide.md', 'package.json', 'tsconfig.json', 'src/settings.json', '.vscode/settings.json'];
+
+function matchesAny(patterns: readonly string[], rel: string): boolean {
+  // VS Code matches document filters against the absolute path and
+  // workspaceContains against the folder-relative one; test both forms.
+  return patterns.some((p) => minimatch(rel, p, { dot: true }) || minimatch('/home/u/repo/' + rel, p, { dot: true }));
+}
+
+describe('package.json', () => {
+  it('activates on exactly the workspaceContains patterns of filekinds.ts', () => {
+    assert.deepEqual(pkg.activationEvents, activationEvents());
+  });
+  it('points main at the compiled extension and pins the VS Code engine the client library needs', () => {
+    assert.equal(pkg.main, './out/src/extension.js');
+    assert.equal(pkg.engines.vscode, '^1.91.0');
+    assert.ok(fs.existsSync(path.join(__dirname, '../../src/extension.js')), 'build output missing');
+  });
+  it('contributes every ahpls.* setting the extension reads', () => {
+    assert.deepEqual(Object.keys(props).sort(), [
+      'ahpls.host',
+      'ahpls.impliedTargets',
+      'ahpls.path',
+      'ahpls.rules',
+      'ahpls.sessions',
+      'ahpls.targets',
+      'ahpls.trace.server',
+      'ahpls.trustWorkspaceTools',
+    ]);
+    assert.deepEqual(props['ahpls.targets'].items.enum, [...KNOWN_TARGETS]);
+    assert.deepEqual(props['ahpls.rules'].additionalProperties.enum, [...RULE_LEVELS]);
+    assert.equal(props['ahpls.trustWorkspaceTools'].default, false);
+  });
+  it('ignores workspace values of the dangerous settings in untrusted workspaces', () => {
+    const u = pkg.capabilities.untrustedWorkspaces;
+    assert.equal(u.supported, 'limited');
+    assert.deepEqual([...u.restrictedConfigurations].sort(), ['ahpls.host', 'ahpls.path', 'ahpls.trustWorkspaceTools']);
+  });
+  it('has pinned (exact) dependency versions', () => {
+    for (const [name, v] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+      assert.match(String(v), /^\d+\.\d+\.\d+$/, name);
+    }
+  });
+});
+
+describe('file kinds', () => {
+  for (const rel of ours) {
+    it(`${rel} activates the extension and is sent to the server`, () => {
+      assert.ok(matchesAny(ACTIVATION_PATTERNS, rel), 'activation');
+      assert.ok(matchesAny(DOCUMENT_PATTERNS, rel), 'document selector');
+    });
+  }
+  for (const rel of notOurs) {
+    it(`${rel} does not`, () => {
+      assert.ok(!matchesAny(ACTIVATION_PATTERNS, rel), 'activation');
+      assert.ok(!matchesAny(DOCUMENT_PATTERNS, rel), 'document selector');
+    });
+  }
+});
+
+describe('context menus', () => {
+  it('offer Toggle Customization on customization files only', () => {
+    for (const where of ['explorer/context', 'editor/title/context']) {
+      const [entry] = pkg.contributes.menus[where];
+      assert.equal(entry.command, 'ahpls.client.toggleCustomization');
+      const re = new RegExp(/=~ \/(.*)\/$/.exec(entry.when)![1]);
+      for (const name of ['SKILL.md', 'review.agent.md', 'x.prompt.md', 'go.instructions.md', '.mcp.json', 'plugin.json', 'hooks.json']) {
+        assert.ok(re.test(name), `${where}: ${name}`);
+      }
+      for (const name of ['README.md', 'package.json', 'SKILL.md.bak', 'mcp.json.orig']) {
+        assert.ok(!re.test(name), `${where}: ${name}`);
+      }
+    }
+  });
+});

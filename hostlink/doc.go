@@ -1,0 +1,39 @@
+// Package hostlink links the editor's workspace to one agent host: it is the
+// only room that knows both the workspace model (virtual plugins, client
+// tools, enablement decisions, diagnostics) and AHP (package ahpclient). It
+// does not import server and knows nothing of LSP; the language server
+// implements the small Editor interface and forwards every file change.
+//
+// Why it exists: publishing a workspace to a host is a loop with many
+// inputs (file edits, open buffers, tool config, enablement toggles, the
+// host's dialect and other clients' tools) and one output (the full
+// SessionActiveClient entry), and the host's answers (load states, MCP
+// server states) must come back as diagnostics on the files that caused
+// them. Keeping both halves here keeps server a plain LSP server and
+// ahpclient a plain protocol client.
+//
+// Where to start: New and Run (link.go). Then
+//   - publish.go: the entry (tools + one ClientPluginCustomization per
+//     virtual plugin, enablement through enablement.Publication), the served
+//     trees (a filtered .mcp.json when the 0.8 dialect must leave a
+//     client-disabled server out), exclusion diagnostics;
+//   - serve.go: the host's reverse resource* requests (read-only);
+//   - loaddiag.go: container `load` and MCP server `state` → diagnostics on
+//     workspace files, one per failure however many sessions report it;
+//   - toggle.go: enablement rows and toggle routing (local store vs host).
+//
+// Identity: one ahpclient.Client per Link, whose clientId is
+// ahpclient.StableClientID(StateDir, sorted folder URIs): the same
+// workspace gets the same id after a restart (so a reconnect within the
+// host's grace period keeps the active-client slot, and the host's
+// per-client state lines up), a different workspace a different id. Two
+// editors open on the same folders at once would share it; the host then
+// keeps the newer connection. A folder change means a new Link (the id
+// changes with the folder set).
+//
+// Invariants: nothing is published before the enablement stores are loaded
+// and the first scan is done (enablement C11); the entry is handed to
+// ahpclient only when its JSON changed, and ahpclient re-asserts it on join
+// and after reconnect; plugin ids and URIs never change with content, only
+// nonces do.
+package hostlink

@@ -1,0 +1,753 @@
+package hostlink
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/enablement"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
+	"github.com/ahpls-dev/ahpls/virtualplugin"
+)
+
+// Host status words reported through Editor.HostStatus.
+const (
+	StatusDisconnected = "disconnected"
+	StatusConnecting   = "connecting"
+	StatusConnected    = "connected"
+	StatusRefused      = "refused"
+)
+
+// DefaultDebounceDelay is how long FilesChanged waits for more changes
+// before rebuilding and republishing.
+const DefaultDebounceDelay = 200 * time.Millisecond
+
+// Config is the `ahpls.host` part of the settings plus where state lives.
+type Config struct {
+	// URL is the host's ws:// or wss:// endpoint (required).
+	URL string
+	// Header is sent with the WebSocket upgrade (connection auth).
+	Header http.Header
+	// Sessions are joined explicitly; with Auto every session whose working
+	// directories cover a workspace folder is joined too.
+	Sessions []string
+	Auto     bool
+	// TrustWorkspaceTools enables command tools from settings and
+	// .ahpls/tools.json (workspace trust).
+	TrustWorkspaceTools bool
+	// ToolSettings is the `ahpls.tools` setting as {"tools":[…]} JSON.
+	ToolSettings json.RawMessage
+	// StateDir holds the clientId file and, under "enablement", the
+	// per-folder enablement stores. Default: the parent of
+	// enablement.DefaultStateDir() (~/.local/state/ahpls).
+	StateDir string
+	// DebounceDelay for FilesChanged; default DefaultDebounceDelay.
+	DebounceDelay time.Duration
+
+	// RuleOptions are the rule settings used to decide whether a file is
+	// published (any Error-severity finding leaves it out).
+	RuleOptions diagnostics.Options
+	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
+	// nil offers none.
+	ToolsEditor tools.Editor
+	// Executor runs the host's calls of our tools (package toolexec); it is
+	// started once the client exists and stopped when Run ends. Optional;
+	// SetExecutor may set it later, before Run.
+	Executor Executor
+	// ClientVersion is sent as clientInfo.version (logs only).
+	ClientVersion string
+	// ClientOptions, when set, adjusts the ahpclient options before the
+	// client is created (timeouts, backoff, frame tracing).
+	ClientOptions func(*ahpclient.Options)
+}
+
+// Editor is what the language server provides.
+type Editor interface {
+	// Folders are the workspace folders, absolute paths.
+	Folders() []string
+	// Text is the open buffer of a file, false when it is not open.
+	Text(absPath string) ([]byte, bool)
+	// PublishDiagnostics replaces this room's diagnostics for a file (spans
+	// are byte offsets into the file's current text; empty clears). The
+	// server merges them with its rule diagnostics.
+	PublishDiagnostics(absPath string, diags []model.Diagnostic)
+	// HostStatus reports the connection: disconnected, connecting,
+	// connected or refused, with a human-readable message.
+	HostStatus(state, message string)
+	// Log writes a line to the editor's log (stderr / window/logMessage).
+	Log(msg string)
+}
+
+// Executor runs client tool calls for the connection (package toolexec).
+// Start is called once per Run with the live client; Stop when Run ends.
+type Executor interface {
+	Start(ctx context.Context, c *ahpclient.Client)
+	Stop()
+}
+
+// folder is one workspace folder's publication state.
+type folder struct {
+	abs     string // as the editor names it
+	uri     string // file:// URI
+	key     string // virtualplugin.FolderKey
+	builder *virtualplugin.Builder
+	tools   *tools.Registry
+	store   *enablement.ClientStore
+}
+
+// Link connects one editor workspace to one agent host. Create with New,
+// drive with Run.
+type Link struct {
+	cfg    Config
+	ed     Editor
+	log    *slog.Logger
+	client *ahpclient.Client
+	served *virtualplugin.Server
+
+	folders []*folder
+
+	pendMu  sync.Mutex
+	pending map[string]bool
+	kick    chan struct{}
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	runOnce  sync.Once
+
+	// mu guards the publication and diagnostic state below. It is held
+	// while building; Editor callbacks other than Text run outside it.
+	buildMu sync.Mutex // serialises builds (see buildFolder)
+	pubMu   sync.Mutex // serialises republish, so entries reach ahpclient in order
+	diagMu  sync.Mutex // serialises host diagnostic refreshes
+	sendMu  sync.Mutex // serialises publications to the Editor
+
+	mu         sync.Mutex
+	dirty      map[string]bool // files whose diagnostics may have changed
+	ready      bool            // stores loaded and first scan done
+	closed     bool            // Run ended: publish nothing more
+	snaps      map[string]*virtualplugin.Snapshot
+	pubs       map[string]*pubPlugin // current, by customization id
+	history    map[string]*pubPlugin // by served nonce, bounded per plugin
+	histOrder  map[string][]string   // plugin id → nonces, oldest first
+	dialect    enablement.Dialect
+	lastEntry  []byte
+	entry      any // last entry handed to ahpclient
+	collisions []tools.Collision
+	excl       map[string][]model.Diagnostic // by abs path
+	hostDiags  map[string][]model.Diagnostic // by abs path
+	shown      map[string]string             // abs path → JSON of what the editor has
+	state      string
+	stateMsg   string
+	executor   Executor
+
+	// afterApply, when set (tests), runs after each debounced rebuild.
+	afterApply func()
+}
+
+// New prepares a Link for the editor's current folders. Nothing connects
+// until Run. logger may be nil (stderr).
+func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("hostlink: Config.URL is required")
+	}
+	if ed == nil {
+		return nil, errors.New("hostlink: an Editor is required")
+	}
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if cfg.DebounceDelay <= 0 {
+		cfg.DebounceDelay = DefaultDebounceDelay
+	}
+	if cfg.StateDir == "" {
+		d, err := enablement.DefaultStateDir()
+		if err != nil {
+			return nil, fmt.Errorf("hostlink: no state directory: %w", err)
+		}
+		cfg.StateDir = filepath.Dir(d)
+	}
+	l := &Link{
+		cfg:       cfg,
+		ed:        ed,
+		log:       logger,
+		served:    virtualplugin.NewServer(),
+		pending:   map[string]bool{},
+		kick:      make(chan struct{}, 1),
+		stop:      make(chan struct{}),
+		snaps:     map[string]*virtualplugin.Snapshot{},
+		pubs:      map[string]*pubPlugin{},
+		history:   map[string]*pubPlugin{},
+		histOrder: map[string][]string{},
+		dialect:   enablement.DialectUnknown,
+		excl:      map[string][]model.Diagnostic{},
+		hostDiags: map[string][]model.Diagnostic{},
+		shown:     map[string]string{},
+		state:     StatusDisconnected,
+		executor:  cfg.Executor,
+	}
+	storeDir := filepath.Join(cfg.StateDir, "enablement")
+	var uris []string
+	seen := map[string]bool{}
+	for _, abs := range ed.Folders() {
+		abs = filepath.Clean(abs)
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		f, err := l.newFolder(abs, storeDir, len(l.folders) == 0)
+		if err != nil {
+			ed.Log(fmt.Sprintf("ahpls host link: workspace folder %s is not published: %v", abs, err))
+			continue
+		}
+		l.folders = append(l.folders, f)
+		uris = append(uris, f.uri)
+	}
+	sort.Slice(l.folders, func(i, j int) bool { return l.folders[i].key < l.folders[j].key })
+	sort.Strings(uris)
+
+	opts := ahpclient.Options{
+		URL:          cfg.URL,
+		Header:       cfg.Header,
+		StateDir:     cfg.StateDir,
+		WorkspaceKey: strings.Join(uris, "\n"),
+		ClientInfo:   ahpclient.Implementation{Name: "ahpls", Version: cfg.ClientVersion},
+		Logger:       logger,
+		Sessions:     cfg.Sessions,
+		Auto:         cfg.Auto,
+		Folders:      uris,
+		ChatTurns:    1,
+	}
+	if cfg.ClientOptions != nil {
+		cfg.ClientOptions(&opts)
+	}
+	c, err := ahpclient.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	l.client = c
+	l.registerHandlers()
+	c.OnEvent(l.onEvent)
+	return l, nil
+}
+
+// newFolder prepares one folder. Only the first folder's registry gets the
+// built-in editor tools: they cover the whole workspace, and one copy per
+// folder would only produce renamed duplicates.
+func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
+	f := &folder{abs: abs, uri: virtualplugin.FolderURI(abs), key: virtualplugin.FolderKey(abs)}
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: l.check, Overlay: l.ed.Text})
+	if err != nil {
+		return nil, err
+	}
+	f.builder = b
+	var te tools.Editor
+	if first {
+		te = l.cfg.ToolsEditor
+	}
+	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools})
+	if err != nil {
+		return nil, err
+	}
+	f.tools = reg
+	if len(l.cfg.ToolSettings) > 0 {
+		for _, p := range reg.SetSettings(l.cfg.ToolSettings) {
+			l.log.Warn("ahpls.tools setting", "problem", p.Message, "path", p.Path)
+		}
+	}
+	f.store = enablement.OpenClientStore(storeDir, f.uri, l.log)
+	return f, nil
+}
+
+// check is the Builder's publication gate: a file with an Error-severity
+// finding is left out, with that finding as the reason.
+func (l *Link) check(rel string, kind model.Kind, text []byte) string {
+	for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text}, l.cfg.RuleOptions) {
+		if d.Severity == model.SeverityError {
+			return d.Message
+		}
+	}
+	return ""
+}
+
+// Client is the AHP client (for the tool executor and diagnostics views).
+func (l *Link) Client() *ahpclient.Client { return l.client }
+
+// ClientID is the clientId this link uses with the host.
+func (l *Link) ClientID() string { return l.client.ClientID() }
+
+// SetExecutor plugs in the tool executor; call before Run.
+func (l *Link) SetExecutor(e Executor) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.executor = e
+}
+
+// ToolRegistry returns the registry that offers a tool under its wire name
+// (as of the last publication), for the tool executor.
+func (l *Link) ToolRegistry(wireName string) (*tools.Registry, bool) {
+	for _, f := range l.folders {
+		if _, ok := f.tools.Lookup(wireName); ok {
+			return f.tools, true
+		}
+	}
+	return nil, false
+}
+
+// Registries are the per-folder tool registries, in folder order.
+func (l *Link) Registries() []*tools.Registry {
+	out := make([]*tools.Registry, len(l.folders))
+	for i, f := range l.folders {
+		out[i] = f.tools
+	}
+	return out
+}
+
+// SetTrusted switches command tools on or off in every folder and
+// republishes.
+func (l *Link) SetTrusted(trusted bool) {
+	for _, f := range l.folders {
+		f.tools.SetTrusted(trusted)
+		l.loadToolConfig(f)
+	}
+	l.republish()
+}
+
+// SetToolSettings replaces the `ahpls.tools` setting ({"tools":[…]} JSON;
+// nil clears it) in every folder and republishes.
+func (l *Link) SetToolSettings(settings json.RawMessage) {
+	for _, f := range l.folders {
+		for _, p := range f.tools.SetSettings(settings) {
+			l.log.Warn("ahpls.tools setting", "problem", p.Message, "path", p.Path)
+		}
+	}
+	l.republish()
+}
+
+// Status is a snapshot of the link for status views.
+type Status struct {
+	State           string            `json:"state"`
+	Message         string            `json:"message,omitempty"`
+	URL             string            `json:"url"`
+	ClientID        string            `json:"clientId"`
+	ProtocolVersion string            `json:"protocolVersion,omitempty"`
+	Dialect         string            `json:"dialect"`
+	Sessions        []string          `json:"sessions"` // joined session URIs
+	SessionDetails  []SessionInfo     `json:"sessionDetails"`
+	Plugins         []PublishedPlugin `json:"plugins"`
+	ToolCollisions  []string          `json:"toolCollisions,omitempty"`
+}
+
+// SessionInfo is one joined session.
+type SessionInfo struct {
+	URI                string   `json:"uri"`
+	Title              string   `json:"title,omitempty"`
+	WorkingDirectories []string `json:"workingDirectories,omitempty"`
+}
+
+// PublishedPlugin is one virtual plugin in the current entry.
+type PublishedPlugin struct {
+	ID     string `json:"id"`
+	URI    string `json:"uri"`
+	Name   string `json:"name"`
+	Nonce  string `json:"nonce"`
+	Folder string `json:"folder"`
+	// Omitted are bundled MCP servers left out of the served .mcp.json
+	// (disabled here, and the host's dialect has no field for that).
+	Omitted []string `json:"omitted,omitempty"`
+}
+
+// Status reports the connection and what is published.
+func (l *Link) Status() Status {
+	l.mu.Lock()
+	s := Status{State: l.state, Message: l.stateMsg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
+	for id, p := range l.pubs {
+		pp := PublishedPlugin{ID: id, URI: p.source.URI, Name: p.source.Name, Nonce: p.nonce, Folder: p.folder.abs}
+		for _, n := range p.source.MCPServers {
+			if !slices.Contains(p.served.MCPServers, n) {
+				pp.Omitted = append(pp.Omitted, n)
+			}
+		}
+		s.Plugins = append(s.Plugins, pp)
+	}
+	for _, c := range l.collisions {
+		s.ToolCollisions = append(s.ToolCollisions, c.Message)
+	}
+	l.mu.Unlock()
+	sort.Slice(s.Plugins, func(i, j int) bool { return s.Plugins[i].ID < s.Plugins[j].ID })
+	s.ProtocolVersion = l.client.ProtocolVersion()
+	s.Sessions = l.client.Joined()
+	s.SessionDetails = []SessionInfo{}
+	for _, uri := range s.Sessions {
+		si := SessionInfo{URI: uri}
+		if st, ok := l.client.State(uri); ok {
+			si.Title, _ = st["title"].(string)
+			si.WorkingDirectories = (wire.V08{}).WorkingDirectories(st)
+		}
+		s.SessionDetails = append(s.SessionDetails, si)
+	}
+	return s
+}
+
+// Close stops Run (which clears everything this link published).
+func (l *Link) Close() {
+	l.stopOnce.Do(func() { close(l.stop) })
+}
+
+// Run connects, publishes and follows the host until ctx ends, Close is
+// called, or the host refuses the handshake for good (then the refusal is
+// returned and nothing retries). Every diagnostic this link published is
+// cleared before it returns. Run may be called once.
+func (l *Link) Run(ctx context.Context) error {
+	first := false
+	l.runOnce.Do(func() { first = true })
+	if !first {
+		return errors.New("hostlink: Run called twice")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-l.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	l.setStatus(StatusConnecting, "connecting to "+redactURL(l.cfg.URL))
+	errc := make(chan error, 1)
+	go func() { errc <- l.client.Run(ctx) }()
+
+	// The first scan runs while the socket opens; nothing is published
+	// before it is done (enablement C11).
+	for _, f := range l.folders {
+		l.loadToolConfig(f)
+	}
+	for _, f := range l.folders {
+		l.buildFolder(f)
+	}
+	l.mu.Lock()
+	l.ready = true
+	l.mu.Unlock()
+	l.republish()
+
+	done := make(chan struct{})
+	go l.debounceLoop(ctx, done)
+
+	l.mu.Lock()
+	ex := l.executor
+	l.mu.Unlock()
+	if ex != nil {
+		ex.Start(ctx, l.client)
+	}
+
+	err := <-errc
+	cancel()
+	<-done
+	if ex != nil {
+		ex.Stop()
+	}
+	l.client.Close()
+	l.clearAll()
+
+	var uv *ahpclient.UnsupportedVersionError
+	var ie *ahpclient.InitializeError
+	switch {
+	case errors.As(err, &uv):
+		// Its message is written for the user: the host's versions, ours,
+		// and which side to upgrade.
+		l.setStatus(StatusRefused, uv.Error())
+		return err
+	case errors.As(err, &ie):
+		l.setStatus(StatusRefused, "the agent host refused the connection: "+ie.Err.Message)
+		return err
+	}
+	l.setStatus(StatusDisconnected, "closed")
+	return nil
+}
+
+func (l *Link) setStatus(state, msg string) {
+	l.mu.Lock()
+	changed := l.state != state || l.stateMsg != msg
+	l.state, l.stateMsg = state, msg
+	l.mu.Unlock()
+	if changed {
+		l.ed.HostStatus(state, msg)
+	}
+}
+
+// redactURL drops user info and query (tokens) from a URL for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the agent host"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
+
+// hostName names the host in messages: its serverInfo.name, else the URL's
+// host.
+func (l *Link) hostName() string {
+	var r struct {
+		ServerInfo struct {
+			Name string `json:"name"`
+		} `json:"serverInfo"`
+	}
+	if raw := l.client.InitializeResult(); len(raw) > 0 && json.Unmarshal(raw, &r) == nil && r.ServerInfo.Name != "" {
+		return r.ServerInfo.Name
+	}
+	if u, err := url.Parse(l.cfg.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return "agent host"
+}
+
+// onEvent follows the connection; it runs on ahpclient's event goroutine,
+// one event at a time.
+func (l *Link) onEvent(e ahpclient.Event) {
+	l.mu.Lock()
+	closed := l.closed
+	l.mu.Unlock()
+	if closed {
+		return // the link is over: late events must not bring anything back
+	}
+	switch e.Kind {
+	case ahpclient.EventConnected:
+		if !e.Resumed {
+			// A fresh initialize may reach a different host build: learn
+			// its enablement dialect again.
+			l.mu.Lock()
+			l.dialect = enablement.DialectUnknown
+			l.mu.Unlock()
+		}
+		msg := "connected to " + l.hostName()
+		if v := l.client.ProtocolVersion(); v != "" {
+			msg += " (AHP " + v + ")"
+		}
+		l.setStatus(StatusConnected, msg)
+		l.republish()
+	case ahpclient.EventDisconnected:
+		select {
+		case <-l.stop:
+			return
+		default:
+		}
+		msg := "connection lost; reconnecting"
+		if e.Err != nil {
+			msg += " (" + e.Err.Error() + ")"
+		}
+		l.setStatus(StatusDisconnected, msg)
+	case ahpclient.EventStateChanged:
+		if e.ChannelKind == reduce.Session {
+			l.sessionChanged()
+		}
+	case ahpclient.EventSessionJoined, ahpclient.EventSessionLeft, ahpclient.EventChannelDropped:
+		l.sessionChanged()
+	}
+}
+
+// sessionChanged re-reads what the host says: its dialect and other tools
+// (which may change the entry) and load states (diagnostics).
+func (l *Link) sessionChanged() {
+	l.republish()
+	l.refreshHostDiagnostics()
+}
+
+// FilesChanged takes every file and buffer change from the server's funnel
+// (absolute paths of files or folders created, changed, deleted, opened or
+// closed). The rebuild is debounced; the entry is republished only when it
+// changed.
+func (l *Link) FilesChanged(absPaths ...string) {
+	if len(absPaths) == 0 {
+		return
+	}
+	l.pendMu.Lock()
+	for _, p := range absPaths {
+		l.pending[filepath.Clean(p)] = true
+	}
+	l.pendMu.Unlock()
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// debounceLoop applies pending changes once they have been quiet for
+// DebounceDelay, or at the latest 10×DebounceDelay after the first of a
+// burst: continuous typing must not hold publication back for ever.
+func (l *Link) debounceLoop(ctx context.Context, done chan<- struct{}) {
+	defer close(done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	var first time.Time // start of the current burst; zero when idle
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.kick:
+			now := time.Now()
+			if first.IsZero() {
+				first = now
+			}
+			wait := l.cfg.DebounceDelay
+			if rest := first.Add(10 * l.cfg.DebounceDelay).Sub(now); rest < wait {
+				wait = max(rest, 0)
+			}
+			timer.Stop()
+			select {
+			case <-timer.C:
+			default:
+			}
+			timer.Reset(wait)
+		case <-timer.C:
+			first = time.Time{}
+			l.applyPending()
+		}
+	}
+}
+
+// applyPending feeds pending paths to the builders and tool registries,
+// rebuilds the folders concerned and republishes.
+func (l *Link) applyPending() {
+	if l.afterApply != nil {
+		defer l.afterApply()
+	}
+	l.pendMu.Lock()
+	paths := make([]string, 0, len(l.pending))
+	for p := range l.pending {
+		paths = append(paths, p)
+	}
+	l.pending = map[string]bool{}
+	l.pendMu.Unlock()
+	if len(paths) == 0 {
+		return
+	}
+	sort.Strings(paths)
+	var touched []*folder
+	for _, f := range l.folders {
+		var mine []string
+		toolsCfg := false
+		for _, p := range paths {
+			if p == f.abs || strings.HasPrefix(p, f.abs+string(filepath.Separator)) {
+				mine = append(mine, p)
+				if rel, err := filepath.Rel(f.abs, p); err == nil && (filepath.ToSlash(rel) == tools.ConfigFile || filepath.ToSlash(rel) == filepath.ToSlash(filepath.Dir(tools.ConfigFile))) {
+					toolsCfg = true
+				}
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		f.builder.Changed(mine...)
+		if toolsCfg {
+			l.loadToolConfig(f)
+		}
+		touched = append(touched, f)
+	}
+	if len(touched) == 0 {
+		return
+	}
+	l.mu.Lock()
+	ready := l.ready
+	l.mu.Unlock()
+	if ready {
+		for _, f := range touched {
+			l.buildFolder(f)
+		}
+	}
+	l.republish()
+	// Spans of host diagnostics follow the file's new text.
+	l.refreshHostDiagnostics()
+}
+
+// loadToolConfig installs .ahpls/tools.json from the open buffer or disk.
+func (l *Link) loadToolConfig(f *folder) {
+	abs := filepath.Join(f.abs, filepath.FromSlash(tools.ConfigFile))
+	var probs []tools.Problem
+	if text, ok := l.ed.Text(abs); ok {
+		probs = f.tools.SetWorkspaceConfig(text)
+	} else {
+		var err error
+		probs, err = f.tools.LoadWorkspaceConfig()
+		if err != nil {
+			l.log.Warn("tool config not loaded", "file", abs, "err", err)
+		}
+	}
+	for _, p := range probs {
+		if p.Severity == tools.SeverityError {
+			l.log.Info("tool config problem", "file", abs, "problem", p.Message)
+		}
+	}
+}
+
+// publishDiagnostics sends the merged exclusion and host diagnostics of
+// the given files, each only when its set changed. Called without l.mu.
+func (l *Link) publishDiagnostics(files []string) {
+	// Held across the Editor calls: two publishers computing under mu and
+	// sending after it could otherwise deliver an older set last.
+	l.sendMu.Lock()
+	defer l.sendMu.Unlock()
+	type out struct {
+		path  string
+		diags []model.Diagnostic
+	}
+	var outs []out
+	l.mu.Lock()
+	for _, p := range files {
+		ds := append(append([]model.Diagnostic{}, l.excl[p]...), l.hostDiags[p]...)
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
+		key := ""
+		if len(ds) > 0 {
+			b, _ := json.Marshal(ds)
+			key = string(b)
+		}
+		if l.shown[p] == key {
+			continue
+		}
+		if key == "" {
+			delete(l.shown, p)
+		} else {
+			l.shown[p] = key
+		}
+		outs = append(outs, out{p, ds})
+	}
+	l.mu.Unlock()
+	for _, o := range outs {
+		l.ed.PublishDiagnostics(o.path, o.diags)
+	}
+}
+
+// clearAll withdraws every diagnostic this link published: when the
+// connection is closed for good, nothing the host said stays, and
+// exclusions only matter while a host is linked.
+func (l *Link) clearAll() {
+	l.diagMu.Lock()
+	defer l.diagMu.Unlock()
+	l.mu.Lock()
+	l.closed = true
+	var files []string
+	for p := range l.shown {
+		files = append(files, p)
+	}
+	l.excl = map[string][]model.Diagnostic{}
+	l.hostDiags = map[string][]model.Diagnostic{}
+	l.mu.Unlock()
+	sort.Strings(files)
+	l.publishDiagnostics(files)
+}

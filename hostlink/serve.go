@@ -1,0 +1,114 @@
+package hostlink
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/virtualplugin"
+)
+
+// Reverse resource* requests (docs/ahp.md §6). The host walks our trees
+// with resolve/list/read; everything that would write is refused, since a
+// virtual plugin is a projection of workspace files, not a place to store
+// anything.
+
+type uriParams struct {
+	URI      string `json:"uri"`
+	Encoding string `json:"encoding"`
+}
+
+func (l *Link) registerHandlers() {
+	c := l.client
+	c.Handle("resourceResolve", func(_ context.Context, raw json.RawMessage) (any, error) {
+		p, err := decodeURIParams(raw)
+		if err != nil {
+			return nil, err
+		}
+		res, err := l.served.Resolve(p.URI)
+		return res, mapServeError(err)
+	})
+	c.Handle("resourceList", func(_ context.Context, raw json.RawMessage) (any, error) {
+		p, err := decodeURIParams(raw)
+		if err != nil {
+			return nil, err
+		}
+		res, err := l.served.List(p.URI)
+		return res, mapServeError(err)
+	})
+	c.Handle("resourceRead", func(_ context.Context, raw json.RawMessage) (any, error) {
+		p, err := decodeURIParams(raw)
+		if err != nil {
+			return nil, err
+		}
+		if p.Encoding != "" && p.Encoding != "utf-8" && p.Encoding != "base64" {
+			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, "encoding must be utf-8 or base64", nil)
+		}
+		res, err := l.served.Read(p.URI, p.Encoding)
+		return res, mapServeError(err)
+	})
+	readOnly := func(context.Context, json.RawMessage) (any, error) {
+		return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, virtualplugin.ReadOnly.Message, nil)
+	}
+	for _, m := range []string{"resourceWrite", "resourceDelete", "resourceMove", "resourceCopy", "resourceMkdir"} {
+		c.Handle(m, readOnly)
+	}
+	c.Handle("createResourceWatch", func(context.Context, json.RawMessage) (any, error) {
+		// A host-initiated watch cannot work at 0.8.0; new nonces signal
+		// changes instead (docs/ahp.md §6).
+		return nil, ahpclient.NewError(ahpclient.CodeMethodNotFound, "createResourceWatch is not supported by this client", nil)
+	})
+	c.Handle("resourceRequest", func(_ context.Context, raw json.RawMessage) (any, error) {
+		var p struct {
+			URI   string `json:"uri"`
+			Write bool   `json:"write"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil || p.URI == "" {
+			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, "resourceRequest needs a uri", nil)
+		}
+		if p.Write {
+			return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, virtualplugin.ReadOnly.Message, nil)
+		}
+		if l.ownsURI(p.URI) {
+			return struct{}{}, nil
+		}
+		return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, "ahpls grants access only to its own virtual:// plugin trees", nil)
+	})
+}
+
+// ownsURI reports a URI inside one of the plugins being served.
+func (l *Link) ownsURI(uri string) bool {
+	if _, ok := l.served.Plugin(uri); ok {
+		return true
+	}
+	// The plugin's parent ("virtual://ahpls/<folder>") is ours too.
+	for _, f := range l.folders {
+		if strings.TrimSuffix(uri, "/") == "virtual://ahpls/"+f.key {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeURIParams(raw json.RawMessage) (uriParams, error) {
+	var p uriParams
+	if err := json.Unmarshal(raw, &p); err != nil || p.URI == "" {
+		return p, ahpclient.NewError(ahpclient.CodeInvalidParams, "params must carry a uri", nil)
+	}
+	return p, nil
+}
+
+// mapServeError turns a virtualplugin error into the wire error with its
+// AHP code; anything else is an internal error.
+func mapServeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ve *virtualplugin.Error
+	if errors.As(err, &ve) {
+		return ahpclient.NewError(int64(ve.Code), ve.Message, nil)
+	}
+	return ahpclient.NewError(ahpclient.CodeInternalError, err.Error(), nil)
+}

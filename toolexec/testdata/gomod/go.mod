@@ -1,0 +1,3 @@
+module example.com/toolexecfixture
+
+go 1.22

@@ -1,0 +1,27 @@
+package tools
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// The config file is checked like every other kind: through
+// diagnostics.Check, at the offending value.
+func TestConfigFileIsDiagnosed(t *testing.T) {
+	text := []byte(`{"version": 1, "tools": [{"name": "1bad", "command": {"argv": ["go", "test"]}}]}`)
+	ds := diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: text}, diagnostics.Options{})
+	require.NotEmpty(t, ds)
+	assert.Equal(t, RuleConfig, ds[0].Rule)
+	assert.Equal(t, model.SeverityError, ds[0].Severity)
+	assert.Equal(t, `"1bad"`, string(text[ds[0].Span.Start:ds[0].Span.End]))
+
+	clean := []byte(`{"version": 1, "tools": [{"name": "unit", "command": {"argv": ["go", "test", "./..."]}}]}`)
+	assert.Empty(t, diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: clean}, diagnostics.Options{}))
+	_, ok := diagnostics.LookupRule(RuleConfig)
+	assert.True(t, ok)
+}
