@@ -57,7 +57,10 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 	}
 	fs, ok := s.currentCheck(u)
 	if !ok {
-		return out, nil
+		s.flush(u)
+		if fs, ok = s.currentCheck(u); !ok {
+			return out, nil
+		}
 	}
 	enc := s.Encoding()
 	loc, _ := s.locate(u)

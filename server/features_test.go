@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +132,30 @@ func TestCompletion(t *testing.T) {
 	skill := skillURI(root, "comp")
 	assert.ElementsMatch(t, []string{"true", "false"}, labels(skill, "---\nname: comp\nuser-invocable: \n---\n", 2, len("user-invocable: ")))
 	assert.Contains(t, labels(uri.File(filepath.Join(root, ".github", "skills", "k", "SKILL.md")), "---\nname: k\n\n---\n", 2, 0), "description")
+}
+
+// A quick fix asked for right after typing, while the check of the new
+// text is still waiting out its debounce, is there: the request runs the
+// pending check first instead of answering from stale (or no) findings.
+func TestCodeActionRightAfterTyping(t *testing.T) {
+	root := t.TempDir()
+	opts := DefaultOptions()
+	opts.Debounce = time.Hour // the debounced check would never run in time
+	c := newTestClient(t, clientSetup{folders: []string{root}, opts: opts})
+	u := skillURI(root, "demo")
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, "---\nname: demo\ndescription: A demo.\n---\n")))
+	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(ds) == 0 })
+	require.NoError(t, c.notify("textDocument/didChange", didChangeFull(u, 2, bomSkill)))
+
+	var actions []wireAction
+	require.NoError(t, c.call("textDocument/codeAction", fmt.Sprintf(
+		`{"textDocument":{"uri":%q},"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[]}}`, u), &actions))
+	found := false
+	for _, a := range actions {
+		if len(a.Diagnostics) > 0 && a.Diagnostics[0].Code == "fm/bom" {
+			found = true
+		}
+	}
+	assert.True(t, found, "the fix for the text just typed: %+v", actions)
+	c.waitPublish(u, ptr(2), func(ds []wireDiag) bool { return len(withCode(ds, "fm/bom")) == 1 })
 }

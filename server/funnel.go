@@ -403,3 +403,22 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 	loc, _ := s.locate(u)
 	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
 }
+
+// flush runs a pending (debounced) check of u now, so a request that needs
+// the findings of the text the editor has (a code action right after
+// typing) does not see none. It is a no-op when nothing is pending.
+func (s *Server) flush(u uri.URI) {
+	s.mu.Lock()
+	fs := s.files[u]
+	if fs == nil || s.ctx == nil || s.ctx.Err() != nil || fs.timer == nil && fs.cancel == nil {
+		s.mu.Unlock()
+		return
+	}
+	if fs.timer != nil {
+		fs.timer.Stop()
+		fs.timer = nil
+	}
+	gen, ctx := fs.gen, s.ctx
+	s.mu.Unlock()
+	s.check(ctx, u, gen, CauseChange)
+}

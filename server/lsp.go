@@ -334,6 +334,9 @@ func (l *lspServer) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.D
 	for _, r := range added {
 		s.scanFolder(r)
 	}
+	if s.opts.OnFoldersChanged != nil {
+		s.opts.OnFoldersChanged(s.Folders())
+	}
 	return nil
 }
 

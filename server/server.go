@@ -73,6 +73,9 @@ type Options struct {
 	// path, including files that are not customizations themselves (a
 	// skill's scripts). It must not block.
 	OnPathChanged func(path string)
+	// OnFoldersChanged, when set, hears the workspace folders (absolute
+	// paths) after the editor added or removed some. It must not block.
+	OnFoldersChanged func(folders []string)
 }
 
 // DefaultOptions is what `ahpls serve` uses.

@@ -42,6 +42,7 @@ type hostManager struct {
 	srv *server.Server
 	log *slog.Logger
 
+	applyMu  sync.Mutex // one settings/folder change at a time
 	mu       sync.Mutex
 	ctx      context.Context
 	cur      hostSettings
@@ -86,14 +87,26 @@ func (m *hostManager) started(ctx context.Context) {
 	m.apply(st)
 }
 
+// foldersChanged restarts the link: its folders (and so its clientId and
+// published plugins) are fixed when it is created.
+func (m *hostManager) foldersChanged(folders []string) {
+	m.mu.Lock()
+	st := m.cur
+	m.cur = hostSettings{} // force apply to rebuild
+	m.mu.Unlock()
+	go m.apply(st)
+}
+
 func (m *hostManager) apply(st hostSettings) {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
 	m.mu.Lock()
 	same := reflect.DeepEqual(st, m.cur) && (m.link != nil || st.Host == "")
 	m.cur = st
 	ctx := m.ctx
 	m.mu.Unlock()
-	if same || ctx == nil {
-		return
+	if same || ctx == nil || ctx.Err() != nil {
+		return // unchanged, not initialized yet, or the connection has ended
 	}
 	m.stop()
 	if st.Host == "" {
@@ -295,13 +308,19 @@ func (m *hostManager) showHostConnection(ctx context.Context, args []json.RawMes
 	return l.Status(), nil
 }
 
-// toggleArgs is ahpls.toggleCustomization's argument.
+// toggleArgs is ahpls.toggleCustomization's argument: the item by its row
+// id, or a workspace file by URI (the most specific row the file stands
+// for: its leaf, else its plugin).
 type toggleArgs struct {
 	Session string          `json:"session"`
 	ID      string          `json:"id"`
+	URI     string          `json:"uri"`
 	Scope   enablement.Kind `json:"scope"`
-	Enabled bool            `json:"enabled"`
+	Enabled *bool           `json:"enabled"`
 }
+
+// toggleUsage is the argument shape, repeated in every argument error.
+const toggleUsage = `ahpls.toggleCustomization takes one argument: {"id": "<customization id>" or "uri": "<file URI>", "scope": "session"|"workspace"|"global" (default "session"), "enabled": true|false, "session": "<session URI>" (optional when one session is joined)}`
 
 func (m *hostManager) toggleCustomization(ctx context.Context, args []json.RawMessage) (any, error) {
 	l := m.current()
@@ -309,23 +328,49 @@ func (m *hostManager) toggleCustomization(ctx context.Context, args []json.RawMe
 		return nil, errors.New("no agent host connected (set ahpls.host)")
 	}
 	if len(args) != 1 {
-		return nil, errors.New(`ahpls.toggleCustomization takes one argument: {"session", "id", "scope": "session"|"workspace"|"global", "enabled"}`)
+		return nil, errors.New(toggleUsage)
 	}
 	var a toggleArgs
 	if err := json.Unmarshal(args[0], &a); err != nil {
-		return nil, fmt.Errorf("ahpls.toggleCustomization: %v", err)
+		return nil, fmt.Errorf("%s: %v", toggleUsage, err)
+	}
+	switch {
+	case a.Enabled == nil:
+		return nil, fmt.Errorf(`%s: "enabled" is missing`, toggleUsage)
+	case a.ID == "" && a.URI == "":
+		return nil, fmt.Errorf(`%s: give "id" or "uri"`, toggleUsage)
 	}
 	if a.Scope == "" {
 		a.Scope = enablement.KindSession
 	}
+	switch a.Scope {
+	case enablement.KindSession, enablement.KindWorkspace, enablement.KindGlobal:
+	default:
+		return nil, fmt.Errorf("%s: unknown scope %q", toggleUsage, a.Scope)
+	}
 	if a.Session == "" {
 		sessions := l.Status().Sessions
 		if len(sessions) != 1 {
-			return nil, fmt.Errorf("ahpls.toggleCustomization: name the session (joined: %v)", sessions)
+			return nil, fmt.Errorf("%s: name the session (joined: %v)", toggleUsage, sessions)
 		}
 		a.Session = sessions[0]
 	}
-	if err := l.Toggle(ctx, a.Session, a.ID, a.Scope, a.Enabled); err != nil {
+	if a.ID == "" {
+		u, err := uri.Parse(a.URI)
+		path := ""
+		if err == nil && u.IsFile() {
+			path = u.FsPath()
+		}
+		if path == "" {
+			return nil, fmt.Errorf("%s: %q is not a file URI", toggleUsage, a.URI)
+		}
+		rows := l.FileRows(a.Session, path)
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("ahpls.toggleCustomization: %s is not published to session %s as a customization", path, a.Session)
+		}
+		a.ID = rows[0].ID // the most specific: the file's own leaf when the host lists it
+	}
+	if err := l.Toggle(ctx, a.Session, a.ID, a.Scope, *a.Enabled); err != nil {
 		return nil, err
 	}
 	return l.Rows(a.Session), nil

@@ -105,6 +105,7 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	opts.OnSettings = hosts.settingsChanged
 	opts.OnInitialized = func(ctx context.Context, folders []string) { hosts.started(ctx) }
 	opts.OnPathChanged = hosts.pathChanged
+	opts.OnFoldersChanged = hosts.foldersChanged
 	opts.OnExit = hosts.stop
 	opts.Commands = map[string]server.CommandFunc{
 		"ahpls.showHostConnection":  hosts.showHostConnection,
