@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/ahptest"
 )
 
@@ -46,6 +47,43 @@ func newHost(t *testing.T, opts ahptest.Options) *ahptest.Host {
 	require.NoError(t, err)
 	t.Cleanup(func() { h.Close() })
 	return h
+}
+
+// dialect is one AHP dialect the test host can be made to speak. The client
+// always offers its default list, so the host's list alone picks the
+// dialect, exactly as against a real host.
+type dialect struct {
+	name     string   // subtest name suffix
+	versions []string // the host's ProtocolVersions
+	version  string   // what the connection negotiates
+	v1       bool     // enablement lists, lifecycle "failed"
+}
+
+var dialects = []dialect{
+	{name: "0.8", versions: []string{"0.8.0"}, version: "0.8.0"},
+	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}, version: "1.0.0", v1: true},
+}
+
+// forEachDialect runs an end-to-end test once per dialect, as subtests
+// named "dialect=0.8" and "dialect=1.0".
+func forEachDialect(t *testing.T, f func(t *testing.T, d dialect)) {
+	for _, d := range dialects {
+		t.Run("dialect="+d.name, func(t *testing.T) { f(t, d) })
+	}
+}
+
+// with sets the host's supported versions to this dialect's.
+func (d dialect) with(o ahptest.Options) ahptest.Options {
+	o.ProtocolVersions = d.versions
+	return o
+}
+
+// failedLifecycle is how the dialect spells a session that failed to start.
+func (d dialect) failedLifecycle() string {
+	if d.v1 {
+		return "failed"
+	}
+	return "creationFailed"
 }
 
 func startClient(t *testing.T, h *ahptest.Host, mod func(*ahpclient.Options)) *rig {
@@ -177,170 +215,193 @@ func joined(t *testing.T, h *ahptest.Host, mod func(*ahpclient.Options)) (*rig, 
 }
 
 func TestHandshakeJoinDispatchEcho(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	id := r.client.ClientID()
-	assert.Regexp(t, `^ahpls-[0-9a-f]{12}$`, id)
-	assert.Equal(t, "0.8.0", r.client.ProtocolVersion())
-	assert.Equal(t, []string{s}, r.client.Joined())
-	r.hostWait("client subscribed to root, session and chat", func(v *ahptest.View) bool {
-		return v.Subscribed(id, ahpclient.RootURI) && v.Subscribed(id, s) && v.Subscribed(id, chat)
-	})
-	assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventSessionJoined && e.Channel == s }))
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		id := r.client.ClientID()
+		assert.Regexp(t, `^ahpls-[0-9a-f]{12}$`, id)
+		assert.Equal(t, dl.version, r.client.ProtocolVersion())
+		assert.Equal(t, dl.version, h.ProtocolVersion(id))
+		assert.Equal(t, dl.v1, wire.IsV1(r.client.Dialect().Version()), "the client speaks the negotiated dialect")
+		assert.Equal(t, []string{s}, r.client.Joined())
+		r.hostWait("client subscribed to root, session and chat", func(v *ahptest.View) bool {
+			return v.Subscribed(id, ahpclient.RootURI) && v.Subscribed(id, s) && v.Subscribed(id, chat)
+		})
+		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventSessionJoined && e.Channel == s }))
 
-	// The active-client entry is asserted on join and echoed.
-	require.NoError(t, r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{map[string]any{"name": "ahpls_diagnostics"}}}))
-	r.hostWait("active client entry on the host", func(v *ahptest.View) bool { return v.ActiveClient(s, id) != nil })
-	r.waitFor("entry confirmed in the mirror", func() bool {
-		st, _ := r.client.Confirmed(s)
-		l, _ := st["activeClients"].([]any)
-		return len(l) == 1 && r.client.Pending(s) == 0
-	})
+		// The active-client entry is asserted on join and echoed.
+		require.NoError(t, r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{map[string]any{"name": "ahpls_diagnostics"}}}))
+		r.hostWait("active client entry on the host", func(v *ahptest.View) bool { return v.ActiveClient(s, id) != nil })
+		r.waitFor("entry confirmed in the mirror", func() bool {
+			st, _ := r.client.Confirmed(s)
+			l, _ := st["activeClients"].([]any)
+			return len(l) == 1 && r.client.Pending(s) == 0
+		})
 
-	// A dispatched action is applied, echoed and reconciled.
-	d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Renamed"})
-	require.NoError(t, err)
-	require.NoError(t, d.Wait(context.Background()))
-	assert.Equal(t, "Renamed", r.title(s))
-	conf, _ := r.client.Confirmed(s)
-	assert.Equal(t, "Renamed", conf["title"])
-	assert.Zero(t, r.client.Pending(s))
-	hs, _ := h.State(s)
-	assert.Equal(t, "Renamed", hs["title"])
-	assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
+		// A dispatched action is applied, echoed and reconciled.
+		d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Renamed"})
+		require.NoError(t, err)
+		require.NoError(t, d.Wait(context.Background()))
+		assert.Equal(t, "Renamed", r.title(s))
+		conf, _ := r.client.Confirmed(s)
+		assert.Equal(t, "Renamed", conf["title"])
+		assert.Zero(t, r.client.Pending(s))
+		hs, _ := h.State(s)
+		assert.Equal(t, "Renamed", hs["title"])
+		assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
+	})
 }
 
 func TestRejectedActionRolledBack(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, _ := joined(t, h, nil)
-	release := make(chan struct{})
-	entered := make(chan struct{})
-	h.SetRejectPolicy(func(clientID, channel string, a map[string]any) string {
-		if a["type"] == "session/titleChanged" {
-			close(entered)
-			<-release // hold the echo so the optimistic state can be observed
-			return "title is locked by policy"
-		}
-		return ""
-	})
-	d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Nope"})
-	require.NoError(t, err)
-	<-entered
-	assert.Equal(t, "Nope", r.title(s), "applied optimistically before the echo")
-	assert.Equal(t, 1, r.client.Pending(s))
-	close(release)
-	err = d.Wait(context.Background())
-	var rej *ahpclient.RejectedError
-	require.ErrorAs(t, err, &rej)
-	assert.Equal(t, "title is locked by policy", rej.Reason)
-	assert.Equal(t, "Fix flaky test", r.title(s), "rolled back")
-	assert.Zero(t, r.client.Pending(s))
-	r.waitFor("rejection event", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool {
-			return e.Kind == ahpclient.EventActionRejected && e.Reason == "title is locked by policy"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, _ := joined(t, h, nil)
+		release := make(chan struct{})
+		entered := make(chan struct{})
+		h.SetRejectPolicy(func(clientID, channel string, a map[string]any) string {
+			if a["type"] == "session/titleChanged" {
+				close(entered)
+				<-release // hold the echo so the optimistic state can be observed
+				return "title is locked by policy"
+			}
+			return ""
+		})
+		d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Nope"})
+		require.NoError(t, err)
+		<-entered
+		assert.Equal(t, "Nope", r.title(s), "applied optimistically before the echo")
+		assert.Equal(t, 1, r.client.Pending(s))
+		close(release)
+		err = d.Wait(context.Background())
+		var rej *ahpclient.RejectedError
+		require.ErrorAs(t, err, &rej)
+		assert.Equal(t, "title is locked by policy", rej.Reason)
+		assert.Equal(t, "Fix flaky test", r.title(s), "rolled back")
+		assert.Zero(t, r.client.Pending(s))
+		r.waitFor("rejection event", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool {
+				return e.Kind == ahpclient.EventActionRejected && e.Reason == "title is locked by policy"
+			})
 		})
 	})
 }
 
 func TestHostValidationRejectsNonOwnerCompletion(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, _, chat := joined(t, h, nil)
-	turn, err := h.StartTurn(chat, "go")
-	require.NoError(t, err)
-	tc, err := h.StartClientToolCall(chat, turn, ahptest.ClientToolCall{ToolName: "other_tool", ClientID: "someone-else", Input: `{}`})
-	require.NoError(t, err)
-	r.waitFor("tool call mirrored", func() bool { return strings.Contains(fmt.Sprint(r.state(chat)["activeTurn"]), tc) })
-	d, err := r.client.Dispatch(chat, map[string]any{"type": "chat/toolCallComplete", "turnId": turn, "toolCallId": tc,
-		"result": map[string]any{"success": false, "pastTenseMessage": "Skipped", "error": map[string]any{"message": "skip", "code": "cancelled"}}})
-	require.NoError(t, err)
-	var rej *ahpclient.RejectedError
-	require.ErrorAs(t, d.Wait(context.Background()), &rej)
-	assert.Contains(t, rej.Reason, "not owned")
-	call, _ := h.ToolCall(chat, tc)
-	assert.Equal(t, "running", call["status"])
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, _, chat := joined(t, h, nil)
+		turn, err := h.StartTurn(chat, "go")
+		require.NoError(t, err)
+		tc, err := h.StartClientToolCall(chat, turn, ahptest.ClientToolCall{ToolName: "other_tool", ClientID: "someone-else", Input: `{}`})
+		require.NoError(t, err)
+		r.waitFor("tool call mirrored", func() bool { return strings.Contains(fmt.Sprint(r.state(chat)["activeTurn"]), tc) })
+		d, err := r.client.Dispatch(chat, map[string]any{"type": "chat/toolCallComplete", "turnId": turn, "toolCallId": tc,
+			"result": map[string]any{"success": false, "pastTenseMessage": "Skipped", "error": map[string]any{"message": "skip", "code": "cancelled"}}})
+		require.NoError(t, err)
+		var rej *ahpclient.RejectedError
+		require.ErrorAs(t, d.Wait(context.Background()), &rej)
+		assert.Contains(t, rej.Reason, "not owned")
+		call, _ := h.ToolCall(chat, tc)
+		assert.Equal(t, "running", call["status"])
+	})
 }
 
 func TestNeverEchoedActionTimesOut(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.PendingTimeout = 100 * time.Millisecond })
-	require.NoError(t, h.SwallowActions(r.client.ClientID(), true))
-	d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Lost"})
-	require.NoError(t, err)
-	require.ErrorIs(t, d.Wait(context.Background()), ahpclient.ErrActionTimeout)
-	assert.Equal(t, "Fix flaky test", r.title(s))
-	assert.Zero(t, r.client.Pending(s))
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.PendingTimeout = 100 * time.Millisecond })
+		require.NoError(t, h.SwallowActions(r.client.ClientID(), true))
+		d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Lost"})
+		require.NoError(t, err)
+		require.ErrorIs(t, d.Wait(context.Background()), ahpclient.ErrActionTimeout)
+		assert.Equal(t, "Fix flaky test", r.title(s))
+		assert.Zero(t, r.client.Pending(s))
+	})
 }
 
 func TestDropResumesByReplay(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	end := r.outage()
-	_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Changed while away"})
-	require.NoError(t, err)
-	turn, err := h.StartTurn(chat, "hello")
-	require.NoError(t, err)
-	end()
-	r.waitFor("resumed by replay", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed }) &&
-			r.title(s) == "Changed while away"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		end := r.outage()
+		_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Changed while away"})
+		require.NoError(t, err)
+		turn, err := h.StartTurn(chat, "hello")
+		require.NoError(t, err)
+		end()
+		r.waitFor("resumed by replay", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed }) &&
+				r.title(s) == "Changed while away"
+		})
+		assert.True(t, r.received(`"type":"replay"`))
+		assert.False(t, r.received(`"type":"snapshot"`))
+		at, _ := r.state(chat)["activeTurn"].(map[string]any)
+		assert.Equal(t, turn, at["id"])
+		assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
+		// Still live afterwards.
+		_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "After"})
+		require.NoError(t, err)
+		r.waitFor("live after resume", func() bool { return r.title(s) == "After" })
 	})
-	assert.True(t, r.received(`"type":"replay"`))
-	assert.False(t, r.received(`"type":"snapshot"`))
-	at, _ := r.state(chat)["activeTurn"].(map[string]any)
-	assert.Equal(t, turn, at["id"])
-	assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
-	// Still live afterwards.
-	_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "After"})
-	require.NoError(t, err)
-	r.waitFor("live after resume", func() bool { return r.title(s) == "After" })
 }
 
 func TestLongOutageResumesBySnapshot(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	end := r.outage()
-	_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Much later"})
-	require.NoError(t, err)
-	h.ForceReplayGap()
-	end()
-	r.waitFor("resumed by snapshot", func() bool { return r.title(s) == "Much later" })
-	assert.True(t, r.received(`"type":"snapshot"`))
-	_, ok := r.client.State(chat)
-	assert.True(t, ok, "chat still followed")
-	assert.Equal(t, []string{s}, r.client.Joined())
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		end := r.outage()
+		_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Much later"})
+		require.NoError(t, err)
+		_, err = h.Emit(s, map[string]any{"type": "session/creationFailed", "error": map[string]any{"errorType": "backend", "message": "no model"}})
+		require.NoError(t, err)
+		h.ForceReplayGap()
+		end()
+		r.waitFor("resumed by snapshot", func() bool { return r.title(s) == "Much later" })
+		assert.True(t, r.received(`"type":"snapshot"`))
+		// The snapshot spells the lifecycle in the connection's dialect.
+		assert.Equal(t, dl.failedLifecycle(), r.state(s)["lifecycle"])
+		assert.True(t, r.received(`"lifecycle":"`+dl.failedLifecycle()+`"`))
+		_, ok := r.client.State(chat)
+		assert.True(t, ok, "chat still followed")
+		assert.Equal(t, []string{s}, r.client.Joined())
+	})
 }
 
 func TestDisposedSessionReportedMissing(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	end := r.outage()
-	require.NoError(t, h.DisposeSession(s))
-	end()
-	r.waitFor("session reported missing", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool {
-			return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		end := r.outage()
+		require.NoError(t, h.DisposeSession(s))
+		end()
+		r.waitFor("session reported missing", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool {
+				return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
+			})
 		})
+		assert.True(t, r.received(`"type":"replay"`))
+		assert.True(t, r.received(s+`"]}}`) || r.received(s+`","`), "session listed in missing")
+		_, ok := r.client.State(chat)
+		assert.False(t, ok)
+		r.waitFor("session left", func() bool { return len(r.client.Joined()) == 0 })
 	})
-	assert.True(t, r.received(`"type":"replay"`))
-	assert.True(t, r.received(s+`"]}}`) || r.received(s+`","`), "session listed in missing")
-	_, ok := r.client.State(chat)
-	assert.False(t, ok)
-	r.waitFor("session left", func() bool { return len(r.client.Joined()) == 0 })
 }
 
 func TestSnapshotFallbackReportsMissing(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, _ := joined(t, h, nil)
-	end := r.outage()
-	require.NoError(t, h.DisposeSession(s))
-	h.ForceReplayGap()
-	end()
-	r.waitFor("missing via snapshot result", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool {
-			return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, _ := joined(t, h, nil)
+		end := r.outage()
+		require.NoError(t, h.DisposeSession(s))
+		h.ForceReplayGap()
+		end()
+		r.waitFor("missing via snapshot result", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool {
+				return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
+			})
 		})
+		assert.True(t, r.received(`"type":"snapshot"`))
 	})
-	assert.True(t, r.received(`"type":"snapshot"`))
 }
 
 // A host that speaks none of the offered versions refuses with -32005: Run
@@ -362,155 +423,169 @@ func TestUnsupportedVersionIsFatal(t *testing.T) {
 }
 
 func TestBadInputSurvived(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	id := r.client.ClientID()
-	before := r.title(s)
-	unknownAction := fmt.Sprintf(`{"jsonrpc":"2.0","method":"action","params":{"channel":%q,"serverSeq":%d,"action":{"type":"session/frobnicated","x":1}}}`, s, h.NextServerSeq())
-	frames := []struct {
-		binary bool
-		data   string
-	}{
-		{false, `this is not json`},
-		{false, `{"jsonrpc":"2.0","method":`},
-		{true, "\x00\x01binary"},
-		{false, `[{"jsonrpc":"2.0","method":"ping"}]`},
-		{false, `{"jsonrpc":"2.0","method":"root/somethingNew","params":{"channel":"ahp-root://"}}`},
-		{false, `{"jsonrpc":"2.0","id":900,"method":"frobnicate","params":{"channel":"ahp-root://"}}`},
-		{false, `{"jsonrpc":"2.0","id":12345,"result":{}}`},
-		{false, unknownAction},
-		{false, `{"jsonrpc":"2.0","method":"action","params":{"channel":"ahp-chat:/nobody","serverSeq":"x"}}`},
-	}
-	for _, f := range frames {
-		require.NoError(t, h.SendRaw(id, f.binary, []byte(f.data)))
-	}
-	// A frame after the garbage still gets through, on the same socket.
-	_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Still alive"})
-	require.NoError(t, err)
-	r.waitFor("live after garbage", func() bool { return r.title(s) == "Still alive" })
-	assert.NotEqual(t, before, r.title(s))
-	assert.Equal(t, 1, h.Accepted(), "no reconnect was needed")
-	assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventBadFrame }))
-	_, ok := r.client.State(chat)
-	assert.True(t, ok)
-	assert.Equal(t, []string{s}, r.client.Joined())
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		id := r.client.ClientID()
+		before := r.title(s)
+		unknownAction := fmt.Sprintf(`{"jsonrpc":"2.0","method":"action","params":{"channel":%q,"serverSeq":%d,"action":{"type":"session/frobnicated","x":1}}}`, s, h.NextServerSeq())
+		frames := []struct {
+			binary bool
+			data   string
+		}{
+			{false, `this is not json`},
+			{false, `{"jsonrpc":"2.0","method":`},
+			{true, "\x00\x01binary"},
+			{false, `[{"jsonrpc":"2.0","method":"ping"}]`},
+			{false, `{"jsonrpc":"2.0","method":"root/somethingNew","params":{"channel":"ahp-root://"}}`},
+			{false, `{"jsonrpc":"2.0","id":900,"method":"frobnicate","params":{"channel":"ahp-root://"}}`},
+			{false, `{"jsonrpc":"2.0","id":12345,"result":{}}`},
+			{false, unknownAction},
+			{false, `{"jsonrpc":"2.0","method":"action","params":{"channel":"ahp-chat:/nobody","serverSeq":"x"}}`},
+		}
+		for _, f := range frames {
+			require.NoError(t, h.SendRaw(id, f.binary, []byte(f.data)))
+		}
+		// A frame after the garbage still gets through, on the same socket.
+		_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Still alive"})
+		require.NoError(t, err)
+		r.waitFor("live after garbage", func() bool { return r.title(s) == "Still alive" })
+		assert.NotEqual(t, before, r.title(s))
+		assert.Equal(t, 1, h.Accepted(), "no reconnect was needed")
+		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventBadFrame }))
+		_, ok := r.client.State(chat)
+		assert.True(t, ok)
+		assert.Equal(t, []string{s}, r.client.Joined())
+	})
 }
 
 func TestOversizeFrameDropsAndResumes(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.ReadLimit = 64 << 10 })
-	id := r.client.ClientID()
-	big := `{"jsonrpc":"2.0","method":"root/progress","params":{"channel":"ahp-root://","progressToken":"t","progress":1,"message":"` + strings.Repeat("x", 100<<10) + `"}}`
-	require.NoError(t, h.SendRaw(id, false, []byte(big)))
-	r.waitFor("resumed after the oversize frame", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed })
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.ReadLimit = 64 << 10 })
+		id := r.client.ClientID()
+		big := `{"jsonrpc":"2.0","method":"root/progress","params":{"channel":"ahp-root://","progressToken":"t","progress":1,"message":"` + strings.Repeat("x", 100<<10) + `"}}`
+		require.NoError(t, h.SendRaw(id, false, []byte(big)))
+		r.waitFor("resumed after the oversize frame", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed })
+		})
+		_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Fine"})
+		require.NoError(t, err)
+		r.waitFor("live", func() bool { return r.title(s) == "Fine" })
+		assert.Equal(t, 2, h.Accepted())
 	})
-	_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Fine"})
-	require.NoError(t, err)
-	r.waitFor("live", func() bool { return r.title(s) == "Fine" })
-	assert.Equal(t, 2, h.Accepted())
 }
 
 func TestReverseRequests(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, _, _ := joined(t, h, nil)
-	id := r.client.ClientID()
-	r.client.Handle("resourceRead", func(ctx context.Context, p json.RawMessage) (any, error) {
-		var q struct{ URI string }
-		if err := json.Unmarshal(p, &q); err != nil {
-			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, err.Error(), nil)
-		}
-		if q.URI != "virtual://ahpls/ws/.plugin/plugin.json" {
-			return nil, ahpclient.NewError(ahpclient.CodeNotFound, "not found: "+q.URI, nil)
-		}
-		return map[string]any{"data": `{"name":"ws"}`, "encoding": "utf-8", "contentType": "application/json"}, nil
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, _, _ := joined(t, h, nil)
+		id := r.client.ClientID()
+		r.client.Handle("resourceRead", func(ctx context.Context, p json.RawMessage) (any, error) {
+			var q struct{ URI string }
+			if err := json.Unmarshal(p, &q); err != nil {
+				return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, err.Error(), nil)
+			}
+			if q.URI != "virtual://ahpls/ws/.plugin/plugin.json" {
+				return nil, ahpclient.NewError(ahpclient.CodeNotFound, "not found: "+q.URI, nil)
+			}
+			return map[string]any{"data": `{"name":"ws"}`, "encoding": "utf-8", "contentType": "application/json"}, nil
+		})
+		data, err := h.ResourceRead(context.Background(), id, "virtual://ahpls/ws/.plugin/plugin.json")
+		require.NoError(t, err)
+		assert.Equal(t, `{"name":"ws"}`, data)
+
+		_, err = h.ResourceRead(context.Background(), id, "virtual://ahpls/ws/nope")
+		var re *ahptest.RPCError
+		require.ErrorAs(t, err, &re)
+		assert.EqualValues(t, ahpclient.CodeNotFound, re.Code)
+
+		_, err = h.Request(context.Background(), id, "resourceList", map[string]any{"uri": "virtual://ahpls/ws"})
+		require.ErrorAs(t, err, &re)
+		assert.EqualValues(t, ahpclient.CodeMethodNotFound, re.Code)
 	})
-	data, err := h.ResourceRead(context.Background(), id, "virtual://ahpls/ws/.plugin/plugin.json")
-	require.NoError(t, err)
-	assert.Equal(t, `{"name":"ws"}`, data)
-
-	_, err = h.ResourceRead(context.Background(), id, "virtual://ahpls/ws/nope")
-	var re *ahptest.RPCError
-	require.ErrorAs(t, err, &re)
-	assert.EqualValues(t, ahpclient.CodeNotFound, re.Code)
-
-	_, err = h.Request(context.Background(), id, "resourceList", map[string]any{"uri": "virtual://ahpls/ws"})
-	require.ErrorAs(t, err, &re)
-	assert.EqualValues(t, ahpclient.CodeMethodNotFound, re.Code)
 }
 
 func TestClientResourceReadFromHost(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, _, _ := joined(t, h, nil)
-	h.SetResource("ahp-session:/s1/tool-inputs/tc-8", `{"uri":"file:///w"}`, "application/json")
-	data, ct, err := r.client.ResourceRead(context.Background(), "ahp-session:/s1/tool-inputs/tc-8", "utf-8")
-	require.NoError(t, err)
-	assert.Equal(t, `{"uri":"file:///w"}`, string(data))
-	assert.Equal(t, "application/json", ct)
-	_, _, err = r.client.ResourceRead(context.Background(), "ahp-session:/s1/none", "")
-	var re *ahpclient.RPCError
-	require.ErrorAs(t, err, &re)
-	assert.EqualValues(t, ahpclient.CodeNotFound, re.Code)
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, _, _ := joined(t, h, nil)
+		h.SetResource("ahp-session:/s1/tool-inputs/tc-8", `{"uri":"file:///w"}`, "application/json")
+		data, ct, err := r.client.ResourceRead(context.Background(), "ahp-session:/s1/tool-inputs/tc-8", "utf-8")
+		require.NoError(t, err)
+		assert.Equal(t, `{"uri":"file:///w"}`, string(data))
+		assert.Equal(t, "application/json", ct)
+		_, _, err = r.client.ResourceRead(context.Background(), "ahp-session:/s1/none", "")
+		var re *ahpclient.RPCError
+		require.ErrorAs(t, err, &re)
+		assert.EqualValues(t, ahpclient.CodeNotFound, re.Code)
+	})
 }
 
 func TestListSessionsPaginates(t *testing.T) {
-	h := newHost(t, ahptest.Options{PageSize: 2})
-	for i := 0; i < 5; i++ {
-		h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{fmt.Sprintf("file:///elsewhere/%d", i)}})
-	}
-	r := startClient(t, h, nil)
-	require.NoError(t, r.client.WaitConnected(context.Background()))
-	items, err := r.client.ListSessions(context.Background())
-	require.NoError(t, err)
-	assert.Len(t, items, 5)
-	assert.Empty(t, r.client.Joined(), "no session covers the workspace")
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{PageSize: 2}))
+		for i := 0; i < 5; i++ {
+			h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{fmt.Sprintf("file:///elsewhere/%d", i)}})
+		}
+		r := startClient(t, h, nil)
+		require.NoError(t, r.client.WaitConnected(context.Background()))
+		items, err := r.client.ListSessions(context.Background())
+		require.NoError(t, err)
+		assert.Len(t, items, 5)
+		assert.Empty(t, r.client.Joined(), "no session covers the workspace")
+	})
 }
 
 func TestAutoJoinFollowsSessions(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r := startClient(t, h, nil)
-	require.NoError(t, r.client.WaitConnected(context.Background()))
-	id := r.client.ClientID()
-	other := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///work/other"}})
-	parent := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///work/"}})
-	r.waitFor("ancestor session joined", func() bool { return len(r.client.Joined()) == 1 })
-	assert.Equal(t, []string{parent}, r.client.Joined())
-	assert.NotContains(t, r.client.Joined(), other)
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r := startClient(t, h, nil)
+		require.NoError(t, r.client.WaitConnected(context.Background()))
+		id := r.client.ClientID()
+		other := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///work/other"}})
+		parent := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///work/"}})
+		r.waitFor("ancestor session joined", func() bool { return len(r.client.Joined()) == 1 })
+		assert.Equal(t, []string{parent}, r.client.Joined())
+		assert.NotContains(t, r.client.Joined(), other)
 
-	// A chat added later is followed too.
-	chat, err := h.CreateChat(parent, "", "Worker")
-	require.NoError(t, err)
-	r.hostWait("chat subscribed", func(v *ahptest.View) bool { return v.Subscribed(id, chat) })
+		// A chat added later is followed too.
+		chat, err := h.CreateChat(parent, "", "Worker")
+		require.NoError(t, err)
+		r.hostWait("chat subscribed", func(v *ahptest.View) bool { return v.Subscribed(id, chat) })
 
-	// The session moves away from the workspace: the client leaves.
-	_, err = h.Emit(parent, map[string]any{"type": "session/workingDirectoryRemoved", "directory": "file:///work/"})
-	require.NoError(t, err)
-	r.waitFor("left", func() bool { return len(r.client.Joined()) == 0 })
-	r.hostWait("unsubscribed", func(v *ahptest.View) bool { return !v.Subscribed(id, parent) && !v.Subscribed(id, chat) })
+		// The session moves away from the workspace: the client leaves.
+		_, err = h.Emit(parent, map[string]any{"type": "session/workingDirectoryRemoved", "directory": "file:///work/"})
+		require.NoError(t, err)
+		r.waitFor("left", func() bool { return len(r.client.Joined()) == 0 })
+		r.hostWait("unsubscribed", func(v *ahptest.View) bool { return !v.Subscribed(id, parent) && !v.Subscribed(id, chat) })
 
-	// A removed session is left without a reconnect.
-	s2 := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{folder}})
-	r.waitFor("joined s2", func() bool { return len(r.client.Joined()) == 1 })
-	require.NoError(t, h.DisposeSession(s2))
-	r.waitFor("s2 left", func() bool { return len(r.client.Joined()) == 0 })
+		// A removed session is left without a reconnect.
+		s2 := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{folder}})
+		r.waitFor("joined s2", func() bool { return len(r.client.Joined()) == 1 })
+		require.NoError(t, h.DisposeSession(s2))
+		r.waitFor("s2 left", func() bool { return len(r.client.Joined()) == 0 })
+	})
 }
 
 func TestExplicitJoin(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	s := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///not/ours"}})
-	r := startClient(t, h, func(o *ahpclient.Options) { o.Auto = false; o.Sessions = []string{s} })
-	r.waitFor("explicit session joined", func() bool { return len(r.client.Joined()) == 1 })
-	r.client.Leave(s)
-	r.waitFor("left", func() bool { return len(r.client.Joined()) == 0 })
-	r.client.Join("ahp-session:/does-not-exist")
-	r.waitFor("failed join reported", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool {
-			var re *ahpclient.RPCError
-			return e.Kind == ahpclient.EventChannelDropped && e.Reason == "failed" &&
-				errors.As(e.Err, &re) && re.Code == ahpclient.CodeSessionNotFound
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		s := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{"file:///not/ours"}})
+		r := startClient(t, h, func(o *ahpclient.Options) { o.Auto = false; o.Sessions = []string{s} })
+		r.waitFor("explicit session joined", func() bool { return len(r.client.Joined()) == 1 })
+		r.client.Leave(s)
+		r.waitFor("left", func() bool { return len(r.client.Joined()) == 0 })
+		r.client.Join("ahp-session:/does-not-exist")
+		r.waitFor("failed join reported", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool {
+				var re *ahpclient.RPCError
+				return e.Kind == ahpclient.EventChannelDropped && e.Reason == "failed" &&
+					errors.As(e.Err, &re) && re.Code == ahpclient.CodeSessionNotFound
+			})
 		})
+		assert.Empty(t, r.client.Joined())
 	})
-	assert.Empty(t, r.client.Joined())
 }
 
 func TestDispatchWhileDisconnected(t *testing.T) {
@@ -525,68 +600,76 @@ func TestDispatchWhileDisconnected(t *testing.T) {
 }
 
 func TestRefusedReconnectFallsBackToInitialize(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, chat := joined(t, h, nil)
-	id := r.client.ClientID()
-	h.RefuseReconnect(true)
-	end := r.outage()
-	_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Fresh"})
-	require.NoError(t, err)
-	end()
-	r.waitFor("re-initialized and re-subscribed", func() bool {
-		_, ok := r.client.State(chat)
-		return r.title(s) == "Fresh" && ok
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, chat := joined(t, h, nil)
+		id := r.client.ClientID()
+		h.RefuseReconnect(true)
+		end := r.outage()
+		_, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Fresh"})
+		require.NoError(t, err)
+		end()
+		r.waitFor("re-initialized and re-subscribed", func() bool {
+			_, ok := r.client.State(chat)
+			return r.title(s) == "Fresh" && ok
+		})
+		r.hostWait("subscribed again", func(v *ahptest.View) bool { return v.Subscribed(id, s) && v.Subscribed(id, chat) })
+		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
+			return e.Kind == ahpclient.EventConnected && !e.Resumed && r.client.ClientID() == id
+		}))
 	})
-	r.hostWait("subscribed again", func(v *ahptest.View) bool { return v.Subscribed(id, s) && v.Subscribed(id, chat) })
-	assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
-		return e.Kind == ahpclient.EventConnected && !e.Resumed && r.client.ClientID() == id
-	}))
 }
 
 func TestPendingRebasedOnForeignActions(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.PendingTimeout = 2 * time.Second })
-	require.NoError(t, h.SwallowActions(r.client.ClientID(), true))
-	d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Mine"})
-	require.NoError(t, err)
-	_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Theirs"})
-	require.NoError(t, err)
-	r.waitFor("foreign action confirmed", func() bool {
-		c, _ := r.client.Confirmed(s)
-		return c["title"] == "Theirs"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, s, _ := joined(t, h, func(o *ahpclient.Options) { o.PendingTimeout = 2 * time.Second })
+		require.NoError(t, h.SwallowActions(r.client.ClientID(), true))
+		d, err := r.client.Dispatch(s, map[string]any{"type": "session/titleChanged", "title": "Mine"})
+		require.NoError(t, err)
+		_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Theirs"})
+		require.NoError(t, err)
+		r.waitFor("foreign action confirmed", func() bool {
+			c, _ := r.client.Confirmed(s)
+			return c["title"] == "Theirs"
+		})
+		if d.Err() == nil { // still pending: rendered is confirmed + pending
+			assert.Equal(t, "Mine", r.title(s))
+		}
+		require.ErrorIs(t, d.Wait(context.Background()), ahpclient.ErrActionTimeout)
+		assert.Equal(t, "Theirs", r.title(s))
 	})
-	if d.Err() == nil { // still pending: rendered is confirmed + pending
-		assert.Equal(t, "Mine", r.title(s))
-	}
-	require.ErrorIs(t, d.Wait(context.Background()), ahpclient.ErrActionTimeout)
-	assert.Equal(t, "Theirs", r.title(s))
 }
 
 func TestPingTimeoutDropsAndReconnects(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, _, _ := joined(t, h, func(o *ahpclient.Options) {
-		o.PingInterval = 20 * time.Millisecond
-		o.PingTimeout = 100 * time.Millisecond
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, _, _ := joined(t, h, func(o *ahpclient.Options) {
+			o.PingInterval = 20 * time.Millisecond
+			o.PingTimeout = 100 * time.Millisecond
+		})
+		r.waitFor("a ping answered", func() bool { return r.received(`"result":null`) })
+		require.NoError(t, h.SetFrameDelay(r.client.ClientID(), time.Hour)) // the host goes silent
+		r.waitFor("reconnected after the silent host", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed })
+		})
+		assert.GreaterOrEqual(t, h.Accepted(), 2)
 	})
-	r.waitFor("a ping answered", func() bool { return r.received(`"result":null`) })
-	require.NoError(t, h.SetFrameDelay(r.client.ClientID(), time.Hour)) // the host goes silent
-	r.waitFor("reconnected after the silent host", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed })
-	})
-	assert.GreaterOrEqual(t, h.Accepted(), 2)
 }
 
 func TestChatRemovedIsDropped(t *testing.T) {
-	h := newHost(t, ahptest.Options{})
-	r, _, chat := joined(t, h, nil)
-	require.NoError(t, h.DisposeChat(chat))
-	r.waitFor("chat dropped", func() bool {
-		return r.hasEvent(func(e ahpclient.Event) bool {
-			return e.Kind == ahpclient.EventChannelDropped && e.Channel == chat && e.Reason == "removed"
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{}))
+		r, _, chat := joined(t, h, nil)
+		require.NoError(t, h.DisposeChat(chat))
+		r.waitFor("chat dropped", func() bool {
+			return r.hasEvent(func(e ahpclient.Event) bool {
+				return e.Kind == ahpclient.EventChannelDropped && e.Channel == chat && e.Reason == "removed"
+			})
 		})
+		_, ok := r.client.State(chat)
+		assert.False(t, ok)
 	})
-	_, ok := r.client.State(chat)
-	assert.False(t, ok)
 }
 
 func BenchmarkDispatchEcho(b *testing.B) {
@@ -618,20 +701,22 @@ func BenchmarkDispatchEcho(b *testing.B) {
 }
 
 func TestActiveClientReassertedAfterGraceExpiry(t *testing.T) {
-	h := newHost(t, ahptest.Options{GracePeriod: 10 * time.Millisecond})
-	r, s, _ := joined(t, h, nil)
-	id := r.client.ClientID()
-	require.NoError(t, r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{}}))
-	r.hostWait("active", func(v *ahptest.View) bool { return v.ActiveClient(s, id) != nil })
-	end := r.outage()
-	r.hostWait("removed after the grace period", func(v *ahptest.View) bool { return v.ActiveClient(s, id) == nil })
-	end()
-	r.hostWait("re-asserted after reconnect", func(v *ahptest.View) bool {
-		return v.Connected(id) && v.ActiveClient(s, id) != nil
-	})
-	r.waitFor("mirror agrees", func() bool {
-		st, _ := r.client.Confirmed(s)
-		l, _ := st["activeClients"].([]any)
-		return len(l) == 1 && r.client.Pending(s) == 0
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHost(t, dl.with(ahptest.Options{GracePeriod: 10 * time.Millisecond}))
+		r, s, _ := joined(t, h, nil)
+		id := r.client.ClientID()
+		require.NoError(t, r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{}}))
+		r.hostWait("active", func(v *ahptest.View) bool { return v.ActiveClient(s, id) != nil })
+		end := r.outage()
+		r.hostWait("removed after the grace period", func(v *ahptest.View) bool { return v.ActiveClient(s, id) == nil })
+		end()
+		r.hostWait("re-asserted after reconnect", func(v *ahptest.View) bool {
+			return v.Connected(id) && v.ActiveClient(s, id) != nil
+		})
+		r.waitFor("mirror agrees", func() bool {
+			st, _ := r.client.Confirmed(s)
+			l, _ := st["activeClients"].([]any)
+			return len(l) == 1 && r.client.Pending(s) == 0
+		})
 	})
 }

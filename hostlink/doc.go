@@ -20,7 +20,10 @@
 //   - serve.go: the host's reverse resource* requests (read-only);
 //   - loaddiag.go: container `load` and MCP server `state` → diagnostics on
 //     workspace files, one per failure however many sessions report it;
-//   - toggle.go: enablement rows and toggle routing (local store vs host).
+//   - toggle.go: enablement rows and toggle routing (local store vs host);
+//   - editorstate.go: the effective state on the files themselves (a hint
+//     on each customization that is off or awaits the host, with why) and
+//     untrusted command tools marked on .ahpls/tools.json.
 //
 // Identity: one ahpclient.Client per Link, whose clientId is
 // ahpclient.StableClientID(StateDir, sorted folder URIs): the same

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
@@ -138,9 +139,20 @@ func (e *fakeEditor) wait(t *testing.T, what string, cond func() bool) {
 type testHost struct {
 	*ahptest.Host
 	acSets atomic.Int64
+	// v1: ahpls negotiates a 1.x version with this host (enablement lists,
+	// no `enabled` on our plugins); otherwise the 0.8 boolean dialect.
+	v1 bool
 
 	mu      sync.Mutex
 	entries []map[string]any // every accepted activeClientSet entry
+	toggles []map[string]any // every customizationToggled a client sent
+}
+
+// Toggles copies the customizationToggled actions clients sent, as sent.
+func (h *testHost) Toggles() []map[string]any {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]map[string]any(nil), h.toggles...)
 }
 
 // Entries copies the activeClientSet entries accepted so far.
@@ -163,6 +175,9 @@ func startHost(t *testing.T, opts ahptest.Options) *testHost {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	h := &testHost{Host: ahptest.New(opts)}
+	if v, err := wire.Negotiate(wire.ProtocolVersions(), opts.ProtocolVersions); err == nil {
+		h.v1 = wire.IsV1(v)
+	}
 	_, err := h.Start()
 	require.NoError(t, err)
 	t.Cleanup(func() { h.Close() })
@@ -174,9 +189,73 @@ func startHost(t *testing.T, opts ahptest.Options) *testHost {
 			h.entries = append(h.entries, ac)
 			h.mu.Unlock()
 		}
+		if a["type"] == "session/customizationToggled" {
+			h.mu.Lock()
+			h.toggles = append(h.toggles, a)
+			h.mu.Unlock()
+		}
 		return ""
 	})
 	return h
+}
+
+// dialect is one AHP dialect the test host can be made to speak. The link
+// offers its default list, so the host's list alone picks the dialect.
+type dialect struct {
+	name     string   // subtest name suffix
+	versions []string // the host's ProtocolVersions
+}
+
+var dialects = []dialect{
+	{name: "0.8", versions: []string{"0.8.0"}},
+	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}},
+}
+
+// forEachDialect runs an end-to-end test once per dialect, as subtests
+// named "dialect=0.8" and "dialect=1.0".
+func forEachDialect(t *testing.T, f func(t *testing.T, dl dialect)) {
+	for _, d := range dialects {
+		t.Run("dialect="+d.name, func(t *testing.T) { f(t, d) })
+	}
+}
+
+// with sets the host's supported versions to this dialect's.
+func (d dialect) with(o ahptest.Options) ahptest.Options {
+	o.ProtocolVersions = d.versions
+	return o
+}
+
+// on is the enabled value our published plugin entry p carries, read in
+// the host's dialect: `enabled` and no list in 0.8; in 1.x no `enabled`
+// and the Global decision as the only list entry. A plugin spelled for the
+// wrong dialect yields a description of the mistake, which equals no bool.
+func (h *testHost) on(p map[string]any) any {
+	if p == nil {
+		return nil
+	}
+	_, hasEnabled := p["enabled"]
+	l, hasList := p["enablement"].([]any)
+	if !h.v1 {
+		if hasList {
+			return "0.8 entry carries an enablement list"
+		}
+		return p["enabled"]
+	}
+	if hasEnabled || !hasList || len(l) != 1 {
+		return fmt.Sprintf("1.x entry not list-only: %v", p)
+	}
+	g, _ := l[0].(map[string]any)
+	if g["kind"] != "global" {
+		return fmt.Sprintf("1.x entry without its global decision: %v", l)
+	}
+	return g["enabled"]
+}
+
+// dialectShaped reports whether our entry's plugin is spelled for the
+// host's dialect (0.8: no list; 1.x: no `enabled`).
+func (h *testHost) dialectShaped(p map[string]any) bool {
+	_, isBool := h.on(p).(bool)
+	return isBool
 }
 
 // waitHost waits for a host-side condition.
@@ -256,12 +335,13 @@ type harnessOpts struct {
 	stateDir string
 	session  string
 	cfg      func(*Config)
+	versions []string // ProtocolVersions of the host started when host is nil
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	if o.host == nil {
-		o.host = startHost(t, ahptest.Options{})
+		o.host = startHost(t, ahptest.Options{ProtocolVersions: o.versions})
 	}
 	if o.ws == "" {
 		o.ws = workspace(t)
@@ -335,15 +415,16 @@ func (h *harness) published(names ...string) {
 }
 
 // settled waits until the host has loaded each named plugin of ours and
-// our entry speaks the host's (0.8 boolean) dialect: the host's first load
-// teaches the link the dialect, which republishes once; counts taken after
-// this are about the test's own actions.
+// our entry speaks the host's dialect: against 0.8 the host's first load
+// teaches the link the boolean dialect, which republishes once (1.x is
+// known from the version); counts taken after this are about the test's
+// own actions.
 func (h *harness) settled(session string, names ...string) {
 	h.t.Helper()
 	h.host.wait(h.t, "plugins loaded and dialect learnt", func(v *ahptest.View) bool {
 		for _, n := range names {
 			e := entryPlugin(v, session, h.cid(), h.pluginID(n))
-			if e == nil || e["enablement"] != nil {
+			if e == nil || !h.host.dialectShaped(e) {
 				return false
 			}
 			c := hostCustomization(v.State(session), h.pluginID(n))

@@ -155,6 +155,7 @@ type Link struct {
 	state      string
 	stateMsg   string
 	executor   Executor
+	es         editorState // enablement hints, untrusted tools (editorstate.go)
 
 	// afterApply, when set (tests), runs after each debounced rebuild.
 	afterApply func()
@@ -710,7 +711,7 @@ func (l *Link) publishDiagnostics(files []string) {
 	var outs []out
 	l.mu.Lock()
 	for _, p := range files {
-		ds := append(append([]model.Diagnostic{}, l.excl[p]...), l.hostDiags[p]...)
+		ds := append(append(append([]model.Diagnostic{}, l.excl[p]...), l.hostDiags[p]...), l.editorDiagsLocked(p)...)
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
 		key := ""
 		if len(ds) > 0 {
@@ -747,6 +748,7 @@ func (l *Link) clearAll() {
 	}
 	l.excl = map[string][]model.Diagnostic{}
 	l.hostDiags = map[string][]model.Diagnostic{}
+	l.clearEditorStateLocked()
 	l.mu.Unlock()
 	sort.Strings(files)
 	l.publishDiagnostics(files)

@@ -121,6 +121,10 @@ func firstLine(text []byte) model.Span {
 // publishes exclusion diagnostics that changed. Serialised by pubMu so a
 // slower, older computation can never overwrite a newer entry.
 func (l *Link) republish() {
+	// Every input of the editor state (host state, store, files, trust)
+	// comes through here; it is refreshed once pubMu is released, since it
+	// reads open buffers through the Editor.
+	defer l.refreshEditorState()
 	l.pubMu.Lock()
 	defer l.pubMu.Unlock()
 	l.mu.Lock()
@@ -132,7 +136,10 @@ func (l *Link) republish() {
 	entry, ok := l.entryLocked()
 	var b []byte
 	changed := false
-	if ok {
+	// Before the first handshake the dialect is unknown: an entry handed
+	// over now would carry both spellings and be replaced at once, so it is
+	// held back; the link republishes when it connects.
+	if ok && l.client.ProtocolVersion() != "" {
 		b, _ = json.Marshal(entry)
 		changed = !bytes.Equal(b, l.lastEntry)
 		if changed {

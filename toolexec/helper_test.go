@@ -213,6 +213,32 @@ func (r *recorder) result(id string) (tools.Result, bool) {
 	return tools.Result{}, false
 }
 
+// dialect is one AHP dialect the test host can be made to speak; the
+// client offers its default list, so the host's list alone decides.
+type dialect struct {
+	name     string   // subtest name suffix
+	versions []string // the host's ProtocolVersions; the first is negotiated
+}
+
+var dialects = []dialect{
+	{name: "0.8", versions: []string{"0.8.0"}},
+	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}},
+}
+
+// forEachDialect runs an end-to-end test once per dialect, as subtests
+// named "dialect=0.8" and "dialect=1.0".
+func forEachDialect(t *testing.T, f func(t *testing.T, dl dialect)) {
+	for _, d := range dialects {
+		t.Run("dialect="+d.name, func(t *testing.T) { f(t, d) })
+	}
+}
+
+// with sets the host's supported versions to this dialect's.
+func (d dialect) with(o ahptest.Options) ahptest.Options {
+	o.ProtocolVersions = d.versions
+	return o
+}
+
 type harness struct {
 	t       *testing.T
 	host    *ahptest.Host
@@ -267,6 +293,11 @@ func newHarness(t *testing.T, hopts ahptest.Options, mods ...func(*Options)) *ha
 	h.wait("client active and following the chat", func(v *ahptest.View) bool {
 		return v.ActiveClient(h.session, c.ClientID()) != nil && v.Subscribed(c.ClientID(), h.chat)
 	})
+	want := "0.8.0" // the test host's default
+	if len(hopts.ProtocolVersions) > 0 {
+		want = hopts.ProtocolVersions[0]
+	}
+	require.Equal(t, want, c.ProtocolVersion(), "the connection speaks the dialect under test")
 	return h
 }
 

@@ -309,8 +309,8 @@ func (m *hostManager) showHostConnection(ctx context.Context, args []json.RawMes
 }
 
 // toggleArgs is ahpls.toggleCustomization's argument: the item by its row
-// id, or a workspace file by URI (the most specific row the file stands
-// for: its leaf, else its plugin).
+// id, or a workspace file by URI (hostlink.FileToggleRow: the file's own
+// leaf, a manifest's plugin, a .mcp.json's one server).
 type toggleArgs struct {
 	Session string          `json:"session"`
 	ID      string          `json:"id"`
@@ -364,11 +364,11 @@ func (m *hostManager) toggleCustomization(ctx context.Context, args []json.RawMe
 		if path == "" {
 			return nil, fmt.Errorf("%s: %q is not a file URI", toggleUsage, a.URI)
 		}
-		rows := l.FileRows(a.Session, path)
-		if len(rows) == 0 {
-			return nil, fmt.Errorf("ahpls.toggleCustomization: %s is not published to session %s as a customization", path, a.Session)
+		row, err := l.FileToggleRow(a.Session, path)
+		if err != nil {
+			return nil, fmt.Errorf("ahpls.toggleCustomization: %w", err)
 		}
-		a.ID = rows[0].ID // the most specific: the file's own leaf when the host lists it
+		a.ID = row.ID
 	}
 	if err := l.Toggle(ctx, a.Session, a.ID, a.Scope, *a.Enabled); err != nil {
 		return nil, err

@@ -227,14 +227,47 @@ func TestToggleFileFromEditor(t *testing.T) {
 		return rows
 	}
 
+	// The server's mirror of the session follows the host's: wait until it
+	// lists the skill too (before that, "toggle this file" is refused
+	// rather than switching off the skill's whole plugin).
+	listed := func() bool {
+		var all map[string][]map[string]any
+		_, err := conn.Call(ctx, "workspace/executeCommand", json.RawMessage(`{"command":"ahpls.listCustomizations","arguments":[]}`), &all)
+		require.NoError(t, err)
+		for _, r := range all[session] {
+			if r["id"] == leafID {
+				return true
+			}
+		}
+		return false
+	}
+	for !listed() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the server never listed the skill")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+
+	defer func() {
+		if t.Failed() {
+			st, _ := host.State(session)
+			b, _ := json.Marshal(st["customizations"])
+			t.Logf("host customizations: %s\nleaf %s\nstderr:\n%s", b, leafID, stderr.String())
+		}
+	}()
 	rows := toggle(false)
-	off := false
+	off, pluginOn := false, false
 	for _, r := range rows {
-		if r["id"] == leafID {
+		switch {
+		case r["id"] == leafID:
 			off = r["on"] == false
+		case r["type"] == "plugin":
+			pluginOn = r["on"] == true
 		}
 	}
 	assert.True(t, off, "the answer lists the skill as off: %v", rows)
+	assert.True(t, pluginOn, "only the skill, not its plugin: %v", rows)
 	require.NoError(t, host.Wait(ctx, func(v *ahptest.View) bool { l := leaf(v); return l != nil && sessionOff(l) }), "the host's state changed")
 	ds := board.wait(ctx, t, "the enablement hint on the skill", skill, func(ds []lspDiag) bool { return len(withCode(ds, "enablement/state")) == 1 })
 	hint := withCode(ds, "enablement/state")[0]

@@ -1,0 +1,426 @@
+package hostlink
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/enablement"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
+	"github.com/ahpls-dev/ahpls/virtualplugin"
+)
+
+// Editor state diagnostics (enablement.md §7.4, client tools issue item 6):
+// what the user decided, or the host decided for them, shown on the file
+// it concerns.
+//
+//   - enablement/state (Hint): a customization of our published plugins
+//     that is off, with the row's reason ("Disabled for this session",
+//     "Disabled because plugin ‹name› is disabled (globally (this
+//     editor))"), and a local decision the host has not confirmed yet.
+//     Nothing is said about things that are on: a hint on every file would
+//     be noise.
+//   - tools/untrusted (Warning): each command tool of .ahpls/tools.json,
+//     at its "command" key, while the workspace is not trusted (such tools
+//     are not registered).
+//
+// Both sets are recomputed from scratch (rows of every joined session, the
+// registries' trust flag, the config's current text) on every republish,
+// which every input change goes through: host state, the local store, file
+// changes and trust. Like the load diagnostics they are merged per file
+// with the link's other diagnostics before the Editor sees them.
+
+// Rule ids of the editor state diagnostics.
+const (
+	RuleEnablementState = "enablement/state"
+	RuleToolsUntrusted  = "tools/untrusted"
+)
+
+// PendingPrefix starts the message of a decision the host has not
+// confirmed.
+const PendingPrefix = "Not confirmed by the agent host yet: "
+
+// editorState holds the last computed sets, by absolute path.
+type editorState struct {
+	// mu serialises refreshes, so a slower, older computation never lands
+	// after a newer one; it guards texts and files.
+	mu sync.Mutex
+	// enab and tools are guarded by Link.mu (publishDiagnostics reads
+	// them with the other rooms' sets).
+	enab  map[string][]model.Diagnostic
+	tools map[string][]model.Diagnostic
+	// texts keeps, by content hash, the text of the files hinted at the
+	// last refresh (guarded by mu): a host action changes no file, and
+	// reading every hinted file again on each would dominate the refresh.
+	texts map[[32]byte][]byte
+	// files caches stateFiles per built plugin tree (immutable; a new
+	// build is a new pointer), since the entry is rebuilt on every
+	// republish while the trees rarely change.
+	files map[*virtualplugin.Plugin][]stateFile
+}
+
+// editorDiagsLocked is what this file contributes to one path's merged set.
+func (l *Link) editorDiagsLocked(p string) []model.Diagnostic {
+	return append(append([]model.Diagnostic(nil), l.es.enab[p]...), l.es.tools[p]...)
+}
+
+// clearEditorStateLocked forgets both sets (the link is closing).
+func (l *Link) clearEditorStateLocked() {
+	l.es.enab, l.es.tools = nil, nil
+}
+
+// refreshEditorState recomputes the enablement hints and untrusted-tool
+// warnings and publishes the files whose set changed.
+func (l *Link) refreshEditorState() {
+	l.es.mu.Lock()
+	defer l.es.mu.Unlock()
+	l.mu.Lock()
+	skip := !l.ready || l.closed
+	l.mu.Unlock()
+	if skip {
+		return
+	}
+	enab := l.enablementDiags()
+	untrusted := l.untrustedToolDiags()
+
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return
+	}
+	// Only files whose set changed: a host action usually changes none,
+	// and comparing what the editor was sent costs an encoding per file.
+	for _, pair := range [][2]map[string][]model.Diagnostic{{l.es.enab, enab}, {l.es.tools, untrusted}} {
+		for p, ds := range pair[0] {
+			if !sameDiags(ds, pair[1][p]) {
+				l.markDirtyLocked(p)
+			}
+		}
+		for p := range pair[1] {
+			if _, had := pair[0][p]; !had {
+				l.markDirtyLocked(p)
+			}
+		}
+	}
+	l.es.enab, l.es.tools = enab, untrusted
+	dirty := l.drainDirtyLocked()
+	l.mu.Unlock()
+	l.publishDiagnostics(dirty)
+}
+
+// sameDiags compares the fields this file sets.
+func sameDiags(a, b []model.Diagnostic) bool {
+	return slices.EqualFunc(a, b, func(x, y model.Diagnostic) bool {
+		return x.Rule == y.Rule && x.Severity == y.Severity && x.Message == y.Message && x.Span == y.Span
+	})
+}
+
+// stateFile is one file of a published plugin the hints may land on.
+type stateFile struct {
+	abs   string
+	pp    *pubPlugin
+	vpath string
+	kind  model.Kind
+	file  *virtualplugin.File
+}
+
+// stateFiles lists the customization files of our published plugins:
+// Markdown customizations, hook files, .mcp.json and manifests. Resources
+// a skill carries (scripts, references) get nothing of their own. Called
+// with es.mu held.
+func (l *Link) stateFiles() []stateFile {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []stateFile
+	cache := map[*virtualplugin.Plugin][]stateFile{}
+	defer func() { l.es.files = cache }()
+	for _, p := range l.pubs {
+		if fs, ok := l.es.files[p.source]; ok {
+			cache[p.source] = fs
+			for _, f := range fs {
+				f.pp = p
+				out = append(out, f)
+			}
+			continue
+		}
+		var mine []stateFile
+		for _, f := range p.source.Files {
+			if f.Source == "" {
+				continue
+			}
+			abs := editorPath(p.folder, f.Source)
+			kind := model.KindNone
+			if rel, err := filepath.Rel(p.folder.abs, abs); err == nil {
+				kind = model.Classify(filepath.ToSlash(rel), nil)
+			}
+			if kind == model.KindNone {
+				kind = model.Classify(f.VPath, nil)
+			}
+			if f.VPath == ".mcp.json" {
+				kind = model.KindMCP
+			}
+			if slices.Contains(model.ManifestPaths, f.VPath) {
+				kind = model.KindPlugin
+			}
+			mine = append(mine, stateFile{abs: abs, pp: p, vpath: f.VPath, kind: kind, file: f})
+		}
+		cache[p.source] = mine
+		out = append(out, mine...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].abs < out[j].abs })
+	return out
+}
+
+// hint is one enablement finding of one session before sessions merge.
+type hint struct {
+	file string
+	span model.Span
+	text string
+}
+
+// enablementDiags computes the enablement/state hints of every joined
+// session (or, with none joined, of our own items as published).
+func (l *Link) enablementDiags() map[string][]model.Diagnostic {
+	files := l.stateFiles()
+	if len(files) == 0 {
+		return nil
+	}
+	sessions := l.client.Joined()
+	labels := map[string]string{}
+	for _, s := range sessions {
+		labels[s] = s
+		if st, ok := l.client.State(s); ok {
+			if t, ok := st["title"].(string); ok && t != "" {
+				labels[s] = strconv.Quote(t)
+			}
+		}
+	}
+	if len(sessions) == 0 {
+		sessions = []string{""}
+	}
+	// The text a file was published with: the same the span is computed
+	// against until the next rebuild, which refreshes again.
+	texts := map[[32]byte][]byte{}
+	text := func(f stateFile) []byte {
+		if t, ok := texts[f.file.Sum]; ok {
+			return t
+		}
+		t, ok := l.es.texts[f.file.Sum]
+		if !ok {
+			t = fileData(f.file)
+		}
+		texts[f.file.Sum] = t
+		return t
+	}
+	defer func() { l.es.texts = texts }()
+
+	found := map[hint][]string{} // → sessions it holds in
+	var order []hint
+	for _, s := range sessions {
+		rows := l.Rows(s)
+		byID := map[string]enablement.Row{}
+		for _, r := range rows {
+			byID[r.ID] = r
+		}
+		// Leaves the host lists for each of our plugins, by virtual URI.
+		leaves := map[string]string{}
+		if s != "" {
+			for _, c := range l.sessionCustomizations(s) {
+				for _, ch := range c.Children {
+					if ch.Type != enablement.TypeMCPServer {
+						leaves[ch.URI] = ch.ID
+					}
+				}
+			}
+		}
+		add := func(h hint) {
+			in := found[h]
+			if in == nil {
+				order = append(order, h)
+			}
+			if len(in) == 0 || in[len(in)-1] != s {
+				found[h] = append(in, s)
+			}
+		}
+		for _, f := range files {
+			switch f.kind {
+			case model.KindMCP:
+				for _, r := range rows {
+					if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
+						continue
+					}
+					msg, ok := l.stateText(r, byID)
+					if !ok {
+						continue
+					}
+					span, ok := diagnostics.MCPServerKeySpan(text(f), r.Name)
+					if !ok {
+						span = firstLine(text(f))
+					}
+					add(hint{file: f.abs, span: span, text: msg})
+				}
+			case model.KindNone:
+				// not a customization of its own
+			default:
+				r, ok := enablement.Row{}, false
+				if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
+					r, ok = byID[id]
+				}
+				if !ok {
+					r, ok = byID[f.pp.id]
+				}
+				if !ok {
+					continue
+				}
+				msg, ok := l.stateText(r, byID)
+				if !ok {
+					continue
+				}
+				if r.ID == f.pp.id && f.kind != model.KindPlugin && !r.Pending {
+					// A file the host shows no leaf for is off with its
+					// plugin: say that, not the plugin's own reason.
+					msg = "Disabled because plugin " + r.Name + " is disabled"
+					if w := l.scopeWords(r); w != "" {
+						msg += " (" + w + ")"
+					}
+				}
+				add(hint{file: f.abs, span: firstLine(text(f)), text: msg})
+			}
+		}
+	}
+
+	out := map[string][]model.Diagnostic{}
+	for _, h := range order {
+		msg := h.text
+		// With several sessions joined, a hint that does not hold in all
+		// of them names where it does.
+		if in := found[h]; len(labels) > 1 && len(in) < len(labels) {
+			names := make([]string, len(in))
+			for i, s := range in {
+				names[i] = labels[s]
+			}
+			sort.Strings(names)
+			word := "session "
+			if len(names) > 1 {
+				word = "sessions "
+			}
+			msg += " (" + word + strings.Join(names, ", ") + ")"
+		}
+		out[h.file] = append(out[h.file], model.Diagnostic{Rule: RuleEnablementState, Severity: model.SeverityHint, Message: msg, Span: h.span})
+	}
+	for _, ds := range out {
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
+	}
+	return out
+}
+
+// localValue is the Global decision ahpls publishes for an own item, and
+// whether the user made one (the store keeps only differences from the
+// source default).
+func (l *Link) localValue(r enablement.Row) (value, decided bool) {
+	if !r.Item.Owned || r.Item.Key == "" {
+		return true, false
+	}
+	f := l.pluginFolder(r.Item.Key)
+	if f == nil || !f.store.Loaded() {
+		return r.Item.SourceDefault, false
+	}
+	v := f.store.Value(r.Item.Key, r.Item.SourceDefault)
+	return v, v != r.Item.SourceDefault
+}
+
+// stateText is the hint for a row, ok false when there is nothing to say
+// (it is on and confirmed).
+func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (string, bool) {
+	if r.Pending {
+		// An untouched default waiting for the host is the normal start
+		// of every publication: only a decision of the user is worth a
+		// hint while unconfirmed.
+		_, decided := l.localValue(r)
+		if r.On && !decided {
+			return "", false
+		}
+		state := "enabled"
+		if !r.On {
+			state = "disabled"
+			if own, _ := l.localValue(r); !own {
+				state += " globally (this editor)"
+			} else if r.Owner != "" {
+				if p, ok := byID[r.Owner]; ok && !p.On {
+					state += " because plugin " + p.Name + " is disabled"
+				}
+			}
+		}
+		return PendingPrefix + state, true
+	}
+	if r.On {
+		return "", false
+	}
+	if r.Cause != nil && r.Cause.Kind == enablement.ReasonPlugin && r.Cause.Plugin != nil {
+		if p, ok := byID[r.Cause.Plugin.ID]; ok {
+			if w := l.scopeWords(p); w != "" {
+				return fmt.Sprintf("Disabled because plugin %s is disabled (%s)", r.Cause.Plugin.Name, w), true
+			}
+		}
+	}
+	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf {
+		return "Disabled " + l.scopeWords(r), true
+	}
+	if r.Reason != "" {
+		return r.Reason, true
+	}
+	return "Disabled", true
+}
+
+// scopeWords says where a row's own decision was made: "for this
+// session", "in workspace …", "globally (this editor)", "globally
+// (host)". The boolean dialect carries no scope: a disabled own item
+// whose local Global is off was decided here.
+func (l *Link) scopeWords(r enablement.Row) string {
+	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf && !r.Overridden {
+		if v, _ := l.localValue(r); !v {
+			return "globally (this editor)"
+		}
+	}
+	if r.Cause == nil {
+		if v, _ := l.localValue(r); !v {
+			return "globally (this editor)"
+		}
+		return ""
+	}
+	return strings.TrimPrefix(r.Reason, "Disabled ")
+}
+
+// untrustedToolDiags marks every command tool of each folder's
+// .ahpls/tools.json while that folder's tools are not trusted.
+func (l *Link) untrustedToolDiags() map[string][]model.Diagnostic {
+	out := map[string][]model.Diagnostic{}
+	for _, f := range l.folders {
+		if f.tools.Trusted() {
+			continue
+		}
+		abs := filepath.Join(f.abs, filepath.FromSlash(tools.ConfigFile))
+		text, ok := l.readText(abs)
+		if !ok {
+			continue
+		}
+		for _, p := range tools.ValidateConfig(text, tools.ConfigOptions{Root: f.abs, Source: tools.SourceWorkspace, Trusted: false}) {
+			if p.Severity != tools.SeverityWarning || !strings.HasSuffix(p.Message, tools.UntrustedReason) {
+				continue
+			}
+			out[abs] = append(out[abs], model.Diagnostic{
+				Rule:     RuleToolsUntrusted,
+				Severity: model.SeverityWarning,
+				Message:  p.Message,
+				Span:     model.Span{Start: p.Start, End: p.End},
+			})
+		}
+	}
+	return out
+}
