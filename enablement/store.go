@@ -112,6 +112,12 @@ func (s *Store) read() (*storeFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeStoreFile(data, s.folder)
+}
+
+// decodeStoreFile checks and decodes a store file's bytes; every way it can
+// be wrong is errCorrupt.
+func decodeStoreFile(data []byte, folder string) (*storeFile, error) {
 	if len(data) > maxStoreFile {
 		return nil, fmt.Errorf("%w: larger than %d bytes", errCorrupt, maxStoreFile)
 	}
@@ -126,7 +132,7 @@ func (s *Store) read() (*storeFile, error) {
 	if f.Version != storeVersion {
 		return nil, fmt.Errorf("%w: version %d", errCorrupt, f.Version)
 	}
-	if f.Folder != s.folder {
+	if f.Folder != folder {
 		return nil, fmt.Errorf("%w: file belongs to folder %q", errCorrupt, f.Folder)
 	}
 	for _, e := range f.LRU {
