@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"reflect"
 	"sync"
@@ -28,10 +29,14 @@ const hostSource = "ahpls-host"
 // hostSettings are the parts of the `ahpls` settings that concern the agent
 // host. A change of any of them restarts the link.
 type hostSettings struct {
-	Host     string          `json:"host"`
-	Sessions json.RawMessage `json:"sessions"` // "auto" (default) or ["ahp-session:/…", …]
-	Trust    bool            `json:"trustWorkspaceTools"`
-	Tools    json.RawMessage `json:"tools"`
+	Host string `json:"host"`
+	// HostHeaders are sent with the WebSocket upgrade (connection auth,
+	// e.g. {"Authorization": "Bearer …"}); AHPLS_HOST_AUTHORIZATION sets
+	// the Authorization header when the settings give none.
+	HostHeaders map[string]string `json:"hostHeaders"`
+	Sessions    json.RawMessage   `json:"sessions"` // "auto" (default) or ["ahp-session:/…", …]
+	Trust       bool              `json:"trustWorkspaceTools"`
+	Tools       json.RawMessage   `json:"tools"`
 }
 
 // hostManager owns the server's hostlink.Link: it starts one when the
@@ -113,7 +118,13 @@ func (m *hostManager) apply(st hostSettings) {
 		m.srv.SendHostStatus(server.HostStatus{State: "disconnected", Message: "no agent host configured (ahpls.host)"})
 		return
 	}
-	cfg := hostlink.Config{URL: st.Host, Auto: true, TrustWorkspaceTools: st.Trust, ToolSettings: st.Tools, ToolsEditor: m}
+	cfg := hostlink.Config{URL: st.Host, Auto: true, TrustWorkspaceTools: st.Trust, ToolSettings: st.Tools, ToolsEditor: m, Header: http.Header{}}
+	for k, v := range st.HostHeaders {
+		cfg.Header.Set(k, v)
+	}
+	if auth := os.Getenv("AHPLS_HOST_AUTHORIZATION"); auth != "" && cfg.Header.Get("Authorization") == "" {
+		cfg.Header.Set("Authorization", auth)
+	}
 	if s := bytes.TrimSpace(st.Sessions); len(s) > 0 && s[0] == '[' {
 		var list []string
 		if err := json.Unmarshal(s, &list); err == nil && len(list) > 0 {
