@@ -359,8 +359,53 @@ func generateRulesDoc(t *testing.T) []byte {
 		fmt.Fprintf(&b, "\n## Other rules: %s\n", p)
 		writeRules(&b, byPrefix[p], examples, fence)
 	}
+	b.WriteString(rulesDocOtherRooms)
 	return b.Bytes()
 }
+
+// rulesDocOtherRooms documents the rule ids that other rooms report
+// (package tools registers tools/config at run time; hostlink publishes the
+// rest while an agent host is configured), so their links resolve too.
+const rulesDocOtherRooms = `
+## Client tools and the agent host
+
+These come from outside the rule engine: the client tool config's own checker and the link to an agent host
+(reported only while ` + "`ahpls.host`" + ` is set).
+
+### tools/config
+
+The client tool config (` + "`.ahpls/tools.json`" + `) does not match its JSON Schema (` + "`tools/tools.schema.json`" + `), or a
+tool in it could not run as written (a working directory or program outside the workspace, a placeholder as
+the program). Error, or Warning for what still works.
+
+### tools/untrusted
+
+The workspace is not trusted (` + "`ahpls.trustWorkspaceTools`" + `), so this command tool is not registered with the
+agent host. Warning, on the tool's ` + "`command`" + `.
+
+### publish/excluded
+
+The file has an Error, so it is left out of the virtual plugin published to agent sessions; the message
+gives the reason. Warning, on the first line.
+
+### host/load-error
+
+The agent host reports that it could not load a plugin or directory (load state ` + "`error`" + `); shown on the
+file its message names, else on the plugin's manifest or first file. Error.
+
+### host/load-degraded
+
+The agent host loaded a plugin or directory with problems (load state ` + "`degraded`" + `). Warning.
+
+### host/mcp-error
+
+The agent host reports that an MCP server failed to start; shown on the server's key in ` + "`.mcp.json`" + `. Error.
+
+### enablement/state
+
+This customization is off in a joined session, or a decision about it is not yet confirmed by the host; the
+message gives the reason (its plugin is off, or a scope decided). Hint.
+`
 
 func kindTitleOf(prefix string) string {
 	for _, kt := range kindTitles {
