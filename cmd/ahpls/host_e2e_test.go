@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -18,8 +15,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/ahptest"
-	"github.com/ahpls-dev/ahpls/demo"
-	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
 // TestBinaryWithAgentHost drives the real binary over stdio, as an editor
@@ -29,40 +24,16 @@ import (
 // unsaved edit that breaks a skill republishes without it.
 func TestBinaryWithAgentHost(t *testing.T) {
 	bin := buildBinary(t)
-	src, err := demo.FindExampleWorkspace()
-	require.NoError(t, err)
-	ws := filepath.Join(t.TempDir(), "ws")
-	require.NoError(t, os.CopyFS(ws, os.DirFS(src)))
-
-	var violations []error
-	var vmu sync.Mutex
-	host := ahptest.New(ahptest.Options{ProtocolVersions: []string{"1.0.0", "0.9.0", "0.8.0"}, OnViolation: func(err error) {
-		vmu.Lock()
-		violations = append(violations, err)
-		vmu.Unlock()
-	}})
-	url, err := host.Start()
-	require.NoError(t, err)
-	defer host.Close()
-	session := host.CreateSession(ahptest.SessionSpec{Title: "e2e", WorkingDirectories: []string{virtualplugin.FolderURI(ws)}})
+	hw := newHostedWorkspace(t, "e2e")
+	host, ws, session := hw.host, hw.ws, hw.session
 	chat, err := host.CreateChat(session, "", "chat")
 	require.NoError(t, err)
-
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "AHPLS_HOST="+url, "XDG_STATE_HOME="+t.TempDir())
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr syncBuffer // the child writes while the test may read it
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	cmd, rwc, stderr := hw.startServer(t, bin)
 
 	var mu sync.Mutex
 	var statuses []string
 	progress := map[string]int{}
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(procRWC{stdout, stdin}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -152,25 +123,5 @@ func TestBinaryWithAgentHost(t *testing.T) {
 	mu.Lock()
 	assert.Contains(t, statuses, "connected")
 	mu.Unlock()
-	vmu.Lock()
-	assert.Empty(t, violations, "every AHP frame schema-valid")
-	vmu.Unlock()
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	assert.Empty(t, hw.Violations(), "every AHP frame schema-valid")
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,28 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/ahptest"
-	"github.com/ahpls-dev/ahpls/demo"
-	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
-
-// lockedBuffer collects the child's stderr, which os/exec copies on its
-// own goroutine while the test may read it for a failure message.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // lspDiag is the part of an LSP diagnostic the test reads.
 type lspDiag struct {
@@ -119,36 +95,12 @@ func withCode(ds []lspDiag, code string) []lspDiag {
 // config.
 func TestToggleFileFromEditor(t *testing.T) {
 	bin := buildBinary(t)
-	src, err := demo.FindExampleWorkspace()
-	require.NoError(t, err)
-	ws := filepath.Join(t.TempDir(), "ws")
-	require.NoError(t, os.CopyFS(ws, os.DirFS(src)))
-
-	var violations []error
-	var vmu sync.Mutex
-	host := ahptest.New(ahptest.Options{ProtocolVersions: []string{"1.0.0", "0.9.0", "0.8.0"}, OnViolation: func(err error) {
-		vmu.Lock()
-		violations = append(violations, err)
-		vmu.Unlock()
-	}})
-	url, err := host.Start()
-	require.NoError(t, err)
-	defer host.Close()
-	session := host.CreateSession(ahptest.SessionSpec{Title: "toggle", WorkingDirectories: []string{virtualplugin.FolderURI(ws)}})
-
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "AHPLS_HOST="+url, "XDG_STATE_HOME="+t.TempDir())
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	hw := newHostedWorkspace(t, "toggle")
+	host, ws, session := hw.host, hw.ws, hw.session
+	cmd, rwc, stderr := hw.startServer(t, bin)
 
 	board := newDiagBoard()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(procRWC{stdout, stdin}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "textDocument/publishDiagnostics":
@@ -161,7 +113,7 @@ func TestToggleFileFromEditor(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	init := fmt.Sprintf(`{"processId":null,"rootUri":%q,"capabilities":{"workspace":{"configuration":true}},"workspaceFolders":[{"uri":%q,"name":"ws"}]}`, uri.File(ws), uri.File(ws))
-	_, err = conn.Call(ctx, "initialize", json.RawMessage(init), nil)
+	_, err := conn.Call(ctx, "initialize", json.RawMessage(init), nil)
 	require.NoError(t, err)
 	require.NoError(t, conn.Notify(ctx, "initialized", json.RawMessage(`{}`)))
 
@@ -294,7 +246,5 @@ func TestToggleFileFromEditor(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, conn.Notify(ctx, "exit", nil))
 	require.NoError(t, cmd.Wait(), "stderr:\n%s", stderr.String())
-	vmu.Lock()
-	assert.Empty(t, violations, "every AHP frame schema-valid")
-	vmu.Unlock()
+	assert.Empty(t, hw.Violations(), "every AHP frame schema-valid")
 }
