@@ -156,28 +156,18 @@ func (l *Link) republish() {
 	l.publishDiagnostics(dirty)
 }
 
-// updateDialectLocked learns the host's enablement dialect from the
-// customizations of every joined session. Once known it sticks for the
-// connection: an empty customization list says nothing.
+// updateDialectLocked takes the host's enablement dialect from the client.
+// Once known it sticks for the connection: an unknown answer changes
+// nothing.
 func (l *Link) updateDialectLocked() {
-	if wire.IsV1(l.client.ProtocolVersion()) {
-		l.dialect = enablement.DialectEnablement // 1.x has only the lists
+	// ahpclient learns the shape from the negotiated version and, on a 0.x
+	// host, from the customizations it mirrors (ahp.md §4.7): one source of
+	// truth for what the host speaks.
+	d := l.client.Dialect()
+	if d == nil {
 		return
 	}
-	shape := wire.EnablementUnknown
-	for _, s := range l.client.Joined() {
-		for _, c := range l.sessionCustomizations(s) {
-			switch wire.DetectEnablement([]wire.Customization{c}) {
-			case wire.EnablementScoped:
-				shape = wire.EnablementScoped
-			case wire.EnablementBoolean:
-				if shape == wire.EnablementUnknown {
-					shape = wire.EnablementBoolean
-				}
-			}
-		}
-	}
-	switch shape {
+	switch d.Enablement() {
 	case wire.EnablementScoped:
 		l.dialect = enablement.DialectEnablement
 	case wire.EnablementBoolean:
