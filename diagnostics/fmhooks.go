@@ -113,55 +113,10 @@ func fmKnownEvents(t model.Target) []string {
 func (w *fmHooks) event(k *yaml.Node) {
 	m := w.m
 	name := k.Value
-	var eff, unknownEff []model.Target
-	for _, t := range w.readers {
-		if !m.r.has(t) {
-			continue
-		}
-		eff = append(eff, t)
-		if !jHas(fmKnownEvents(t), name) {
-			unknownEff = append(unknownEff, t)
-		}
-	}
-	if len(unknownEff) == 0 {
+	all := func(model.Target) bool { return true }
+	v, best, ok, report := unknownEvent(name, w.readers, all, m.r.has, fmKnownEvents)
+	if !report {
 		return
-	}
-	reaction := model.Lose
-	if len(unknownEff) == len(eff) {
-		reaction = model.Skip
-	}
-	v := model.Verdicts{}
-	var candidates, common []string
-	for _, t := range w.readers {
-		if jHas(fmKnownEvents(t), name) {
-			v[t] = model.OK
-		} else {
-			v[t] = reaction
-		}
-	}
-	for _, t := range unknownEff {
-		for _, e := range fmKnownEvents(t) {
-			if !jHas(candidates, e) {
-				candidates = append(candidates, e)
-			}
-		}
-	}
-	for _, e := range candidates {
-		known := true
-		for _, t := range eff {
-			known = known && jHas(fmKnownEvents(t), e)
-		}
-		if known {
-			common = append(common, e)
-		}
-	}
-	maxDist := 3
-	if reaction == model.Lose {
-		maxDist = 0 // known to some consumer: no typo, offer only a case fix
-	}
-	best, ok := jClosest(name, common, maxDist)
-	if !ok && reaction == model.Skip {
-		best, ok = jClosest(name, candidates, maxDist)
 	}
 	span := m.doc.keySpan(k)
 	msg := "{T} will never run hooks under " + q(name) + ", an unknown event there."

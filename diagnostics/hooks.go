@@ -211,73 +211,81 @@ func (w *hooksWalk) event(m *JSONMember) {
 	if c.capped("hooks/event") {
 		return
 	}
-	var eff, unknownEff []model.Target
-	for _, t := range jsonReaders {
-		if !c.effective(t) {
-			continue
-		}
-		eff = append(eff, t)
-		if !jHas(w.knownEvents(t), m.Key) {
-			unknownEff = append(unknownEff, t)
-		}
-	}
-	if len(unknownEff) == 0 {
+	v, best, ok, report := unknownEvent(m.Key, jsonReaders, c.reads, c.effective, w.knownEvents)
+	if !report {
 		return
-	}
-	reaction := model.Lose
-	if len(unknownEff) == len(eff) {
-		reaction = model.Skip
-	}
-	v := model.Verdicts{}
-	var candidates []string
-	for _, t := range jsonReaders {
-		if !c.reads(t) {
-			continue
-		}
-		if jHas(w.knownEvents(t), m.Key) {
-			v[t] = model.OK
-		} else {
-			v[t] = reaction
-		}
-	}
-	for _, t := range unknownEff {
-		for _, e := range w.knownEvents(t) {
-			if !jHas(candidates, e) {
-				candidates = append(candidates, e)
-			}
-		}
-	}
-	// Prefer names every effective consumer knows, so a fix never trades
-	// one consumer's loss for another's.
-	var common []string
-	for _, e := range candidates {
-		known := true
-		for _, t := range eff {
-			if !jHas(w.knownEvents(t), e) {
-				known = false
-			}
-		}
-		if known {
-			common = append(common, e)
-		}
 	}
 	msg := fmt.Sprintf("%%s will never run hooks under '%s', an unknown event there.", jClip(m.Key))
 	var fixes []model.Fix
-	// A name some effective consumer knows is no typo: offer only a case
-	// fix then; an event nobody knows gets the nearest name.
-	maxDist := 3
-	if reaction == model.Lose {
-		maxDist = 0
-	}
-	best, ok := jClosest(m.Key, common, maxDist)
-	if !ok && reaction == model.Skip {
-		best, ok = jClosest(m.Key, candidates, maxDist)
-	}
 	if ok {
 		msg = fmt.Sprintf("%%s will never run hooks under '%s', an unknown event there (did you mean '%s'?).", jClip(m.Key), best)
 		fixes = append(fixes, jReplace(fmt.Sprintf("Rename to '%s'", best), m.KeySpan, jQuote(best)))
 	}
 	c.report("hooks/event", m.KeySpan, v, msg, fixes...)
+}
+
+// unknownEvent decides hooks/event for one event name, for JSON hook files
+// and frontmatter `hooks:` alike. Readers that know the name get ok; the
+// others get Skip when no effective reader knows it, else Lose. report is
+// false when every effective reader knows it. best is the name to offer:
+// one every effective reader knows when possible, so a fix never trades
+// one consumer's loss for another's; a name some effective reader knows is
+// no typo, so then only a case fix (distance 0) is offered.
+func unknownEvent(name string, readers []model.Target, reads, effective func(model.Target) bool, known func(model.Target) []string) (v model.Verdicts, best string, hasBest, report bool) {
+	var eff, unknownEff []model.Target
+	for _, t := range readers {
+		if !effective(t) {
+			continue
+		}
+		eff = append(eff, t)
+		if !jHas(known(t), name) {
+			unknownEff = append(unknownEff, t)
+		}
+	}
+	if len(unknownEff) == 0 {
+		return nil, "", false, false
+	}
+	reaction := model.Lose
+	if len(unknownEff) == len(eff) {
+		reaction = model.Skip
+	}
+	v = model.Verdicts{}
+	for _, t := range readers {
+		if !reads(t) {
+			continue
+		}
+		if jHas(known(t), name) {
+			v[t] = model.OK
+		} else {
+			v[t] = reaction
+		}
+	}
+	var candidates, common []string
+	for _, t := range unknownEff {
+		for _, e := range known(t) {
+			if !jHas(candidates, e) {
+				candidates = append(candidates, e)
+			}
+		}
+	}
+	for _, e := range candidates {
+		all := true
+		for _, t := range eff {
+			all = all && jHas(known(t), e)
+		}
+		if all {
+			common = append(common, e)
+		}
+	}
+	maxDist := 3
+	if reaction == model.Lose {
+		maxDist = 0
+	}
+	best, hasBest = jClosest(name, common, maxDist)
+	if !hasBest && reaction == model.Skip {
+		best, hasBest = jClosest(name, candidates, maxDist)
+	}
+	return v, best, hasBest, true
 }
 
 func (w *hooksWalk) entry(event string, item *JSONValue) {
