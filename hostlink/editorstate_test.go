@@ -338,15 +338,19 @@ func TestEnablementHintOmittedServer(t *testing.T) {
 	h.settled(h.session, "proj")
 	mcp := esPath(h, ".mcp.json")
 	var docs string
-	waitUntil(t, "docs row", func() bool { docs = h.rowID("mcpServer", "docs"); return docs != "" })
+	// Until the host lists the server, its row carries the durable key
+	// (virtual://…#mcp=docs); wait for the host's own id.
+	isDurable := func(id string) bool { return strings.HasPrefix(id, "virtual://") }
+	waitUntil(t, "docs row from the host", func() bool { docs = h.rowID("mcpServer", "docs"); return docs != "" && !isDurable(docs) })
 
 	require.NoError(t, h.link.Toggle(t.Context(), h.session, docs, enablement.KindGlobal, false))
 	d := esWaitHint(t, h, mcp, PendingPrefix)
 	assert.Equal(t, PendingPrefix+"disabled globally (this editor)", d.Message)
 	assert.Equal(t, esSpan(mcpJSON, `"docs"`), d.Span, "on the server's key")
 
-	// Left out, the server is named by its durable key again.
-	docs = h.rowID("mcpServer", "docs")
+	// Left out, the server is named by its durable key again, once the
+	// host has reloaded the plugin without it.
+	waitUntil(t, "docs row renamed", func() bool { docs = h.rowID("mcpServer", "docs"); return isDurable(docs) })
 	require.NoError(t, h.link.Toggle(t.Context(), h.session, docs, enablement.KindGlobal, true))
 	esWaitNoHint(t, h, mcp)
 }
