@@ -14,19 +14,62 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindAgent, checkAgent)
-	registerRules(
-		RuleInfo{"agent/infer", "'infer' is deprecated in VS Code agents."},
-		RuleInfo{"agent/target", "'target' is neither 'vscode' nor 'github-copilot'."},
-		RuleInfo{"agent/github-only", "'mcp-servers' without 'target: github-copilot'."},
-		RuleInfo{"agent/handoff", "A malformed 'handoffs' list or item."},
-		RuleInfo{"agent/handoff-key", "An unknown key in a handoff, or an 'agent' no agent file defines."},
-		RuleInfo{"agent/agents", "'agents' is not a list of names, or 'tools' lacks 'agent'."},
-		RuleInfo{"agent/github-permissions", "An unknown scope or bad value under 'github.permissions'."},
-		RuleInfo{"agent/desc-missing", "The agent has no 'description' (GitHub.com requires one)."},
-		RuleInfo{"agent/body-length", "The agent body exceeds GitHub.com's 30,000 characters."},
-	)
+// agentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var agentRules = []RuleInfo{
+	{
+		ID:       "agent/infer",
+		Summary:  "'infer' is deprecated in VS Code agents.",
+		Kinds:    "agent",
+		Severity: "V REJ (deprecated) · CL IGN.",
+	},
+	{
+		ID:       "agent/target",
+		Summary:  "'target' is neither 'vscode' nor 'github-copilot'.",
+		Kinds:    "agent",
+		Severity: "V REJ.",
+	},
+	{
+		ID:       "agent/github-only",
+		Summary:  "'mcp-servers' without 'target: github-copilot'.",
+		Kinds:    "agent",
+		Severity: "V IGN.",
+	},
+	{
+		ID:       "agent/handoff",
+		Summary:  "A malformed 'handoffs' list or item.",
+		Kinds:    "agent",
+		Severity: "V REJ.",
+	},
+	{
+		ID:       "agent/handoff-key",
+		Summary:  "An unknown key in a handoff, or an 'agent' no agent file defines.",
+		Kinds:    "agent",
+		Severity: "V WARN.",
+	},
+	{
+		ID:       "agent/agents",
+		Summary:  "'agents' is not a list of names, or 'tools' lacks 'agent'.",
+		Kinds:    "agent",
+		Severity: "not a string list: V REJ; `tools` without `agent`: V WARN.",
+	},
+	{
+		ID:       "agent/github-permissions",
+		Summary:  "An unknown scope or bad value under 'github.permissions'.",
+		Kinds:    "agent",
+		Severity: "unknown scope: V WARN; bad value: V REJ.",
+	},
+	{
+		ID:       "agent/desc-missing",
+		Summary:  "The agent has no 'description' (GitHub.com requires one).",
+		Kinds:    "agent",
+		Severity: "CL REJ? (GitHub.com requires a description).",
+	},
+	{
+		ID:       "agent/body-length",
+		Summary:  "The agent body exceeds GitHub.com's 30,000 characters.",
+		Kinds:    "agent",
+		Severity: "CL LOSE? (GitHub.com cap).",
+	},
 }
 
 var (

@@ -14,14 +14,38 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(
-		RuleInfo{"field/type", "A frontmatter field has the wrong YAML type (e.g. a list where a string is required)."},
-		RuleInfo{"field/empty", "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects."},
-		RuleInfo{"field/bool", "A boolean field is not a bare true/false."},
-		RuleInfo{"field/unknown", "A frontmatter key the kind does not know for an effective consumer."},
-		RuleInfo{"field/renamed", "A renamed key or file type (user-invokable, mode, *.chatmode.md)."},
-	)
+// fieldRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var fieldRules = []RuleInfo{
+	{
+		ID:       "field/type",
+		Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
+		Kinds:    vsKinds,
+		Severity: "V REJ.",
+	},
+	{
+		ID:       "field/empty",
+		Summary:  "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects.",
+		Kinds:    vsKinds,
+		Severity: "V REJ; `argument-hint`: V WARN.",
+	},
+	{
+		ID:       "field/bool",
+		Summary:  "A boolean field is not a bare true/false.",
+		Kinds:    vsKinds + ", ccagent, cmd",
+		Severity: "V REJ · CC ok (`yes/no/on/off/1/0`).",
+	},
+	{
+		ID:       "field/unknown",
+		Summary:  "A frontmatter key the kind does not know for an effective consumer.",
+		Kinds:    vsKinds + ", ccagent, cmd, rule",
+		Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
+	},
+	{
+		ID:       "field/renamed",
+		Summary:  "A renamed key or file type (user-invokable, mode, *.chatmode.md).",
+		Kinds:    "skill, agent, prompt",
+		Severity: "V WARN (Deprecated tag).",
+	},
 }
 
 // FieldInfo describes one frontmatter key of a Markdown kind for hover and

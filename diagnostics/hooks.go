@@ -15,26 +15,104 @@ import (
 // per file for the Copilot form, so that a mixed file gets the right rule on
 // each entry. The same walk serves `hooks` in .claude/settings*.json.
 
-func init() {
-	register(model.KindHooks, checkHooksFile)
-	registerRules(
-		RuleInfo{"hooks/shape", "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape."},
-		RuleInfo{"hooks/version", "A Copilot-form hooks file has a `version` other than 1."},
-		RuleInfo{"hooks/event", "A hook event name that an effective consumer does not know; its hooks never run there."},
-		RuleInfo{"hooks/flat-for-claude", "A flat handler where Claude Code requires matcher groups."},
-		RuleInfo{"hooks/matcher-ignored", "VS Code ignores `matcher` and runs the hook on every such event."},
-		RuleInfo{"hooks/matcher-no-effect", "A `matcher` on an event Claude Code never filters."},
-		RuleInfo{"hooks/group-key", "A matcher-group key other than `matcher` and `hooks`."},
-		RuleInfo{"hooks/type", "A handler `type` that is missing or unsupported by a consumer."},
-		RuleInfo{"hooks/command", "A handler without the command field a consumer runs."},
-		RuleInfo{"hooks/field-type", "A handler field of the wrong type (timeout, cwd, env, async)."},
-		RuleInfo{"hooks/field-form", "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored."},
-		RuleInfo{"hooks/unknown-key", "A handler key no hooks family knows."},
-		RuleInfo{"hooks/user-config", "`${user_config.*}` in a shell-form hook command, which Claude Code rejects."},
-		RuleInfo{"hooks/unquoted-root", "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces."},
-		RuleInfo{"hooks/script", "The script a hook runs does not exist."},
-		RuleInfo{"token/plugin-root", "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it."},
-	)
+// hookRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var hookRules = []RuleInfo{
+	{
+		ID:       "hooks/shape",
+		Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
+		Kinds:    hookKinds,
+		Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+	},
+	{
+		ID:       "hooks/version",
+		Summary:  "A Copilot-form hooks file has a `version` other than 1.",
+		Kinds:    "hooks",
+		Severity: "CL REJ.",
+	},
+	{
+		ID:       "hooks/event",
+		Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
+		Kinds:    hookKinds,
+		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+	},
+	{
+		ID:       "hooks/flat-for-claude",
+		Summary:  "A flat handler where Claude Code requires matcher groups.",
+		Kinds:    hookKinds,
+		Severity: "CC REJ.",
+	},
+	{
+		ID:       "hooks/matcher-ignored",
+		Summary:  "VS Code ignores `matcher` and runs the hook on every such event.",
+		Kinds:    hookKinds,
+		Severity: "V LOSE (runs on every such event).",
+	},
+	{
+		ID:       "hooks/matcher-no-effect",
+		Summary:  "A `matcher` on an event Claude Code never filters.",
+		Kinds:    hookKinds,
+		Severity: "CC IGN.",
+	},
+	{
+		ID:       "hooks/group-key",
+		Summary:  "A matcher-group key other than `matcher` and `hooks`.",
+		Kinds:    hookKinds,
+		Severity: "V WARN in agent `hooks:`, IGN in hook files.",
+	},
+	{
+		ID:       "hooks/type",
+		Summary:  "A handler `type` that is missing or unsupported by a consumer.",
+		Kinds:    hookKinds,
+		Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
+	},
+	{
+		ID:       "hooks/command",
+		Summary:  "A handler without the command field a consumer runs.",
+		Kinds:    hookKinds,
+		Severity: "REJ per target that finds none of its command fields.",
+	},
+	{
+		ID:       "hooks/field-type",
+		Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
+		Kinds:    "hooks, settings",
+		Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+	},
+	{
+		ID:       "hooks/field-form",
+		Summary:  "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored.",
+		Kinds:    "hooks, settings",
+		Severity: "IGN, so the value is lost: LOSE.",
+	},
+	{
+		ID:       "hooks/unknown-key",
+		Summary:  "A handler key no hooks family knows.",
+		Kinds:    hookKinds,
+		Severity: "V WARN in agent `hooks:`, IGN in hook files · CC ok.",
+	},
+	{
+		ID:       "hooks/user-config",
+		Summary:  "`${user_config.*}` in a shell-form hook command, which Claude Code rejects.",
+		Kinds:    "hooks, settings",
+		Severity: "CC REJ.",
+	},
+	{
+		ID:       "hooks/unquoted-root",
+		Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
+		Kinds:    "hooks, settings",
+		Severity: "CC WARN.",
+	},
+	{
+		ID:       "hooks/script",
+		Summary:  "The script a hook runs does not exist.",
+		Kinds:    "hooks, settings",
+		Severity: "Fails on every run: Warning [I].",
+	},
+	{
+		ID:       "token/plugin-root",
+		Summary:  "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it.",
+		Kinds:    "hooks, settings, mcp, plugin, market",
+		Severity: "LOSE (empty or literal text).",
+	},
 }
 
 var (

@@ -11,13 +11,26 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindInstructions, checkInstructions)
-	registerRules(
-		RuleInfo{"instr/apply-to", "'applyTo' is not one comma-separated string."},
-		RuleInfo{"instr/glob", "An empty or invalid pattern in 'applyTo'."},
-		RuleInfo{"instr/exclude-agent", "'excludeAgent' has a wrong type or an unknown agent."},
-	)
+// instructionRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var instructionRules = []RuleInfo{
+	{
+		ID:       "instr/apply-to",
+		Summary:  "'applyTo' is not one comma-separated string.",
+		Kinds:    "instr",
+		Severity: "V REJ (never attached automatically).",
+	},
+	{
+		ID:       "instr/glob",
+		Summary:  "An empty or invalid pattern in 'applyTo'.",
+		Kinds:    "instr",
+		Severity: "V REJ.",
+	},
+	{
+		ID:       "instr/exclude-agent",
+		Summary:  "'excludeAgent' has a wrong type or an unknown agent.",
+		Kinds:    "instr",
+		Severity: "wrong type: V REJ; unknown agent: CL ? (Info).",
+	},
 }
 
 var excludeAgents = []string{"code-review", "coding-agent", "cloud-agent"}

@@ -15,8 +15,14 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(RuleInfo{"md/link", "A relative link or #file: reference points at a missing file."})
+// linkRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var linkRules = []RuleInfo{
+	{
+		ID:       "md/link",
+		Summary:  "A relative link or #file: reference points at a missing file.",
+		Kinds:    mdKinds,
+		Severity: "V WARN.",
+	},
 }
 
 var (

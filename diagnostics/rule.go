@@ -10,12 +10,20 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindRule, checkRule)
-	registerRules(
-		RuleInfo{"rule/paths", "'paths' is not a list of glob patterns."},
-		RuleInfo{"rule/apply-to", "'applyTo' in a Claude rule, which Claude Code ignores."},
-	)
+// claudeRuleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var claudeRuleRules = []RuleInfo{
+	{
+		ID:       "rule/paths",
+		Summary:  "'paths' is not a list of glob patterns.",
+		Kinds:    "rule",
+		Severity: "V REJ · CC ok for a string.",
+	},
+	{
+		ID:       "rule/apply-to",
+		Summary:  "'applyTo' in a Claude rule, which Claude Code ignores.",
+		Kinds:    "rule",
+		Severity: "CC IGN, so the rule is always loaded: LOSE.",
+	},
 }
 
 func checkRule(f File, r *reporter) {

@@ -14,28 +14,116 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindSkill, checkSkill)
-	registerRules(
-		RuleInfo{"skill/name-missing", "The skill has no 'name'; consumers fall back to the folder name and VS Code warns."},
-		RuleInfo{"skill/name-charset", "The skill name uses characters other than a-z, 0-9 and '-'."},
-		RuleInfo{"skill/name-hyphens", "The skill name starts or ends with '-' or holds '--'."},
-		RuleInfo{"skill/name-length", "The skill name is longer than 64 characters."},
-		RuleInfo{"skill/name-dir", "The skill name differs from its folder name."},
-		RuleInfo{"skill/name-reserved", "The skill name holds a reserved word, or the folder name is reserved."},
-		RuleInfo{"skill/desc-missing", "The skill has no 'description', which agents need to decide when to use it."},
-		RuleInfo{"skill/desc-empty", "The skill's 'description' is empty or blank; VS Code rejects the skill."},
-		RuleInfo{"skill/desc-length", "The skill's 'description' is longer than 1024 characters."},
-		RuleInfo{"skill/listing-length", "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing."},
-		RuleInfo{"skill/desc-xml", "Angle brackets or XML tags in a skill's name or description."},
-		RuleInfo{"skill/compat", "'compatibility' is not a string of at most 500 characters."},
-		RuleInfo{"skill/metadata", "'metadata' is not a map of strings."},
-		RuleInfo{"skill/allowed-tools", "'allowed-tools' is not a space-separated string (Claude Code also takes a list)."},
-		RuleInfo{"skill/enum", "'shell', 'effort' or 'context' has a value the consumer does not know."},
-		RuleInfo{"skill/file-name", "The skill file is not named exactly SKILL.md."},
-		RuleInfo{"skill/nested", "A SKILL.md inside another skill's folder, which no consumer discovers."},
-		RuleInfo{"skill/body-lines", "The skill body is longer than 500 lines."},
-	)
+// skillRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var skillRules = []RuleInfo{
+	{
+		ID:       "skill/name-missing",
+		Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
+		Kinds:    "skill",
+		Severity: "V WARN (folder name used) · CC ok · CL ? · AS SPEC.",
+	},
+	{
+		ID:       "skill/name-charset",
+		Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
+		Kinds:    "skill",
+		Severity: "V REJ · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
+	},
+	{
+		ID:       "skill/name-hyphens",
+		Summary:  "The skill name starts or ends with '-' or holds '--'.",
+		Kinds:    "skill",
+		Severity: "V ok · AS SPEC · UP REJ.",
+	},
+	{
+		ID:       "skill/name-length",
+		Summary:  "The skill name is longer than 64 characters.",
+		Kinds:    "skill",
+		Severity: "V LOSE (cut to 64, then the folder name) · AS SPEC · UP REJ.",
+	},
+	{
+		ID:       "skill/name-dir",
+		Summary:  "The skill name differs from its folder name.",
+		Kinds:    "skill",
+		Severity: "V WARN (loads under the folder name) · CC ok · CL ? · AS SPEC.",
+	},
+	{
+		ID:       "skill/name-reserved",
+		Summary:  "The skill name holds a reserved word, or the folder name is reserved.",
+		Kinds:    "skill",
+		Severity: "`claude`/`anthropic` in the name: UP REJ; folder `synced`: CC SKIP?.",
+	},
+	{
+		ID:       "skill/desc-missing",
+		Summary:  "The skill has no 'description', which agents need to decide when to use it.",
+		Kinds:    "skill",
+		Severity: "V WARN · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+	},
+	{
+		ID:       "skill/desc-empty",
+		Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
+		Kinds:    "skill",
+		Severity: "V REJ · AS SKIP.",
+	},
+	{
+		ID:       "skill/desc-length",
+		Summary:  "The skill's 'description' is longer than 1024 characters.",
+		Kinds:    "skill",
+		Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+	},
+	{
+		ID:       "skill/listing-length",
+		Summary:  "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing.",
+		Kinds:    "skill",
+		Severity: "CC LOSE (listing cut).",
+	},
+	{
+		ID:       "skill/desc-xml",
+		Summary:  "Angle brackets or XML tags in a skill's name or description.",
+		Kinds:    "skill",
+		Severity: "V IGN (stripped) · UP REJ.",
+	},
+	{
+		ID:       "skill/compat",
+		Summary:  "'compatibility' is not a string of at most 500 characters.",
+		Kinds:    "skill",
+		Severity: "AS SPEC · UP REJ.",
+	},
+	{
+		ID:       "skill/metadata",
+		Summary:  "'metadata' is not a map of strings.",
+		Kinds:    "skill",
+		Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+	},
+	{
+		ID:       "skill/allowed-tools",
+		Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
+		Kinds:    "skill, cmd",
+		Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+	},
+	{
+		ID:       "skill/enum",
+		Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
+		Kinds:    "skill, cmd",
+		Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",
+	},
+	{
+		ID:       "skill/file-name",
+		Summary:  "The skill file is not named exactly SKILL.md.",
+		Kinds:    "skill",
+		Severity: "V ok · CC ? · CL ? · AS SPEC.",
+	},
+	{
+		ID:       "skill/nested",
+		Summary:  "A SKILL.md inside another skill's folder, which no consumer discovers.",
+		Kinds:    "skill",
+		Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it.",
+	},
+	{
+		ID:       "skill/body-lines",
+		Summary:  "The skill body is longer than 500 lines.",
+		Kinds:    "skill",
+		Severity: "AS SHOULD.",
+	},
 }
 
 const (
