@@ -45,7 +45,10 @@ var hookRules = []RuleInfo{
 		ID:       "hooks/matcher-ignored",
 		Summary:  "VS Code ignores `matcher` and runs the hook on every such event.",
 		Kinds:    hookKinds,
-		Severity: "V LOSE (runs on every such event).",
+		Severity: "V LOSE (runs on every such event), only for a V target that runs the event (else hooks/event speaks) and only when the matcher selects less than everything (not `*`, `.*`, empty).",
+		Evidence: []Evidence{
+			{"V", "LOSE", "VS Code hooks documentation [VD]: matchers are not applied, every handler of the event runs; not yet traced to a function in VS Code's source"},
+		},
 	},
 	{
 		ID:       "hooks/matcher-no-effect",
@@ -401,8 +404,8 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
 				continue
 			}
-			if m.Value.Is(JSONString) && m.Value.Str != "*" && m.Value.Str != "" {
-				c.report("hooks/matcher-ignored", m.Value.Span, model.V(model.Lose),
+			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) {
+				c.report("hooks/matcher-ignored", m.Value.Span, matcherIgnored(event, w.knownEvents),
 					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
 			}
 		default:
@@ -417,6 +420,29 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 	for _, h := range gm.Value.Items {
 		w.handler(event, h)
 	}
+}
+
+// matchesEverything reports a matcher that selects every tool anyway, so a
+// consumer that ignores it loses nothing.
+func matchesEverything(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "*", ".*", ".+", "^.*$", "^.+$", "(.*)":
+		return true
+	}
+	return false
+}
+
+// matcherIgnored is the verdict of hooks/matcher-ignored under event: only
+// VS Code targets that run the event lose the matcher; where a target
+// never runs the event, hooks/event has already said so (issue #13 repro 6).
+func matcherIgnored(event string, known func(model.Target) []string) model.Verdicts {
+	v := model.Verdicts{}
+	for _, t := range []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost} {
+		if jHas(known(t), event) {
+			v[t] = model.Lose
+		}
+	}
+	return v
 }
 
 // memberDeleteSpan is what to delete to remove member i, comma included.

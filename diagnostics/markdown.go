@@ -793,16 +793,13 @@ func (m *mdFile) firstSentence() string {
 	if !m.fm.Present {
 		body = m.text
 	}
-	fence := false
+	var fence codeFence
 	for pos := 0; pos < len(body); {
 		e, n := lineAt(body, pos)
+		inFence := fence.step(body[pos:e])
 		l := strings.TrimSpace(string(body[pos:e]))
 		pos = n
-		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "|") {
+		if inFence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "|") {
 			continue
 		}
 		l = strings.TrimLeft(l, "-*> ")

@@ -20,13 +20,25 @@ var skillRules = []RuleInfo{
 		ID:       "skill/name-missing",
 		Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 		Kinds:    "skill",
-		Severity: "V WARN (folder name used) · CC ok · CL ? · AS SPEC.",
+		Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
+			{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
+			{"AS", "SPEC", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\""},
+		},
 	},
 	{
 		ID:       "skill/name-charset",
 		Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
 		Kinds:    "skill",
-		Severity: "V REJ · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
+		Severity: "VS WARN (validator Error marker; loads under the folder name) · VH ok · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; discovery does not test VALID_SKILL_NAME_REGEX)"},
+			{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
+			{"CC", "ok", "Claude Code lists the skill under its folder name; `claude plugin validate` is silent on skill names"},
+			{"AS", "SPEC", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\""},
+			{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
+		},
 	},
 	{
 		ID:       "skill/name-hyphens",
@@ -44,7 +56,12 @@ var skillRules = []RuleInfo{
 		ID:       "skill/name-dir",
 		Summary:  "The skill name differs from its folder name.",
 		Kinds:    "skill",
-		Severity: "V WARN (loads under the folder name) · CC ok · CL ? · AS SPEC.",
+		Severity: "VS WARN (loads under the folder name) · VH ok (loads under `name`) · CC ok · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
+			{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
+			{"AS", "SPEC", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"warn, load anyway\""},
+		},
 	},
 	{
 		ID:       "skill/name-reserved",
@@ -114,9 +131,21 @@ var skillRules = []RuleInfo{
 	},
 	{
 		ID:       "skill/nested",
-		Summary:  "A SKILL.md inside another skill's folder, which no consumer discovers.",
+		Summary:  "A SKILL.md below a folder that holds another SKILL.md, which no consumer discovers on its own.",
 		Kinds:    "skill",
-		Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it.",
+		Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it. Only with a real enclosing SKILL.md; every other skill rule still runs.",
+		Evidence: []Evidence{
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
+		},
+	},
+	{
+		ID:       "skill/catalog",
+		Summary:  "A SKILL.md two or more folders below a 'skills' folder (a catalog such as skills/<category>/<skill>/), with no SKILL.md in between.",
+		Kinds:    "skill",
+		Severity: "Info [I]: discovery depends on where a skills location points; every skill rule still runs.",
+		Evidence: []Evidence{
+			{"AS", "?", "client guide (adding-skills-support.mdx): scan subdirectories of each skills directory, \"max depth of 4-6 levels\" is left to the client"},
+		},
 	},
 	{
 		ID:       "skill/body-lines",
@@ -137,15 +166,21 @@ const (
 
 func checkSkill(f File, r *reporter) {
 	m := newMD(f, r)
-	nested := nestedSkill(f.Path)
-	if nested {
+	// Nested means a real enclosing SKILL.md; a catalog folder
+	// (skills/<category>/<skill>/SKILL.md) is not a skill. Either way every
+	// rule below runs: whether an agent discovers the file is a separate
+	// statement (issue #13 repro 2).
+	if parent, rel, ok := m.parentSkill(); ok {
 		d := model.Diagnostic{Rule: "skill/nested", Severity: model.SeverityWarning, Span: line1(m.text),
-			Message: "No agent discovers this SKILL.md: it sits inside another skill's folder; link it from that skill instead."}
-		if parent, rel, ok := m.parentSkill(); ok && m.mentions(parent, rel) {
+			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
+		if m.mentions(parent, rel) {
 			d.Severity = model.SeverityInfo
 			d.Message = "No agent discovers this SKILL.md on its own; the skill in '" + path.Dir(parent) + "' links to it."
 		}
 		r.add(d)
+	} else if deepSkill(f.Path) {
+		r.add(model.Diagnostic{Rule: "skill/catalog", Severity: model.SeverityInfo, Span: line1(m.text),
+			Message: "Agents look for skills one folder below a 'skills' folder; they find this one only where a skills location points at '" + path.Dir(path.Dir(f.Path)) + "'."})
 	}
 	if base := path.Base(f.Path); base != "SKILL.md" {
 		m.report("skill/file-name", line1(m.text),
@@ -163,16 +198,12 @@ func checkSkill(f File, r *reporter) {
 			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
 				m.insertKeys("name: "+yamlScalar(kebabOr(m.folder())), "description: "+yamlScalar(m.firstSentence()))}})
 	} else if m.mapping {
-		if !nested {
-			m.skillName()
-		}
+		m.skillName()
 		m.skillDesc()
 		m.skillOther(f.Kind)
 		m.checkSharedFields(nil)
 	}
-	if !nested {
-		m.skillDuplicate()
-	}
+	m.skillDuplicate()
 	m.bodyLines()
 	m.checkLinks()
 }
@@ -184,8 +215,9 @@ func kebabOr(s string) string {
 	return s
 }
 
-// nestedSkill reports a SKILL.md more than one folder below a skills/ root.
-func nestedSkill(rel string) bool {
+// deepSkill reports a SKILL.md more than one folder below a skills/ root,
+// where no agent's skill discovery looks.
+func deepSkill(rel string) bool {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		if s == "skills" {
@@ -246,7 +278,8 @@ func (m *mdFile) skillName() {
 	nf := m.field("name")
 	if nf == nil {
 		m.report("skill/name-missing", m.header(),
-			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
 			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -293,7 +326,8 @@ func (m *mdFile) skillName() {
 			"{T} cut{s} this "+strconv.Itoa(utf8.RuneCountInString(name))+"-character skill name to 64 and then use{s} the folder name.||{T} limit{s} skill names to 64 characters; this one has "+strconv.Itoa(utf8.RuneCountInString(name))+".")
 	case name != folder:
 		m.report("skill/name-dir", nf.valSpan,
-			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
 			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||{T} require{s} the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
 			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
 	}
@@ -345,8 +379,10 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 			as = model.Spec
 		}
 	}
-	v := model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown,
-		model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject})
+	// VS Code's validator marks the name but the skill still loads (under
+	// its folder name); the agent host and Claude Code take it as written.
+	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+		model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject}
 	var fixes []model.Fix
 	seen := map[string]bool{name: true, "": true}
 	addFix := func(title, value string) {
@@ -373,8 +409,12 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 	if len(fixes) > 0 && !anyPreferred(fixes) {
 		fixes[0].Preferred = true
 	}
+	hard := "{T} flag{s} skill name " + q(name) + " (only a–z, 0–9 and '-') and load{s} the skill under its folder name " + q(folder) + "."
+	if m.r.has(model.TargetClaudeUpload) {
+		hard = "{T} reject{s} skill name " + q(name) + ": it may use only a–z, 0–9 and '-'."
+	}
 	m.report("skill/name-charset", span, v,
-		"{T} reject{s} skill name "+q(name)+": it may use only a–z, 0–9 and '-'.||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
+		hard+"||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
 		fixes...)
 }
 
