@@ -116,7 +116,11 @@ func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[str
 
 // observeEnablementLocked learns the host's enablement shape from a
 // session's confirmed customizations (host-reported state, not our own
-// optimistic actions). The shape only grows — unknown, boolean, scoped — so
+// optimistic actions), and only from what the host authored: an entry this
+// client published comes back as we sent it — a 0.8.0 host stores a
+// customization as sent, extra `enablement` key included — so reading it
+// would only teach us our own shape (issue 15). The children the host
+// discovered inside our plugins are its own and do count. The shape only grows — unknown, boolean, scoped — so
 // one session without plugins, or a later boolean-only entry, cannot undo
 // what another showed. 1.x dialects fix the shape, so nothing is read then.
 func (c *Client) observeEnablementLocked(ch *channelState) {
@@ -132,7 +136,7 @@ func (c *Client) observeEnablementLocked(ch *channelState) {
 	// an unchanged list: skip the decode for the many session actions that
 	// do not touch customizations.
 	ch.seenCustomizations = list
-	shape := wire.DetectEnablement(decodeCustomizations(list))
+	shape := wire.DetectEnablement(hostAuthored(decodeCustomizations(list), c.clientID))
 	if shape > c.observed {
 		before := c.dialectLocked()
 		c.observed = shape
@@ -152,6 +156,20 @@ func (c *Client) emitDialectChangeLocked(before wire.Dialect) {
 
 func sameList(a, b []any) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// hostAuthored drops the entries this client published, keeping their
+// host-discovered children in their place.
+func hostAuthored(list []wire.Customization, clientID string) []wire.Customization {
+	out := make([]wire.Customization, 0, len(list))
+	for _, c := range list {
+		if c.ClientID != "" && c.ClientID == clientID {
+			out = append(out, hostAuthored(c.Children, clientID)...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // decodeCustomizations reads the generic list into wire's read view,
@@ -306,6 +324,7 @@ func (c *Client) Dispatch(channel string, action any) (*Dispatched, error) {
 }
 
 func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatched {
+	action = c.outgoingLocked(action)
 	d := &Dispatched{Channel: channel, ClientSeq: clientSeq.Add(1), Action: action, sent: time.Now(), done: make(chan struct{})}
 	ch := c.channels[channel]
 	if ch != nil && ch.live {
@@ -361,12 +380,23 @@ func (c *Client) assertActiveClientLocked(session string) {
 	if c.activeClient == nil || ch == nil || !ch.live || c.conn == nil {
 		return
 	}
+	action := c.outgoingLocked(map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
 	if l, ok := ch.rendered["activeClients"].([]any); ok {
 		for _, e := range l {
-			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, c.activeClient) {
+			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, action["activeClient"]) {
 				return
 			}
 		}
 	}
-	c.dispatchLocked(session, map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
+	c.dispatchLocked(session, action)
+}
+
+// outgoingLocked shapes an action for the negotiated version (fields the
+// version's schema requires; wire.Dialect.Outgoing). Whatever enablement
+// shape was learnt, a 0.x action always carries `enabled`.
+func (c *Client) outgoingLocked(action map[string]any) map[string]any {
+	if c.dialect == nil {
+		return action
+	}
+	return c.dialect.Outgoing(action)
 }

@@ -40,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -302,6 +303,8 @@ type hconn struct {
 	initialized bool
 	subs        map[string]bool
 	swallow     bool // drop this client's dispatchAction notifications
+	echoExtras  bool // EchoClientExtras: own plugin entries keep extra keys
+	dup         DuplicateMode
 	nextID      int64
 	calls       map[int64]chan response
 
@@ -817,6 +820,15 @@ func (h *Host) broadcastLocked(channel string, env map[string]any) {
 	for c := range h.conns {
 		if c.initialized && c.subs[channel] {
 			c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": env})
+			switch c.dup {
+			case DuplicateSameSeq:
+				c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": env})
+			case DuplicateNewSeq:
+				h.serverSeq++
+				again := maps.Clone(env)
+				again["serverSeq"] = h.serverSeq
+				c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": again})
+			}
 		}
 	}
 }
