@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
-	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/ahpschema"
+	"github.com/ahpls-dev/ahpls/ahptest"
 )
 
 // sentActiveClientSets records every session/activeClientSet the client
