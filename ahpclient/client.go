@@ -202,6 +202,9 @@ type channelState struct {
 	live      bool   // snapshot installed
 	buffer    []*actionEnvelope
 	fromSeq   int64
+	// applied is the highest serverSeq applied to confirmed (fromSeq after
+	// a snapshot): each serverSeq is applied at most once per channel.
+	applied   int64
 	confirmed map[string]any
 	rendered  map[string]any
 	pending   []*Dispatched

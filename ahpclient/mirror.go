@@ -34,7 +34,7 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 	if !ok {
 		st = map[string]any{}
 	}
-	ch.confirmed, ch.fromSeq, ch.live = st, s.FromSeq, true
+	ch.confirmed, ch.fromSeq, ch.applied, ch.live = st, s.FromSeq, s.FromSeq, true
 	c.observeEnablementLocked(ch)
 	if s.FromSeq > c.serverSeq {
 		c.serverSeq = s.FromSeq
@@ -48,7 +48,20 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 }
 
 // applyEnvelopeLocked is §3's reconciliation for one envelope.
+//
+// Each serverSeq is applied at most once per channel: an envelope at or
+// below the highest applied one (or the snapshot's fromSeq) is dropped. A
+// host that re-sends an envelope — same serverSeq after a write it thought
+// lost, or the same action under a new serverSeq — would otherwise apply it
+// twice, and a second chat/toolCallStart appends a second entry for the
+// same call (issue 15). Re-sent starts under a new serverSeq are caught by
+// replayedStart.
 func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
+	if env.ServerSeq > c.serverSeq+1 && c.serverSeq > 0 {
+		// serverSeq is host-wide, so a jump is a gap only if no channel
+		// we do not follow took the numbers in between: debug only.
+		c.log.Debug("ahp: serverSeq jumped", "from", c.serverSeq, "to", env.ServerSeq, "channel", env.Channel)
+	}
 	if env.ServerSeq > c.serverSeq {
 		c.serverSeq = env.ServerSeq
 	}
@@ -63,9 +76,22 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 	if env.ServerSeq <= ch.fromSeq {
 		return // already contained in the snapshot
 	}
+	if env.ServerSeq <= ch.applied {
+		if env.ServerSeq == ch.applied {
+			c.log.Warn("ahp: duplicate envelope dropped", "channel", ch.uri, "serverSeq", env.ServerSeq)
+		} else {
+			c.log.Warn("ahp: out-of-order envelope dropped", "channel", ch.uri, "serverSeq", env.ServerSeq, "applied", ch.applied)
+		}
+		return
+	}
+	ch.applied = env.ServerSeq
 	action, ok := decodeObject(env.Action)
 	if !ok {
 		c.emitLocked(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
+		return
+	}
+	if what, again := replayedStart(ch.kind, ch.confirmed, action); again && env.RejectionReason == nil {
+		c.log.Warn("ahp: re-sent start ignored", "channel", ch.uri, "serverSeq", env.ServerSeq, "start", what)
 		return
 	}
 	var mine *Dispatched
@@ -95,6 +121,51 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 		mine.resolve(nil)
 	}
 	c.renderLocked(ch, action)
+}
+
+// replayedStart reports a chat start the state already holds: a
+// chat/toolCallStart whose toolCallId is in the active turn, or a
+// chat/turnStarted whose turnId is the active or a completed turn. Applied
+// again, the first would add a second entry for one call and the second
+// would wipe the running turn; a host re-sending them under a new
+// serverSeq means the same call and turn, so the mirror ignores them. (The
+// official reducer fixtures never start a known id twice, so the reducers
+// stay as they are.)
+func replayedStart(kind reduce.Kind, st, action map[string]any) (string, bool) {
+	if kind != reduce.Chat {
+		return "", false
+	}
+	turn, _ := st["activeTurn"].(map[string]any)
+	switch action["type"] {
+	case "chat/toolCallStart":
+		id, _ := action["toolCallId"].(string)
+		if turn == nil || turn["id"] != action["turnId"] || id == "" {
+			return "", false
+		}
+		parts, _ := turn["responseParts"].([]any)
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			tc, _ := pm["toolCall"].(map[string]any)
+			if pm["kind"] == "toolCall" && tc["toolCallId"] == id {
+				return "toolCall " + id, true
+			}
+		}
+	case "chat/turnStarted":
+		id, _ := action["turnId"].(string)
+		if id == "" {
+			return "", false
+		}
+		if turn != nil && turn["id"] == id {
+			return "turn " + id, true
+		}
+		turns, _ := st["turns"].([]any)
+		for _, t := range turns {
+			if tm, _ := t.(map[string]any); tm["id"] == id {
+				return "turn " + id, true
+			}
+		}
+	}
+	return "", false
 }
 
 // apply runs the reducer; a reducer bug must not kill the connection.

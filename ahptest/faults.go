@@ -142,8 +142,11 @@ const (
 )
 
 // DuplicateEnvelopes makes the host send every action envelope to that
-// client twice (mode); host state is reduced once. NoDuplicates restores
-// normal delivery.
+// client twice (mode); host state is reduced once. The copy follows the
+// next envelope sent to the client, as from a host retrying late: a
+// re-sent chat/toolCallStart arrives after the call is running. (The last
+// envelope's copy waits for one more.) NoDuplicates restores normal
+// delivery.
 func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -152,5 +155,6 @@ func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
 		return fmt.Errorf("ahptest: client %s is not connected", clientID)
 	}
 	cr.conn.dup = mode
+	cr.conn.dupHeld = nil
 	return nil
 }
