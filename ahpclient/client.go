@@ -196,12 +196,15 @@ func (d *Dispatched) Wait(ctx context.Context) error {
 }
 
 type channelState struct {
-	uri       string
-	kind      reduce.Kind
-	session   string // owning session, for chats
-	live      bool   // snapshot installed
-	buffer    []*actionEnvelope
-	fromSeq   int64
+	uri     string
+	kind    reduce.Kind
+	session string // owning session, for chats
+	live    bool   // snapshot installed
+	buffer  []*actionEnvelope
+	fromSeq int64
+	// applied is the highest serverSeq applied to confirmed (fromSeq after
+	// a snapshot): each serverSeq is applied at most once per channel.
+	applied   int64
 	confirmed map[string]any
 	rendered  map[string]any
 	pending   []*Dispatched

@@ -319,11 +319,14 @@ func TestEnablementLearntFrom08Host(t *testing.T) {
 	assert.Equal(t, "0.8.0", d.Version(), "the version stays what the host announced")
 	assert.IsType(t, wire.V08{}, d)
 	scoped := d.CustomizationToggled("p1", decisions)
-	assert.Nil(t, scoped.Enabled)
+	// 0.8.0's schema requires `enabled` whatever the shape (issue 15).
+	require.NotNil(t, scoped.Enabled)
+	assert.False(t, *scoped.Enabled)
 	assert.Equal(t, decisions, scoped.Enablement)
 	var pub wire.ClientPluginCustomization
 	d.ApplyPluginEnablement(&pub, wire.PluginEnablement{Global: true, Effective: true})
-	assert.Nil(t, pub.Enabled, "published like a 1.x client")
+	require.NotNil(t, pub.Enabled, "0.8.0 requires enabled beside the list")
+	assert.True(t, *pub.Enabled)
 	assert.Equal(t, []wire.CustomizationEnablement{{Kind: wire.ScopeGlobal, Enabled: true}}, pub.Enablement)
 	assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
 		return e.Kind == ahpclient.EventDialectChanged && e.Reason == "0.8.0 scoped"

@@ -34,7 +34,7 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 	if !ok {
 		st = map[string]any{}
 	}
-	ch.confirmed, ch.fromSeq, ch.live = st, s.FromSeq, true
+	ch.confirmed, ch.fromSeq, ch.applied, ch.live = st, s.FromSeq, s.FromSeq, true
 	c.observeEnablementLocked(ch)
 	if s.FromSeq > c.serverSeq {
 		c.serverSeq = s.FromSeq
@@ -48,7 +48,20 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 }
 
 // applyEnvelopeLocked is §3's reconciliation for one envelope.
+//
+// Each serverSeq is applied at most once per channel: an envelope at or
+// below the highest applied one (or the snapshot's fromSeq) is dropped. A
+// host that re-sends an envelope — same serverSeq after a write it thought
+// lost, or the same action under a new serverSeq — would otherwise apply it
+// twice, and a second chat/toolCallStart appends a second entry for the
+// same call (issue 15). Re-sent starts under a new serverSeq are caught by
+// replayedStart.
 func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
+	if env.ServerSeq > c.serverSeq+1 && c.serverSeq > 0 {
+		// serverSeq is host-wide, so a jump is a gap only if no channel
+		// we do not follow took the numbers in between: debug only.
+		c.log.Debug("ahp: serverSeq jumped", "from", c.serverSeq, "to", env.ServerSeq, "channel", env.Channel)
+	}
 	if env.ServerSeq > c.serverSeq {
 		c.serverSeq = env.ServerSeq
 	}
@@ -63,9 +76,22 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 	if env.ServerSeq <= ch.fromSeq {
 		return // already contained in the snapshot
 	}
+	if env.ServerSeq <= ch.applied {
+		if env.ServerSeq == ch.applied {
+			c.log.Warn("ahp: duplicate envelope dropped", "channel", ch.uri, "serverSeq", env.ServerSeq)
+		} else {
+			c.log.Warn("ahp: out-of-order envelope dropped", "channel", ch.uri, "serverSeq", env.ServerSeq, "applied", ch.applied)
+		}
+		return
+	}
+	ch.applied = env.ServerSeq
 	action, ok := decodeObject(env.Action)
 	if !ok {
 		c.emitLocked(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
+		return
+	}
+	if what, again := replayedStart(ch.kind, ch.confirmed, action); again && env.RejectionReason == nil {
+		c.log.Warn("ahp: re-sent start ignored", "channel", ch.uri, "serverSeq", env.ServerSeq, "start", what)
 		return
 	}
 	var mine *Dispatched
@@ -97,6 +123,51 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 	c.renderLocked(ch, action)
 }
 
+// replayedStart reports a chat start the state already holds: a
+// chat/toolCallStart whose toolCallId is in the active turn, or a
+// chat/turnStarted whose turnId is the active or a completed turn. Applied
+// again, the first would add a second entry for one call and the second
+// would wipe the running turn; a host re-sending them under a new
+// serverSeq means the same call and turn, so the mirror ignores them. (The
+// official reducer fixtures never start a known id twice, so the reducers
+// stay as they are.)
+func replayedStart(kind reduce.Kind, st, action map[string]any) (string, bool) {
+	if kind != reduce.Chat {
+		return "", false
+	}
+	turn, _ := st["activeTurn"].(map[string]any)
+	switch action["type"] {
+	case "chat/toolCallStart":
+		id, _ := action["toolCallId"].(string)
+		if turn == nil || turn["id"] != action["turnId"] || id == "" {
+			return "", false
+		}
+		parts, _ := turn["responseParts"].([]any)
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			tc, _ := pm["toolCall"].(map[string]any)
+			if pm["kind"] == "toolCall" && tc["toolCallId"] == id {
+				return "toolCall " + id, true
+			}
+		}
+	case "chat/turnStarted":
+		id, _ := action["turnId"].(string)
+		if id == "" {
+			return "", false
+		}
+		if turn != nil && turn["id"] == id {
+			return "turn " + id, true
+		}
+		turns, _ := st["turns"].([]any)
+		for _, t := range turns {
+			if tm, _ := t.(map[string]any); tm["id"] == id {
+				return "turn " + id, true
+			}
+		}
+	}
+	return "", false
+}
+
 // apply runs the reducer; a reducer bug must not kill the connection.
 func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[string]any) {
 	defer func() {
@@ -116,7 +187,11 @@ func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[str
 
 // observeEnablementLocked learns the host's enablement shape from a
 // session's confirmed customizations (host-reported state, not our own
-// optimistic actions). The shape only grows — unknown, boolean, scoped — so
+// optimistic actions), and only from what the host authored: an entry this
+// client published comes back as we sent it — a 0.8.0 host stores a
+// customization as sent, extra `enablement` key included — so reading it
+// would only teach us our own shape (issue 15). The children the host
+// discovered inside our plugins are its own and do count. The shape only grows — unknown, boolean, scoped — so
 // one session without plugins, or a later boolean-only entry, cannot undo
 // what another showed. 1.x dialects fix the shape, so nothing is read then.
 func (c *Client) observeEnablementLocked(ch *channelState) {
@@ -132,7 +207,7 @@ func (c *Client) observeEnablementLocked(ch *channelState) {
 	// an unchanged list: skip the decode for the many session actions that
 	// do not touch customizations.
 	ch.seenCustomizations = list
-	shape := wire.DetectEnablement(decodeCustomizations(list))
+	shape := wire.DetectEnablement(hostAuthored(decodeCustomizations(list), c.clientID))
 	if shape > c.observed {
 		before := c.dialectLocked()
 		c.observed = shape
@@ -152,6 +227,20 @@ func (c *Client) emitDialectChangeLocked(before wire.Dialect) {
 
 func sameList(a, b []any) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// hostAuthored drops the entries this client published, keeping their
+// host-discovered children in their place.
+func hostAuthored(list []wire.Customization, clientID string) []wire.Customization {
+	out := make([]wire.Customization, 0, len(list))
+	for _, c := range list {
+		if c.ClientID != "" && c.ClientID == clientID {
+			out = append(out, hostAuthored(c.Children, clientID)...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // decodeCustomizations reads the generic list into wire's read view,
@@ -306,6 +395,7 @@ func (c *Client) Dispatch(channel string, action any) (*Dispatched, error) {
 }
 
 func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatched {
+	action = c.outgoingLocked(action)
 	d := &Dispatched{Channel: channel, ClientSeq: clientSeq.Add(1), Action: action, sent: time.Now(), done: make(chan struct{})}
 	ch := c.channels[channel]
 	if ch != nil && ch.live {
@@ -361,12 +451,23 @@ func (c *Client) assertActiveClientLocked(session string) {
 	if c.activeClient == nil || ch == nil || !ch.live || c.conn == nil {
 		return
 	}
+	action := c.outgoingLocked(map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
 	if l, ok := ch.rendered["activeClients"].([]any); ok {
 		for _, e := range l {
-			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, c.activeClient) {
+			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, action["activeClient"]) {
 				return
 			}
 		}
 	}
-	c.dispatchLocked(session, map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
+	c.dispatchLocked(session, action)
+}
+
+// outgoingLocked shapes an action for the negotiated version (fields the
+// version's schema requires; wire.Dialect.Outgoing). Whatever enablement
+// shape was learnt, a 0.x action always carries `enabled`.
+func (c *Client) outgoingLocked(action map[string]any) map[string]any {
+	if c.dialect == nil {
+		return action
+	}
+	return c.dialect.Outgoing(action)
 }

@@ -33,7 +33,11 @@ import (
 // untouched (a changed echo would make a client re-assert forever), except
 // that a 0.x connection gets `enabled` added where a 1.x client left it out.
 //
-// Schema validation of 1.x frames: the shipped schemas are 0.8, so a copy
+// Schema validation follows the version each connection negotiated. A 0.x
+// connection's frames are validated as sent against the 0.8.0 schemas (the
+// only ones shipped), nothing relaxed: a plugin or toggle without `enabled`
+// is a violation there, whatever enablement shape the client assumed.
+// 1.x frames: the shipped schemas are 0.8, so a copy
 // of each 1.x frame, in either direction, is translated back before
 // validation — every plugin/MCP object and toggle lacking `enabled` gets
 // the effective value of its list, and lifecycle "failed" reads as
@@ -77,7 +81,11 @@ func (c *hconn) shape(b []byte) (send, check []byte) {
 	if err != nil {
 		return b, b
 	}
-	translate(v, c.dialect, false)
+	keep := ""
+	if c.echoExtras {
+		keep = c.clientID
+	}
+	translate(v, c.dialect, false, keep)
 	send, err = json.Marshal(v)
 	if err != nil {
 		return b, b
@@ -116,23 +124,32 @@ func effective(v any) bool {
 }
 
 // translate shapes a decoded frame for a dialect in place. inClients is
-// true below activeClient(s) keys.
-func translate(v any, d dialect, inClients bool) {
+// true below activeClient(s) keys. keep names a client whose own plugin
+// entries keep their extra keys (fault mode EchoClientExtras).
+func translate(v any, d dialect, inClients bool, keep string) {
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			translate(e, d, inClients)
+			translate(e, d, inClients, keep)
 		}
 	case map[string]any:
 		if !inClients {
-			shapeObject(x, d)
+			if keep != "" && d == dialectSnapshot && x["type"] == "plugin" && x["clientId"] == keep {
+				// The entry as the client published it: `enabled` plus the
+				// `enablement` list a dual-shape client sent beside it.
+				if _, ok := x["enabled"]; !ok {
+					x["enabled"] = effective(x["enablement"])
+				}
+			} else {
+				shapeObject(x, d)
+			}
 		} else if d == dialectSnapshot && x["type"] == "plugin" {
 			if _, ok := x["enabled"]; !ok {
 				x["enabled"] = effective(x["enablement"])
 			}
 		}
 		for k, e := range x {
-			translate(e, d, inClients || k == "activeClient" || k == "activeClients")
+			translate(e, d, inClients || k == "activeClient" || k == "activeClients", keep)
 		}
 	}
 }

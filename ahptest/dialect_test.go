@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -128,4 +129,38 @@ func TestV1LifecycleAndToggleShapes(t *testing.T) {
 	snap1 := v1.call("subscribe", fmt.Sprintf(`{"channel":%q}`, s))["result"].(map[string]any)["snapshot"].(map[string]any)["state"].(map[string]any)
 	assert.Equal(t, "creationFailed", snap08["lifecycle"])
 	assert.Equal(t, "failed", snap1["lifecycle"])
+}
+
+// Frames are validated against the schema of the version each connection
+// negotiated: on 0.8.0 a plugin or toggle without `enabled` is a violation
+// (the 0.8.0 schema requires it, issue 15); on 1.x the same list-only
+// shape is what the version speaks and passes.
+func TestValidationFollowsTheNegotiatedVersion(t *testing.T) {
+	for _, version := range []string{"0.8.0", "1.0.0"} {
+		t.Run(version, func(t *testing.T) {
+			var mu sync.Mutex
+			var violations []error
+			h := newHost(t, ahptest.Options{ProtocolVersions: []string{"1.0.0", "0.8.0"}, OnViolation: func(err error) {
+				mu.Lock()
+				violations = append(violations, err)
+				mu.Unlock()
+			}})
+			s := h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{folder}})
+			r := dialRaw(t, h)
+			res := r.call("initialize", fmt.Sprintf(`{"channel":"ahp-root://","protocolVersions":[%q],"clientId":"val-1"}`, version))
+			require.Nil(t, res["error"])
+			r.call("subscribe", fmt.Sprintf(`{"channel":%q}`, s))
+			r.send(`{"jsonrpc":"2.0","method":"dispatchAction","params":{"channel":"` + s + `","clientSeq":1,"action":{"type":"session/activeClientSet","activeClient":{"clientId":"val-1","tools":[],"customizations":[` +
+				`{"type":"plugin","id":"p","uri":"virtual://ahpls/x/p","name":"p","enablement":[{"kind":"global","enabled":true}]}]}}}}`)
+			r.readUntil(func(m map[string]any) bool { return m["method"] == "action" })
+			mu.Lock()
+			defer mu.Unlock()
+			if version == "0.8.0" {
+				require.Len(t, violations, 1)
+				assert.Contains(t, violations[0].Error(), "missing property 'enabled'")
+				return
+			}
+			assert.Empty(t, violations)
+		})
+	}
 }

@@ -109,3 +109,52 @@ func (h *Host) RefuseReconnect(on bool) {
 	defer h.mu.Unlock()
 	h.refuseReconnect = on
 }
+
+// EchoClientExtras makes the host echo a client's own plugin entries in
+// session state as the client published them, extra keys included, on a
+// 0.x connection: a 0.8.0 host stores a customization as sent, so a
+// client that publishes `enabled` and `enablement` side by side sees its
+// own `enablement` list come back (issue 15). Entries of other clients and
+// host-discovered children keep the connection's shape.
+func (h *Host) EchoClientExtras(clientID string, on bool) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cr := h.clients[clientID]
+	if cr == nil || cr.conn == nil {
+		return fmt.Errorf("ahptest: client %s is not connected", clientID)
+	}
+	cr.conn.echoExtras = on
+	return nil
+}
+
+// DuplicateMode is how the host re-sends action envelopes to a client.
+type DuplicateMode int
+
+const (
+	// NoDuplicates sends each envelope once.
+	NoDuplicates DuplicateMode = iota
+	// DuplicateSameSeq sends each envelope twice with the same serverSeq,
+	// as a host retrying a write it thought lost.
+	DuplicateSameSeq
+	// DuplicateNewSeq sends each envelope again with a fresh serverSeq, as
+	// a host re-emitting an action it already applied (issue 15).
+	DuplicateNewSeq
+)
+
+// DuplicateEnvelopes makes the host send every action envelope to that
+// client twice (mode); host state is reduced once. The copy follows the
+// next envelope sent to the client, as from a host retrying late: a
+// re-sent chat/toolCallStart arrives after the call is running. (The last
+// envelope's copy waits for one more.) NoDuplicates restores normal
+// delivery.
+func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cr := h.clients[clientID]
+	if cr == nil || cr.conn == nil {
+		return fmt.Errorf("ahptest: client %s is not connected", clientID)
+	}
+	cr.conn.dup = mode
+	cr.conn.dupHeld = nil
+	return nil
+}

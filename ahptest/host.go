@@ -40,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -302,6 +303,9 @@ type hconn struct {
 	initialized bool
 	subs        map[string]bool
 	swallow     bool // drop this client's dispatchAction notifications
+	echoExtras  bool // EchoClientExtras: own plugin entries keep extra keys
+	dup         DuplicateMode
+	dupHeld     map[string]any // the envelope whose copy goes out next
 	nextID      int64
 	calls       map[int64]chan response
 
@@ -817,8 +821,29 @@ func (h *Host) broadcastLocked(channel string, env map[string]any) {
 	for c := range h.conns {
 		if c.initialized && c.subs[channel] {
 			c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": env})
+			h.resendLocked(c, env)
 		}
 	}
+}
+
+// resendLocked is fault mode DuplicateEnvelopes: the copy of each
+// envelope goes out right after the next one sent to that connection, so a
+// re-sent start arrives once the call has moved on.
+func (h *Host) resendLocked(c *hconn, env map[string]any) {
+	if c.dup == NoDuplicates {
+		return
+	}
+	held := c.dupHeld
+	c.dupHeld = env
+	if held == nil {
+		return
+	}
+	if c.dup == DuplicateNewSeq {
+		h.serverSeq++
+		held = maps.Clone(held)
+		held["serverSeq"] = h.serverSeq
+	}
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": held})
 }
 
 func (h *Host) rootNotifyLocked(method string, params map[string]any) {

@@ -417,10 +417,18 @@ func (v *view) status(k callKey) string {
 	return ""
 }
 
+// newView keeps the first entry of each call. A host that re-sent a
+// toolCallStart may show two entries for one toolCallId; every reader here
+// (the view, statusOf) takes the first, so a call's status never comes
+// from one entry and its identity from another (issue 15).
 func newView(calls []callView) *view {
-	v := &view{calls: calls, index: make(map[callKey]int, len(calls))}
-	for i, c := range calls {
-		v.index[c.key] = i
+	v := &view{calls: calls[:0:0], index: make(map[callKey]int, len(calls))}
+	for _, c := range calls {
+		if _, dup := v.index[c.key]; dup {
+			continue
+		}
+		v.index[c.key] = len(v.calls)
+		v.calls = append(v.calls, c)
 	}
 	return v
 }

@@ -70,6 +70,11 @@ type Dialect interface {
 	CustomizationToggled(id string, decisions []CustomizationEnablement) CustomizationToggledAction
 	// ToggleDecision reads a customizationToggled payload of either shape.
 	ToggleDecision(a StateAction) (id string, effective bool, decisions []CustomizationEnablement, err error)
+	// Outgoing returns the action as it must go on the wire in this
+	// version: a 0.x action gets the fields its schema requires and the
+	// caller may have left out (`enabled` beside `enablement`). The input
+	// is not modified; an action needing nothing is returned as is.
+	Outgoing(action map[string]any) map[string]any
 
 	// WorkingDirectories reads a generic session/chat state (or summary) map.
 	WorkingDirectories(state map[string]any) []string
@@ -205,11 +210,13 @@ func (d V08) WithEnablement(s EnablementShape) Dialect {
 	return d
 }
 
+// ApplyPluginEnablement always writes `enabled`: every 0.x schema requires
+// it on a ClientPluginCustomization, whatever enablement shape the host was
+// seen to speak (issue 15). The scoped shape adds `enablement` and
+// `childEnablement` as the extra keys they are in 0.x.
 func (d V08) ApplyPluginEnablement(p *ClientPluginCustomization, e PluginEnablement) {
 	p.Enabled, p.Enablement, p.ChildEnablement = nil, nil, nil
-	if d.shape != EnablementScoped {
-		p.Enabled = Bool(e.Effective)
-	}
+	p.Enabled = Bool(e.Effective)
 	if d.shape == EnablementBoolean {
 		return
 	}
@@ -224,10 +231,8 @@ func (d V08) ApplyPluginEnablement(p *ClientPluginCustomization, e PluginEnablem
 }
 
 func (d V08) CustomizationToggled(id string, decisions []CustomizationEnablement) CustomizationToggledAction {
-	a := CustomizationToggledAction{Type: TypeCustomizationToggled, ID: id}
-	if d.shape != EnablementScoped {
-		a.Enabled = Bool(EffectiveEnabled(decisions))
-	}
+	// `enabled` is required by every 0.x schema, so it is always sent.
+	a := CustomizationToggledAction{Type: TypeCustomizationToggled, ID: id, Enabled: Bool(EffectiveEnabled(decisions))}
 	if d.shape != EnablementBoolean {
 		a.Enablement = append([]CustomizationEnablement{}, decisions...)
 	}
@@ -310,3 +315,66 @@ func (d V08) ChatError(a StateAction) (ChatErrorAction, error) {
 }
 
 func (d V08) ClientExecutionRaisesInputNeeded() bool { return d.minor > 0 && d.minor < 8 }
+
+// Outgoing adds `enabled` where a 0.x schema requires it and the action
+// carries only an `enablement` list: on session/customizationToggled, and
+// on the plugins and MCP servers of a session/activeClientSet entry (value:
+// the list's effective value, as a boolean-only host would resolve it).
+func (d V08) Outgoing(action map[string]any) map[string]any {
+	switch action["type"] {
+	case TypeCustomizationToggled:
+		if _, ok := action["enabled"]; ok {
+			return action
+		}
+		out := shallow(action)
+		out["enabled"] = effectiveOf(action["enablement"])
+		return out
+	case "session/activeClientSet":
+		ac, _ := action["activeClient"].(map[string]any)
+		list, _ := ac["customizations"].([]any)
+		var fixed []any
+		for i, e := range list {
+			m, _ := e.(map[string]any)
+			if m == nil || (m["type"] != "plugin" && m["type"] != "mcpServer") {
+				continue
+			}
+			if _, ok := m["enabled"]; ok {
+				continue
+			}
+			if fixed == nil {
+				fixed = append([]any(nil), list...)
+			}
+			nm := shallow(m)
+			nm["enabled"] = effectiveOf(m["enablement"])
+			fixed[i] = nm
+		}
+		if fixed == nil {
+			return action
+		}
+		nac := shallow(ac)
+		nac["customizations"] = fixed
+		out := shallow(action)
+		out["activeClient"] = nac
+		return out
+	}
+	return action
+}
+
+func shallow(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// effectiveOf is EffectiveEnabled on a generic (decoded JSON) list.
+func effectiveOf(v any) bool {
+	l, _ := v.([]any)
+	if len(l) == 0 {
+		return true
+	}
+	first, _ := l[0].(map[string]any)
+	on, ok := first["enabled"].(bool)
+	return !ok || on
+}

@@ -44,7 +44,8 @@ func TestPluginEnablementByShape(t *testing.T) {
 		want  string
 	}{
 		{EnablementBoolean, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W","nonce":"n","enabled":false}`},
-		{EnablementScoped, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W","nonce":"n","enablement":[{"kind":"global","enabled":true}],"childEnablement":{"docs":[{"kind":"global","enabled":false}]}}`},
+		// Scoped on 0.x: `enabled` stays, every 0.x schema requires it.
+		{EnablementScoped, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W","nonce":"n","enabled":false,"enablement":[{"kind":"global","enabled":true}],"childEnablement":{"docs":[{"kind":"global","enabled":false}]}}`},
 		{EnablementUnknown, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W","nonce":"n","enabled":false,"enablement":[{"kind":"global","enabled":true}],"childEnablement":{"docs":[{"kind":"global","enabled":false}]}}`},
 	}
 	for _, c := range cases {
@@ -62,7 +63,7 @@ func TestPluginEnablementByShape(t *testing.T) {
 	V08{}.WithEnablement(EnablementScoped).ApplyPluginEnablement(&p, PluginEnablement{Global: false})
 	got, err := json.Marshal(p)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"type":"plugin","id":"p","uri":"u","name":"n","enablement":[{"kind":"global","enabled":false}]}`, string(got))
+	assert.JSONEq(t, `{"type":"plugin","id":"p","uri":"u","name":"n","enabled":false,"enablement":[{"kind":"global","enabled":false}]}`, string(got))
 }
 
 func TestToggleShapesAndDecisions(t *testing.T) {
@@ -100,6 +101,43 @@ func TestToggleShapesAndDecisions(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(b), &sa))
 		_, _, _, err := V08{}.ToggleDecision(sa)
 		assert.Error(t, err, b)
+	}
+}
+
+// Outgoing adds the `enabled` a 0.x schema requires beside an enablement
+// list, never changes what is there, and leaves 1.x actions alone.
+func TestOutgoingRequiredEnabled(t *testing.T) {
+	obj := func(s string) map[string]any {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s), &m))
+		return m
+	}
+	cases := []struct{ in, want string }{
+		{`{"type":"session/customizationToggled","id":"x","enablement":[{"kind":"session","enabled":false}]}`,
+			`{"type":"session/customizationToggled","id":"x","enabled":false,"enablement":[{"kind":"session","enabled":false}]}`},
+		{`{"type":"session/customizationToggled","id":"x","enablement":[]}`,
+			`{"type":"session/customizationToggled","id":"x","enabled":true,"enablement":[]}`},
+		{`{"type":"session/customizationToggled","id":"x","enabled":true}`, `{"type":"session/customizationToggled","id":"x","enabled":true}`},
+		{`{"type":"session/activeClientSet","activeClient":{"clientId":"c","tools":[],"customizations":[
+			{"type":"plugin","id":"p","uri":"u","name":"n","enablement":[{"kind":"global","enabled":false}]},
+			{"type":"plugin","id":"q","uri":"v","name":"m","enabled":true},
+			{"type":"directory","id":"d","uri":"w","name":"d"}]}}`,
+			`{"type":"session/activeClientSet","activeClient":{"clientId":"c","tools":[],"customizations":[
+			{"type":"plugin","id":"p","uri":"u","name":"n","enabled":false,"enablement":[{"kind":"global","enabled":false}]},
+			{"type":"plugin","id":"q","uri":"v","name":"m","enabled":true},
+			{"type":"directory","id":"d","uri":"w","name":"d"}]}}`},
+		{`{"type":"session/titleChanged","title":"t"}`, `{"type":"session/titleChanged","title":"t"}`},
+	}
+	for _, c := range cases {
+		in := obj(c.in)
+		orig, _ := json.Marshal(in)
+		got, err := json.Marshal(V08{}.WithEnablement(EnablementScoped).Outgoing(in))
+		require.NoError(t, err)
+		assert.JSONEq(t, c.want, string(got))
+		after, _ := json.Marshal(in)
+		assert.JSONEq(t, string(orig), string(after), "the input is not modified")
+		v1, _ := json.Marshal(V1{}.Outgoing(obj(c.in)))
+		assert.JSONEq(t, c.in, string(v1), "1.x sends as built")
 	}
 }
 

@@ -105,13 +105,13 @@ func TestOutgoingMessages(t *testing.T) {
 	}{
 		{"active-client-set-boolean", NewActiveClientSet(sampleClient(dialectWith(t, EnablementBoolean))), "SessionActiveClientSetAction"},
 		{"active-client-set-unknown", NewActiveClientSet(sampleClient(dialectWith(t, EnablementUnknown))), "SessionActiveClientSetAction"},
-		{"active-client-set-scoped", NewActiveClientSet(sampleClient(dialectWith(t, EnablementScoped))), ""},
+		{"active-client-set-scoped", NewActiveClientSet(sampleClient(dialectWith(t, EnablementScoped))), "SessionActiveClientSetAction"},
 		{"active-client-set-no-tools", NewActiveClientSet(SessionActiveClient{ClientID: "ahpls-1"}), "SessionActiveClientSetAction"},
 		{"active-client-removed", NewActiveClientRemoved("ahpls-3f9c2a"), "SessionActiveClientRemovedAction"},
 		{"customization-toggled-boolean", dialectWith(t, EnablementBoolean).CustomizationToggled("ahpls-ws-mcp-docs", decisions), "SessionCustomizationToggledAction"},
 		{"customization-toggled-unknown", dialectWith(t, EnablementUnknown).CustomizationToggled("ahpls-ws-mcp-docs", decisions), "SessionCustomizationToggledAction"},
-		{"customization-toggled-scoped", dialectWith(t, EnablementScoped).CustomizationToggled("ahpls-ws-mcp-docs", decisions), ""},
-		{"customization-toggled-scoped-cleared", dialectWith(t, EnablementScoped).CustomizationToggled("ahpls-ws-mcp-docs", nil), ""},
+		{"customization-toggled-scoped", dialectWith(t, EnablementScoped).CustomizationToggled("ahpls-ws-mcp-docs", decisions), "SessionCustomizationToggledAction"},
+		{"customization-toggled-scoped-cleared", dialectWith(t, EnablementScoped).CustomizationToggled("ahpls-ws-mcp-docs", nil), "SessionCustomizationToggledAction"},
 		{"mcp-server-start-requested", NewMcpServerStartRequested("ahpls-ws-mcp-docs"), "SessionMcpServerStartRequestedAction"},
 		{"mcp-server-stop-requested", NewMcpServerStopRequested("ahpls-ws-mcp-docs"), "SessionMcpServerStopRequestedAction"},
 		{"tool-call-content-changed", NewToolCallContentChanged("turn-4", "tc-8", []ToolResultContent{TextContent("main.go:12:2: undefined: foo\n")}), "ChatToolCallContentChangedAction"},
@@ -165,9 +165,10 @@ func TestOutgoingMessages(t *testing.T) {
 }
 
 // The schema check must be able to fail: a toggle without `enabled`
-// (the scoped shape) is rejected by the 0.8.0 snapshot schema.
+// (what a 1.x dialect sends) is rejected by the 0.8.0 schema — which is why
+// the 0.x dialect always sends it, whatever shape it learnt (issue 15).
 func TestSchemaCheckRejectsSnapshotViolations(t *testing.T) {
-	got, err := json.Marshal(dialectWith(t, EnablementScoped).CustomizationToggled("x", nil))
+	got, err := json.Marshal(V1{}.CustomizationToggled("x", nil))
 	require.NoError(t, err)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(got))
 	require.NoError(t, err)

@@ -86,6 +86,9 @@ func (d V1) CustomizationToggled(id string, decisions []CustomizationEnablement)
 		Enablement: append([]CustomizationEnablement{}, decisions...)}
 }
 
+// Outgoing returns the action unchanged: 1.x actions are sent as built.
+func (d V1) Outgoing(action map[string]any) map[string]any { return action }
+
 // ErrToggleWithoutEnablement is returned by V1.ToggleDecision for a toggle
 // that carries only `enabled`.
 var ErrToggleWithoutEnablement = errors.New("wire: 1.x customizationToggled without enablement")

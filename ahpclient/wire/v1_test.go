@@ -143,7 +143,8 @@ func TestV1IsFixedToEnablementLists(t *testing.T) {
 }
 
 // A host announcing 0.8.0 that sends enablement lists (docs/ahp.md §4.7)
-// gets, once detected, exactly what a 1.x host gets for plugins and toggles.
+// gets, once detected, what a 1.x host gets for plugins and toggles, plus
+// the `enabled` the 0.8.0 schema requires (issue 15).
 func TestReleased08WithListsPublishesLikeV1(t *testing.T) {
 	e := PluginEnablement{Global: false, Effective: false, Children: map[string]bool{"docs": true, "web": false}}
 	decisions := []CustomizationEnablement{{Kind: ScopeWorkspace, URI: "file:///w", Enabled: true}, {Kind: ScopeGlobal, Enabled: false}}
@@ -153,9 +154,13 @@ func TestReleased08WithListsPublishesLikeV1(t *testing.T) {
 	for _, d := range []Dialect{v08, V1{}} {
 		p := ClientPluginCustomization{ID: "p", URI: "virtual://ahpls/h/ws", Name: "W", Enabled: Bool(true)}
 		d.ApplyPluginEnablement(&p, e)
-		assert.JSONEq(t, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W","enablement":[{"kind":"global","enabled":false}],
+		enabled, toggled := "", ""
+		if d == v08 {
+			enabled, toggled = `"enabled":false,`, `"enabled":true,`
+		}
+		assert.JSONEq(t, `{"type":"plugin","id":"p","uri":"virtual://ahpls/h/ws","name":"W",`+enabled+`"enablement":[{"kind":"global","enabled":false}],
 			"childEnablement":{"docs":[{"kind":"global","enabled":true}],"web":[{"kind":"global","enabled":false}]}}`, string(mustJSON(t, p)), d.Version())
-		assert.JSONEq(t, `{"type":"session/customizationToggled","id":"m","enablement":[{"kind":"workspace","uri":"file:///w","enabled":true},{"kind":"global","enabled":false}]}`,
+		assert.JSONEq(t, `{"type":"session/customizationToggled","id":"m",`+toggled+`"enablement":[{"kind":"workspace","uri":"file:///w","enabled":true},{"kind":"global","enabled":false}]}`,
 			string(mustJSON(t, d.CustomizationToggled("m", decisions))), d.Version())
 	}
 }
