@@ -48,6 +48,10 @@ type File struct {
 	// skipped; without Layout, plugin roots are guessed from the path.
 	FS     WorkspaceFS
 	Layout model.Layout
+	// Unreadable, when set, says why the file was not read (e.g. "a FIFO
+	// (named pipe), not a regular file"); Text is then empty and Check
+	// reports file/unreadable and nothing else.
+	Unreadable string
 }
 
 // Check runs every rule for the file's kind and returns its diagnostics
@@ -72,6 +76,14 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	}()
 	if f.Kind == model.KindNone {
 		return nil
+	}
+	if f.Unreadable != "" {
+		r.add(model.Diagnostic{
+			Rule:     "file/unreadable",
+			Severity: model.SeverityWarning,
+			Message:  fmt.Sprintf("ahpls did not read this file: %s. Only regular files inside the workspace folder are checked.", f.Unreadable),
+		})
+		return r.finish()
 	}
 	if len(f.Text) > MaxFileSize {
 		r.add(model.Diagnostic{

@@ -21,6 +21,7 @@ func registerRules(infos ...RuleInfo) {
 func init() {
 	registerRules(
 		RuleInfo{"file/too-large", "The file is larger than ahpls checks (4 MiB)."},
+		RuleInfo{"file/unreadable", "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it."},
 		RuleInfo{"file/encoding", "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text."},
 		RuleInfo{"internal/error", "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing."},
 	)

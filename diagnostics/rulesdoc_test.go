@@ -42,9 +42,10 @@ const (
 )
 
 var ruleDocs = map[string]ruleDoc{
-	"file/too-large": {"every kind", "Warning [I]; the file is not parsed."},
-	"file/encoding":  {"every kind", "Error [I]; nothing else is reported."},
-	"internal/error": {"every kind", "Warning [I]; please report it with the file."},
+	"file/too-large":  {"every kind", "Warning [I]; the file is not parsed."},
+	"file/unreadable": {"every kind", "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's)."},
+	"file/encoding":   {"every kind", "Error [I]; nothing else is reported."},
+	"internal/error":  {"every kind", "Warning [I]; please report it with the file."},
 
 	"fm/bom":           {mdHeaderKinds, "V LOSE (no header: every field lost) · CC ok · AS SPEC."},
 	"fm/leading-lines": {mdHeaderKinds, "V LOSE · CC LOSE (skill: AS SKIP; ccagent: as fm/missing)."},
@@ -179,6 +180,8 @@ var ruleDocs = map[string]ruleDoc{
 
 // handExamples stand in for rules no fixture on disk can fire.
 var handExamples = map[string]docExample{
+	"file/unreadable": {path: ".github/skills/pipe/SKILL.md", lang: "text", code: "(a FIFO named SKILL.md: mkfifo .github/skills/pipe/SKILL.md)\n", line: 1, sev: model.SeverityWarning,
+		message: "ahpls did not read this file: a FIFO (named pipe), not a regular file. Only regular files inside the workspace folder are checked."},
 	"file/too-large": {path: ".github/skills/huge/SKILL.md", lang: "text", code: "(a 5 MiB SKILL.md)\n", line: 1, sev: model.SeverityWarning,
 		message: "ahpls does not check files over 4 MiB; this one has 5242880 bytes."},
 	"internal/error": {path: ".github/skills/odd/SKILL.md", lang: "text", code: "(any input a rule did not expect)\n", line: 1, sev: model.SeverityWarning,

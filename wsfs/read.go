@@ -159,8 +159,9 @@ func (r *Root) Read(rel string, limit int64) ([]byte, error) {
 	return readResolved(rel, p, limit)
 }
 
-// Stat is Read without the read: the info of the resolved target when rel
-// is something Read would read, or a directory inside the root.
+// Stat returns the info of rel's target with symlinks resolved inside the
+// root (any type: existence questions never open the file; Read decides
+// whether it can be read).
 func (r *Root) Stat(rel string) (fs.FileInfo, error) {
 	p, err := r.Resolve(rel)
 	if err != nil {
@@ -169,9 +170,6 @@ func (r *Root) Stat(rel string) (fs.FileInfo, error) {
 	st, err := os.Lstat(p)
 	if err != nil {
 		return nil, statErr(rel, err)
-	}
-	if !st.Mode().IsRegular() && !st.IsDir() {
-		return nil, &Error{Path: rel, Reason: NotRegular, Detail: Describe(st.Mode())}
 	}
 	return st, nil
 }
