@@ -221,7 +221,7 @@ func lineDiff(want, got string) string {
 	return b.String()
 }
 
-func write(t *testing.T, root, rel, text string) {
+func write(t testing.TB, root, rel, text string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))

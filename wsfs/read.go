@@ -201,7 +201,14 @@ func (r *Root) Resolve(rel string) (string, error) {
 	if r.real == "" {
 		return "", &Error{Path: rel, Reason: NotExist, Detail: "the workspace folder is missing", Err: fs.ErrNotExist}
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(r.real, filepath.FromSlash(rel)))
+	p := filepath.Join(r.real, filepath.FromSlash(rel))
+	// A missing path is the common answer (broken links in Markdown): one
+	// lstat settles it, and saying "missing" leaks nothing whichever way
+	// the parents' symlinks lead.
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", &Error{Path: rel, Reason: NotExist, Err: fs.ErrNotExist}
+	}
+	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", statErr(rel, err)
 	}
