@@ -12,15 +12,19 @@
 package check
 
 import (
-	"io"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Finding is one diagnostic with printable coordinates.
@@ -44,10 +48,33 @@ type Finding struct {
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
 }
 
+// Config is everything Run needs besides the paths.
+type Config struct {
+	// Rules are the rule options (targets, overrides).
+	Rules diagnostics.Options
+	// Exclude globs (wsfs.Matcher syntax) apply to every folder argument,
+	// next to wsfs.DefaultExcludes and the folder's own .ahpls/config.json.
+	Exclude []string
+	// Workers checks this many files at once; 0 means GOMAXPROCS.
+	Workers int
+	// Warn receives problems that do not stop the run (a malformed
+	// .ahpls/config.json); nil drops them.
+	Warn func(string)
+}
+
 // Run checks every customization file under paths (files or folders) and
 // returns the findings sorted by path and position. A file that cannot be
-// read is an error; a folder walk skips unreadable entries.
+// read is an error; in a folder walk, a customization file that is not a
+// readable regular file is a file/unreadable finding.
 func Run(paths []string, opts diagnostics.Options) ([]Finding, error) {
+	return RunConfig(paths, Config{Rules: opts})
+}
+
+// RunConfig is Run with exclude globs and a worker count.
+func RunConfig(paths []string, cfg Config) ([]Finding, error) {
+	if _, err := wsfs.NewMatcher(cfg.Exclude); err != nil {
+		return nil, err
+	}
 	var out []Finding
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -55,14 +82,14 @@ func Run(paths []string, opts diagnostics.Options) ([]Finding, error) {
 			return nil, err
 		}
 		if st.IsDir() {
-			fs, err := checkFolder(p, opts)
+			fs, err := checkFolder(p, cfg)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, opts)
+		fs, err := checkFile(p, cfg.Rules)
 		if err != nil {
 			return nil, err
 		}
@@ -84,52 +111,161 @@ func Run(paths []string, opts diagnostics.Options) ([]Finding, error) {
 	return out, nil
 }
 
-// checkFolder walks a workspace folder the way the server's scan does: depth
-// ≤ model.MaxDepth, skipping .git and node_modules, not following symlinks.
-func checkFolder(root string, opts diagnostics.Options) ([]Finding, error) {
-	layout := DirLayout(root)
-	var out []Finding
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
+// checkFolder walks a workspace folder the way the server's scan does
+// (wsfs.Walk: depth ≤ model.MaxDepth, default and configured excludes, no
+// symlinked folders) while GOMAXPROCS workers read and check the files it
+// finds. Each file is read once, through the safe reader.
+func checkFolder(root string, cfg Config) ([]Finding, error) {
+	globs := cfg.Exclude
+	if wc, err := wsfs.LoadConfig(root); err != nil {
+		if cfg.Warn != nil {
+			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
+		}
+	} else {
+		globs = append(append([]string(nil), globs...), wc.Exclude...)
+	}
+	ex, err := wsfs.NewMatcher(globs)
+	if err != nil {
+		return nil, err
+	}
+	r := wsfs.NewRoot(root)
+	layout := newDirLayout(r)
+	dfs := dirFS{r}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	type job struct {
+		i int
+		e wsfs.Entry
+	}
+	jobs := make(chan job, 4*workers)
+	var mu sync.Mutex
+	results := map[int][]Finding{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if fs := checkEntry(root, r, layout, dfs, j.e, cfg.Rules); len(fs) > 0 {
+					mu.Lock()
+					results[j.i] = fs
+					mu.Unlock()
+				}
 			}
-			return nil
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
+		}()
+	}
+	n := 0
+	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex}, func(e wsfs.Entry) error {
 		if e.IsDir() {
-			if p != root && rel != "." && (model.SkipDir(e.Name()) || strings.Count(rel, "/") >= model.MaxDepth) {
-				return filepath.SkipDir
-			}
 			return nil
 		}
-		if !e.Type().IsRegular() && !symlinkInside(root, p) {
-			return nil
-		}
-		kind := model.Classify(rel, layout)
-		if kind == model.KindNone {
-			return nil
-		}
-		text, err := readLimited(p)
-		if err != nil {
-			return nil
-		}
-		out = append(out, findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: DirFS(root), Layout: layout}, opts))...)
+		jobs <- job{n, e}
+		n++
 		return nil
 	})
-	return out, err
+	close(jobs)
+	wg.Wait()
+	if werr != nil {
+		return nil, werr
+	}
+	// Manifests the layout refused to read (a FIFO named plugin.json) are
+	// findings too, unless the walk already reported that path.
+	seen := map[string]bool{}
+	var out []Finding
+	for i := range n {
+		for _, f := range results[i] {
+			seen[f.Rel] = true
+		}
+		out = append(out, results[i]...)
+	}
+	for _, u := range layout.refused() {
+		if seen[u.rel] || ex.Match(u.rel) {
+			continue
+		}
+		seen[u.rel] = true
+		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil,
+			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
+	}
+	return out, nil
+}
+
+// checkEntry classifies, reads and checks one walked entry. A customization
+// file that is not a regular file (a FIFO, a device, a symlink loop, a
+// symlink out of the folder or to nothing) gets one file/unreadable
+// finding; a symlink to a regular file inside the folder is left to the
+// file it points to, as before.
+func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, opts diagnostics.Options) []Finding {
+	kind := model.Classify(e.Rel, layout)
+	if kind == model.KindNone {
+		return nil
+	}
+	p := filepath.Join(root, filepath.FromSlash(e.Rel))
+	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: dfs, Layout: layout}
+	if e.Type&fs.ModeSymlink != 0 {
+		st, err := r.Stat(e.Rel)
+		switch {
+		case err == nil && st.Mode().IsRegular():
+			// Agents read a symlinked SKILL.md like any other (skills-ref and
+			// Claude Code follow it), so it is checked where it is linked; the
+			// safe reader keeps the link inside the folder.
+			text, rerr := r.Read(e.Rel, diagnostics.MaxFileSize+1)
+			if rerr != nil {
+				file.Unreadable = unreadableWhy(rerr)
+				break
+			}
+			file.Text = text
+		case err == nil:
+			file.Unreadable = "a symlink to " + wsfs.Describe(st.Mode()) + ", not to a regular file"
+		case wsfs.ReasonOf(err) == wsfs.NotExist:
+			file.Unreadable = "a symlink to a file that does not exist"
+		default:
+			file.Unreadable = unreadableWhy(err)
+		}
+	} else if text, err := r.ReadEntry(e, diagnostics.MaxFileSize+1); err != nil {
+		file.Unreadable = unreadableWhy(err)
+	} else {
+		file.Text = text
+		if len(text) > diagnostics.MaxFileSize {
+			if st, err := r.Stat(e.Rel); err == nil {
+				file.Size = st.Size() // the message names the real size, not the bytes read
+			}
+		}
+	}
+	return findings(p, e.Rel, file.Text, diagnostics.Check(file, opts))
+}
+
+// unreadableWhy phrases a refusal for the file/unreadable message.
+func unreadableWhy(err error) string {
+	var we *wsfs.Error
+	if !errors.As(err, &we) {
+		return "it could not be read"
+	}
+	switch we.Reason {
+	case wsfs.NotRegular:
+		return we.Detail + ", not a regular file"
+	case wsfs.OutsideRoot:
+		return "a symlink that leads out of the workspace folder"
+	case wsfs.LinkLoop:
+		return "a symlink loop"
+	case wsfs.NotExist:
+		return "it disappeared while being read"
+	}
+	if we.Detail != "" {
+		return "it could not be read (" + we.Detail + ")"
+	}
+	return "it could not be read"
 }
 
 // checkFile checks one named file. Its workspace folder is the current
 // directory when the file is below it and classifies from there; otherwise
 // the longest tail of its path that classifies decides (a loose
-// `x/.github/skills/a/SKILL.md` is a skill of `x`).
+// `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
+// a symlink may lead anywhere, but only a regular file is read.
 func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
-	text, err := readLimited(p)
+	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
 	}
@@ -162,12 +298,13 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 	if rel == "" {
 		return nil, nil // not a customization file
 	}
-	layout := DirLayout(root)
+	wr := wsfs.NewRoot(root)
+	layout := newDirLayout(wr)
 	kind := model.Classify(rel, layout)
 	if kind == model.KindNone {
 		return nil, nil
 	}
-	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: DirFS(root), Layout: layout}, opts)), nil
+	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{wr}, Layout: layout}, opts)), nil
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
@@ -186,91 +323,65 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 	return out
 }
 
-// symlinkInside reports a symlink to a regular file that stays inside
-// root: agents read a symlinked SKILL.md like any other (skills-ref and
-// Claude Code follow it), so it is checked where it is linked; links that
-// leave the workspace stay unread.
-func symlinkInside(root, p string) bool {
-	fi, err := os.Lstat(p)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return false
-	}
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return false
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(realRoot, target)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return false
-	}
-	st, err := os.Stat(target)
-	return err == nil && st.Mode().IsRegular()
-}
+// DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a
+// folder on disk, through the safe reader: symlinks resolve inside it only.
+func DirFS(root string) diagnostics.WorkspaceFS { return dirFS{wsfs.NewRoot(root)} }
 
-func readLimited(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, diagnostics.MaxFileSize+1))
-}
+type dirFS struct{ r *wsfs.Root }
 
-// DirFS is diagnostics.WorkspaceFS over a folder on disk, refusing paths
-// that leave it.
-type DirFS string
-
-func (d DirFS) Stat(rel string) (fs.FileInfo, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	return os.Stat(filepath.Join(string(d), filepath.FromSlash(rel)))
-}
+func (d dirFS) Stat(rel string) (fs.FileInfo, error) { return d.r.Stat(rel) }
 
 // ReadFile implements diagnostics.WorkspaceReader for the cross-file rules
 // (a parent skill that links a nested one, CLAUDE.md imports, manifest
 // copies); it reads at most one byte over the rules' size limit.
-func (d DirFS) ReadFile(rel string) ([]byte, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	return readLimited(filepath.Join(string(d), filepath.FromSlash(rel)))
+func (d dirFS) ReadFile(rel string) ([]byte, error) {
+	return d.r.Read(rel, diagnostics.MaxFileSize+1)
 }
 
-// DirLayout is model.Layout from manifests on disk, memoised per folder.
-func DirLayout(root string) model.Layout {
-	return &dirLayout{root: root, memo: map[string]model.PluginFormat{}}
+// ReadDir implements diagnostics.WorkspaceLister for rules that compare
+// siblings (duplicate skill and subagent names).
+func (d dirFS) ReadDir(rel string) ([]fs.DirEntry, error) { return d.r.ReadDir(rel) }
+
+// DirLayout is model.Layout from manifests on disk, memoised per folder and
+// safe for concurrent use.
+func DirLayout(root string) model.Layout { return newDirLayout(wsfs.NewRoot(root)) }
+
+func newDirLayout(r *wsfs.Root) *dirLayout {
+	return &dirLayout{r: r, memo: map[string]model.PluginFormat{}}
 }
 
 type dirLayout struct {
-	root string
+	r    *wsfs.Root
+	mu   sync.Mutex
 	memo map[string]model.PluginFormat
+	bad  []refusal
 }
 
+// refusal is a manifest the layout could not read for a reason worth a
+// finding (not a plain absence).
+type refusal struct{ rel, why string }
+
 func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if f, ok := l.memo[dir]; ok {
 		return f
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
-		if !fs.ValidPath(rel) {
-			return nil, false
+		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
+		if err != nil && wsfs.ReasonOf(err) != wsfs.NotExist {
+			l.bad = append(l.bad, refusal{rel, unreadableWhy(err)})
 		}
-		b, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(rel)))
 		return b, err == nil
 	}, dir)
 	l.memo[dir] = f
 	return f
 }
 
-// ReadDir implements diagnostics.WorkspaceLister for rules that compare
-// siblings (duplicate skill and subagent names).
-func (d DirFS) ReadDir(rel string) ([]fs.DirEntry, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	return os.ReadDir(filepath.Join(string(d), filepath.FromSlash(rel)))
+func (l *dirLayout) refused() []refusal {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]refusal(nil), l.bad...)
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out
 }

@@ -267,7 +267,7 @@ func lineDiff(want, got string) string {
 	return b.String()
 }
 
-func write(t *testing.T, root, rel, text string) {
+func write(t testing.TB, root, rel, text string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
@@ -304,4 +304,35 @@ func BenchmarkCheck1000Skills(b *testing.B) {
 			b.Fatal("expected findings")
 		}
 	}
+}
+
+func TestExclude(t *testing.T) {
+	root := t.TempDir()
+	bad := "---\nname: x\x00\n---\n"
+	write(t, root, ".github/skills/demo/SKILL.md", bad)
+	write(t, root, "test/fixtures/.github/skills/f/SKILL.md", bad)
+	write(t, root, "other/.github/skills/g/SKILL.md", bad)
+	count := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		Main(append(args, root), &out, &errb, "test")
+		return strings.Count(out.String(), "\n"), errb.String()
+	}
+	n, _ := count()
+	assert.Equal(t, 3, n)
+	n, _ = count("--exclude", "test/fixtures")
+	assert.Equal(t, 2, n)
+	n, _ = count("--exclude", "**/fixtures/**", "--exclude", "other")
+	assert.Equal(t, 1, n)
+	var out, errb bytes.Buffer
+	assert.Equal(t, 2, Main([]string{"--exclude", "a/[b", root}, &out, &errb, "test"))
+	assert.Contains(t, errb.String(), `"a/[b"`)
+
+	// The workspace's own config adds to the command line's.
+	write(t, root, ".ahpls/config.json", `{"exclude": ["fixtures"]}`)
+	n, _ = count("--exclude", "other")
+	assert.Equal(t, 1, n)
+	write(t, root, ".ahpls/config.json", `{"exclude": "fixtures"}`)
+	n, warn := count()
+	assert.Equal(t, 3, n, "a malformed config is ignored")
+	assert.Contains(t, warn, ".ahpls/config.json")
 }

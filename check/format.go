@@ -13,6 +13,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/tools"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // WriteText prints one line per finding:
@@ -172,6 +173,19 @@ func nonEmpty(s, alt string) string {
 	return s
 }
 
+// globFlags collects repeated --exclude globs.
+type globFlags []string
+
+func (g *globFlags) String() string { return strings.Join(*g, ",") }
+
+func (g *globFlags) Set(v string) error {
+	if _, err := wsfs.NewMatcher([]string{v}); err != nil {
+		return err
+	}
+	*g = append(*g, v)
+	return nil
+}
+
 // ruleFlags collects repeated --rule id=level.
 type ruleFlags map[string]model.Severity
 
@@ -202,6 +216,8 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
 	rules := ruleFlags{}
 	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
+	var exclude globFlags
+	fl.Var(&exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: ahpls check [flags] [paths...]\n\n"+
 			"Checks customization files below each folder (a workspace folder) or the named files.\n"+
@@ -261,7 +277,9 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 		threshold = sev
 	}
-	found, err := Run(paths, opts)
+	found, err := RunConfig(paths, Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
+		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
+	}})
 	if err != nil {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2

@@ -51,6 +51,13 @@ type File struct {
 	// skipped; without Layout, plugin roots are guessed from the path.
 	FS     WorkspaceFS
 	Layout model.Layout
+	// Size is the file's size on disk when the caller knows it and read
+	// only the first MaxFileSize+1 bytes; 0 means len(Text).
+	Size int64
+	// Unreadable, when set, says why the file was not read (e.g. "a FIFO
+	// (named pipe), not a regular file"); Text is then empty and Check
+	// reports file/unreadable and nothing else.
+	Unreadable string
 }
 
 // Check runs every rule for the file's kind and returns its diagnostics
@@ -76,11 +83,19 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	if f.Kind == model.KindNone {
 		return nil
 	}
+	if f.Unreadable != "" {
+		r.add(model.Diagnostic{
+			Rule:     "file/unreadable",
+			Severity: model.SeverityWarning,
+			Message:  fmt.Sprintf("ahpls did not read this file: %s. Only regular files inside the workspace folder are checked.", f.Unreadable),
+		})
+		return r.finish()
+	}
 	if len(f.Text) > MaxFileSize {
 		r.add(model.Diagnostic{
 			Rule:     "file/too-large",
 			Severity: model.SeverityWarning,
-			Message:  fmt.Sprintf("ahpls does not check files over %d MiB; this one has %d bytes.", MaxFileSize>>20, len(f.Text)),
+			Message:  fmt.Sprintf("ahpls does not check files over %d MiB; this one has %d bytes.", MaxFileSize>>20, max(f.Size, int64(len(f.Text)))),
 			Span:     model.Span{Start: 0, End: firstLineEnd(f.Text)},
 		})
 		return r.finish()

@@ -112,10 +112,11 @@ func TestGolden(t *testing.T) {
 // triggered by a single file on disk are listed with the test that covers them.
 func TestEveryRuleHasAGoldenCase(t *testing.T) {
 	coveredElsewhere := map[string]string{
-		"file/too-large": "TestFileGuards",
-		"file/encoding":  "TestFileGuards",
-		"fm/crlf":        "TestUploadOnlyRules", // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error": "TestExtraChecker",    // no built-in rule panics on purpose
+		"file/too-large":  "TestFileGuards",
+		"file/unreadable": "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
+		"file/encoding":   "TestFileGuards",
+		"fm/crlf":         "TestUploadOnlyRules", // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error":  "TestExtraChecker",    // no built-in rule panics on purpose
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {
@@ -155,6 +156,12 @@ func TestFileGuards(t *testing.T) {
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/encoding", d[0].Rule)
 	assert.Equal(t, 7, d[0].Span.Start)
+
+	d = Check(File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, Options{})
+	require.Len(t, d, 1)
+	assert.Equal(t, "file/unreadable", d[0].Rule)
+	assert.Equal(t, "ahpls did not read this file: a symlink loop. Only regular files inside the workspace folder are checked.", d[0].Message)
+	assert.Empty(t, Check(File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, Options{Rules: map[string]model.Severity{"file/unreadable": 0}}))
 
 	assert.Empty(t, Check(File{Path: "src/main.go", Text: []byte("package main")}, Options{}))
 }

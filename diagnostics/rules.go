@@ -61,6 +61,12 @@ var fileRules = []RuleInfo{
 		Severity: "Warning [I]; the file is not parsed.",
 	},
 	{
+		ID:       "file/unreadable",
+		Summary:  "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it.",
+		Kinds:    "every kind",
+		Severity: "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's).",
+	},
+	{
 		ID:       "file/encoding",
 		Summary:  "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
 		Kinds:    "every kind",

@@ -39,27 +39,95 @@ type Range struct {
 
 // LineIndex converts between byte offsets and positions for one text. Line
 // breaks are LF, CRLF and lone CR, as LSP defines them.
+//
+// Conversions cost O(log lines + checkpointEvery), not O(line length): an
+// ASCII-only line converts by subtraction, and a long line with other
+// characters carries checkpoints (UTF-16 and UTF-32 counts every
+// checkpointEvery bytes), so a file with thousands of findings on one long
+// line converts in time linear in the file.
 type LineIndex struct {
 	text   []byte
-	starts []int // byte offset of each line's first byte
+	starts []int    // byte offset of each line's first byte
+	wide   []uint64 // bit per line: the line has a byte >= 0x80
+	cps    map[int][]checkpoint
 }
 
-// NewLineIndex indexes text. The index keeps a reference to text; callers
+// checkpoint is a rune boundary on a long non-ASCII line with the units
+// counted from the line start up to it.
+type checkpoint struct {
+	off, u16, u32 int
+}
+
+const checkpointEvery = 64
+
+// NewLineIndex indexes text in one pass (plus one pass over long lines
+// with non-ASCII characters). The index keeps a reference to text; callers
 // must not modify it afterwards.
 func NewLineIndex(text []byte) *LineIndex {
-	starts := []int{0}
+	x := &LineIndex{text: text, starts: make([]int, 1, 1+len(text)/32)}
+	var wide []uint64
+	line, lineWide := 0, false
+	endLine := func(next int) {
+		if lineWide {
+			for len(wide) <= line/64 {
+				wide = append(wide, 0)
+			}
+			wide[line/64] |= 1 << (line % 64)
+		}
+		x.starts = append(x.starts, next)
+		line++
+		lineWide = false
+	}
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
+		switch c := text[i]; {
+		case c == '\n':
+			endLine(i + 1)
+		case c == '\r':
 			if i+1 < len(text) && text[i+1] == '\n' {
 				i++
 			}
-			starts = append(starts, i+1)
+			endLine(i + 1)
+		case c >= 0x80:
+			lineWide = true
 		}
 	}
-	return &LineIndex{text: text, starts: starts}
+	if lineWide {
+		for len(wide) <= line/64 {
+			wide = append(wide, 0)
+		}
+		wide[line/64] |= 1 << (line % 64)
+	}
+	x.wide = wide
+	for l := range x.starts {
+		if !x.isWide(l) {
+			continue
+		}
+		start, end := x.starts[l], x.lineContentEnd(l)
+		if end-start <= checkpointEvery {
+			continue
+		}
+		var cps []checkpoint
+		u16, u32, last := 0, 0, start
+		for i := start; i < end; {
+			if i-last >= checkpointEvery {
+				cps = append(cps, checkpoint{i, u16, u32})
+				last = i
+			}
+			r, size := utf8.DecodeRune(x.text[i:end])
+			u16 += unitLen(r, size, UTF16)
+			u32++
+			i += size
+		}
+		if x.cps == nil {
+			x.cps = map[int][]checkpoint{}
+		}
+		x.cps[l] = cps
+	}
+	return x
+}
+
+func (x *LineIndex) isWide(line int) bool {
+	return line/64 < len(x.wide) && x.wide[line/64]&(1<<(line%64)) != 0
 }
 
 // Lines returns the number of lines (a trailing newline starts an empty last line).
@@ -107,7 +175,28 @@ func (x *LineIndex) Position(offset int, enc Encoding) Position {
 	if offset > end {
 		offset = end
 	}
-	return Position{Line: line, Character: countUnits(x.text[start:offset], enc)}
+	if enc == UTF8 || !x.isWide(line) {
+		return Position{Line: line, Character: offset - start}
+	}
+	from, units := start, 0
+	if cps := x.cps[line]; len(cps) > 0 {
+		k := sort.Search(len(cps), func(i int) bool { return cps[i].off > offset }) - 1
+		if k >= 0 {
+			from, units = cps[k].off, cps[k].units(enc, start)
+		}
+	}
+	return Position{Line: line, Character: units + countUnits(x.text[from:offset], enc)}
+}
+
+// units is the count in enc from the line start (at byte start) to c.
+func (c checkpoint) units(enc Encoding, start int) int {
+	switch enc {
+	case UTF8:
+		return c.off - start
+	case UTF32:
+		return c.u32
+	}
+	return c.u16
 }
 
 // Range converts a span to a range in enc.
@@ -128,8 +217,20 @@ func (x *LineIndex) Offset(p Position, enc Encoding) (offset int, ok bool) {
 	}
 	start := x.starts[p.Line]
 	end := x.lineContentEnd(p.Line)
+	if !x.isWide(p.Line) {
+		if start+p.Character <= end {
+			return start + p.Character, true
+		}
+		return end, false
+	}
 	units := 0
 	i := start
+	if cps := x.cps[p.Line]; len(cps) > 0 {
+		k := sort.Search(len(cps), func(j int) bool { return cps[j].units(enc, start) > p.Character }) - 1
+		if k >= 0 {
+			i, units = cps[k].off, cps[k].units(enc, start)
+		}
+	}
 	for i < end {
 		if units >= p.Character {
 			return i, true

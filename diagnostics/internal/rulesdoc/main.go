@@ -39,6 +39,8 @@ func main() {
 
 // handExamples stand in for rules no fixture on disk can fire.
 var handExamples = map[string]docExample{
+	"file/unreadable": {path: ".github/skills/pipe/SKILL.md", lang: "text", code: "(a FIFO named SKILL.md: mkfifo .github/skills/pipe/SKILL.md)\n", line: 1, sev: model.SeverityWarning,
+		message: "ahpls did not read this file: a FIFO (named pipe), not a regular file. Only regular files inside the workspace folder are checked."},
 	"file/too-large": {path: ".github/skills/huge/SKILL.md", lang: "text", code: "(a 5 MiB SKILL.md)\n", line: 1, sev: model.SeverityWarning,
 		message: "ahpls does not check files over 4 MiB; this one has 5242880 bytes."},
 	"internal/error": {path: ".github/skills/odd/SKILL.md", lang: "text", code: "(any input a rule did not expect)\n", line: 1, sev: model.SeverityWarning,
