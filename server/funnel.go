@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -55,9 +56,70 @@ type fileState struct {
 
 	external map[string][]protocol.Diagnostic // by source, see SetExternalDiagnostics
 
+	// memo is the last rules run on this file's content (see rulesFor).
+	memo checkMemo
+
 	// published is the JSON of the last set sent; "" = never published.
 	published string
 	onDisk    bool // a customization file on disk (re-checked on config change)
+}
+
+// checkMemo is one rules run: the exact text, the kind and the rules
+// generation it ran under, and what it found.
+type checkMemo struct {
+	ok    bool
+	text  []byte
+	kind  model.Kind
+	rules uint64
+	diags []model.Diagnostic
+}
+
+// rulesFor runs the rules over one file's text, or returns the findings of
+// the last run over the same text, kind and settings. Both the server's own
+// checks and the agent-host publisher (Findings) come through here, so one
+// file change costs one rules run whoever asks first.
+func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
+	s.mu.Lock()
+	gen, opts := s.rulesGen, s.settings.Options()
+	if fs := s.files[u]; fs != nil && fs.memo.ok && fs.memo.rules == gen && fs.memo.kind == kind && bytes.Equal(fs.memo.text, text) {
+		diags := fs.memo.diags
+		s.mu.Unlock()
+		return diags
+	}
+	s.mu.Unlock()
+	diags := diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wfs, Layout: layout}, opts)
+	s.checks.Add(1)
+	s.mu.Lock()
+	if s.rulesGen == gen {
+		s.stateFor(u).memo = checkMemo{ok: true, text: text, kind: kind, rules: gen, diags: diags}
+	}
+	s.mu.Unlock()
+	return diags
+}
+
+// Checks is how many times the server has run the rules over a file since
+// it started (memoized answers not counted): a cost meter for tests and
+// benchmarks.
+func (s *Server) Checks() int64 { return s.checks.Load() }
+
+// Findings returns the rule findings for the file at path (absolute, inside
+// a workspace folder) with exactly this text, when the server classifies it
+// as kind. The agent-host publisher asks here instead of running the rules
+// again: the server has normally checked the same content already (every
+// change goes through its funnel first); if not, the run made now is
+// remembered for the server's own check. ok is false when the server does
+// not see the file as a kind customization inside a workspace folder.
+func (s *Server) Findings(path string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool) {
+	u := uri.File(path)
+	loc, located := s.locate(u)
+	if !located || loc.root == "" {
+		return nil, false
+	}
+	layout := &wsLayout{s: s, root: loc.root}
+	if model.Classify(loc.rel, layout) != kind {
+		return nil, false
+	}
+	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root}, layout), true
 }
 
 func (s *Server) stateFor(u uri.URI) *fileState {
@@ -111,9 +173,12 @@ func (s *Server) fileEvent(u uri.URI, cause Cause) {
 	s.mu.Unlock()
 }
 
-// recheckAll sends every open or known file through the funnel again.
+// recheckAll sends every open or known file through the funnel again. It
+// starts a new memo generation: what changed (settings, other files on
+// disk) can change findings of unchanged text.
 func (s *Server) recheckAll(cause Cause) {
 	s.mu.Lock()
+	s.rulesGen++
 	var us []uri.URI
 	for u := range s.docs {
 		us = append(us, u)
@@ -209,7 +274,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			}
 		}
 		if kind != model.KindNone {
-			diags = diagnostics.Check(diagnostics.File{Path: loc.rel, Kind: kind, Text: snap.Text, FS: wfs, Layout: layout}, s.Settings().Options())
+			diags = s.rulesFor(u, loc.rel, kind, snap.Text, wfs, layout)
 		}
 	}
 	enc := s.Encoding()
