@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,4 +103,44 @@ func TestRulesSettingReachesPublication(t *testing.T) {
 	// And back: the rule on again leaves the file out again.
 	require.NoError(t, h.ed.Configure(ctx, h.settings(nil)))
 	h.wait("db-migrate left out again", func() bool { _, ok := h.ed.Excluded()[broken]; return ok })
+}
+
+// TestOneCheckPerChange: with a host connected, a one-file change costs one
+// rules run in all (#17): the link's rebuild takes the server's findings
+// for the same text instead of checking again.
+func TestOneCheckPerChange(t *testing.T) {
+	h := newHosted(t, map[string]any{"trustWorkspaceTools": true})
+	ctx := context.Background()
+	path := filepath.Join(h.ws, ".claude", "skills", "code-review", "SKILL.md")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var nonce string
+	h.wait("published", func() bool {
+		st, err := h.ed.HostStatus(ctx)
+		if err != nil || len(st.Plugins) == 0 {
+			return false
+		}
+		nonce = st.Plugins[0].Nonce
+		return true
+	})
+	require.NoError(t, h.ed.Open(ctx, path, string(orig), 1))
+	h.wait("open published", func() bool { p, ok := h.ed.Diagnostics(path); return ok && p.Version != nil && *p.Version == 1 })
+	// Let the open settle in the link (same text: no new nonce).
+	time.Sleep(200 * time.Millisecond)
+
+	srv, link := h.ed.Server, h.ed.Bridge.Link()
+	before := srv.Checks() + link.Checks()
+	// A name the VS Code host rejects: a finding for the editor, and the
+	// skill leaves the published plugin (a new nonce).
+	edited := strings.Replace(string(orig), "name: code-review", "name: Code Review", 1)
+	require.NotEqual(t, string(orig), edited)
+	require.NoError(t, h.ed.Change(ctx, path, edited, 2))
+	h.wait("v2 published to the editor", func() bool { p, ok := h.ed.Diagnostics(path); return ok && p.Version != nil && *p.Version == 2 })
+	h.wait("v2 republished to the host", func() bool {
+		st, err := h.ed.HostStatus(ctx)
+		return err == nil && len(st.Plugins) > 0 && st.Plugins[0].Nonce != nonce
+	})
+	time.Sleep(200 * time.Millisecond) // nothing else may follow
+	assert.Equal(t, int64(1), srv.Checks()+link.Checks()-before,
+		"rules runs for one change (server %d, link %d in all)", srv.Checks(), link.Checks())
 }
