@@ -43,8 +43,15 @@ type fileState struct {
 	// gen increases with every funnel event; a check publishes only if gen is
 	// unchanged when it finishes (stale results are dropped).
 	gen    uint64
-	cancel context.CancelFunc
-	timer  *time.Timer
+	cancel context.CancelFunc // of the running check
+	timer  *time.Timer        // a debounced check waiting to start
+	// timerSeq tells a timer that fired late from the current one.
+	timerSeq uint64
+	// running: a check of this file is in flight (never more than one);
+	// again: events arrived meanwhile, run one follow-up with againCause.
+	running    bool
+	again      bool
+	againCause Cause
 
 	// Last finished check: the exact text the rules saw, so quick fixes and
 	// hovers convert spans with the right LineIndex.
@@ -134,43 +141,92 @@ func (s *Server) stateFor(u uri.URI) *fileState {
 // fileEvent is the one funnel every file change goes through. Open buffers
 // win over disk: disk events for an open document are ignored until it is
 // closed.
+//
+// Buffer edits are checked on the leading edge: a keystroke on an idle file
+// starts its check at once, so the editor hears back within the check's own
+// cost (tens of µs) instead of after a debounce. At most one check per file
+// is in flight; events that arrive meanwhile make the running check stale
+// (it publishes nothing, its gen is old) and coalesce into one follow-up
+// check of the newest text when it ends. Disk events (a branch switch
+// touches hundreds of files) and workspace-wide re-checks stay debounced.
 func (s *Server) fileEvent(u uri.URI, cause Cause) {
 	if cause != CauseScan && cause != CauseConfig {
 		s.notifyPath(u)
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	_, open := s.docs[u]
 	if open && (cause == CauseCreated || cause == CauseChanged || cause == CauseDeleted || cause == CauseScan) {
-		s.mu.Unlock()
 		return
 	}
 	fs := s.stateFor(u)
 	fs.gen++
-	gen := fs.gen
 	if fs.cancel != nil {
-		fs.cancel()
+		fs.cancel() // the running check, if any, is stale now
+		fs.cancel = nil
 	}
 	if fs.timer != nil {
 		fs.timer.Stop()
 		fs.timer = nil
 	}
 	if s.ctx == nil || s.ctx.Err() != nil {
-		s.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
-	fs.cancel = cancel
 	delay := time.Duration(0)
 	switch cause {
-	case CauseChange, CauseCreated, CauseChanged, CauseDeleted:
+	case CauseCreated, CauseChanged, CauseDeleted:
 		delay = s.opts.Debounce
 	}
-	if delay > 0 {
-		fs.timer = time.AfterFunc(delay, func() { s.check(ctx, u, gen, cause) })
-	} else {
-		go s.check(ctx, u, gen, cause)
+	if delay <= 0 {
+		s.startCheckLocked(u, fs, cause)
+		return
 	}
-	s.mu.Unlock()
+	fs.timerSeq++
+	seq := fs.timerSeq
+	fs.timer = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if fs := s.files[u]; fs != nil && fs.timer != nil && fs.timerSeq == seq {
+			fs.timer = nil
+			s.startCheckLocked(u, fs, cause)
+		}
+	})
+}
+
+// startCheckLocked starts a check of u's current generation, or, when one
+// is already running, asks for one follow-up check after it.
+func (s *Server) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
+	if s.ctx == nil || s.ctx.Err() != nil {
+		return
+	}
+	if fs.running {
+		fs.again, fs.againCause = true, cause
+		return
+	}
+	fs.running = true
+	ctx, cancel := context.WithCancel(s.ctx)
+	fs.cancel = cancel
+	go s.check(ctx, u, fs.gen, cause)
+}
+
+// checkDone ends a check's turn: the follow-up check, if events came in
+// while it ran, starts now.
+func (s *Server) checkDone(u uri.URI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fs := s.files[u]
+	if fs == nil {
+		return
+	}
+	fs.running = false
+	if fs.cancel != nil {
+		fs.cancel() // release the check's context
+		fs.cancel = nil
+	}
+	if fs.again {
+		fs.again = false
+		s.startCheckLocked(u, fs, fs.againCause)
+	}
 }
 
 // recheckAll sends every open or known file through the funnel again. It
@@ -235,6 +291,7 @@ func (s *Server) forgetUnder(dir string) {
 // check runs the rules for one URI on a bounded worker and publishes the
 // result if it is still current.
 func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) {
+	defer s.checkDone(u)
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -250,6 +307,10 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 		return
 	}
 
+	if s.checkHook != nil {
+		s.checkHook(u, +1)
+		defer s.checkHook(u, -1)
+	}
 	snap, open := s.DocumentSnapshot(u)
 	loc, located := s.locate(u)
 	var kind model.Kind
@@ -286,11 +347,13 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	if fs == nil || fs.gen != gen || ctx.Err() != nil {
 		return // a newer event superseded this check
 	}
-	fs.cancel, fs.timer = nil, nil
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = snap, kind, loc.rel, diags, lsp
 	fs.onDisk = onDisk
 	s.publishLocked(u, fs, open)
-	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open {
+	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
+		if fs.cancel != nil {
+			fs.cancel()
+		}
 		delete(s.files, u)
 	}
 	_ = cause
@@ -470,20 +533,23 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 }
 
 // flush runs a pending (debounced) check of u now, so a request that needs
-// the findings of the text the editor has (a code action right after
-// typing) does not see none. It is a no-op when nothing is pending.
+// the findings of the text the editor has (a code action right after a
+// file changed on disk) does not see none. It is a no-op when nothing is
+// pending or a check is already running (buffer edits start theirs at
+// once).
 func (s *Server) flush(u uri.URI) {
 	s.mu.Lock()
 	fs := s.files[u]
-	if fs == nil || s.ctx == nil || s.ctx.Err() != nil || fs.timer == nil && fs.cancel == nil {
+	if fs == nil || s.ctx == nil || s.ctx.Err() != nil || fs.timer == nil || fs.running {
 		s.mu.Unlock()
 		return
 	}
-	if fs.timer != nil {
-		fs.timer.Stop()
-		fs.timer = nil
-	}
-	gen, ctx := fs.gen, s.ctx
+	fs.timer.Stop()
+	fs.timer = nil
+	fs.running = true
+	ctx, cancel := context.WithCancel(s.ctx)
+	fs.cancel = cancel
+	gen := fs.gen
 	s.mu.Unlock()
 	s.check(ctx, u, gen, CauseChange)
 }

@@ -134,6 +134,9 @@ type Server struct {
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
+	// checkHook, set by tests before Serve, hears each check of a file
+	// start (+1) and end (-1).
+	checkHook func(u uri.URI, delta int)
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.
