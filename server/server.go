@@ -22,8 +22,8 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// DefaultDebounce is how long the server waits after a keystroke before
-// checking, so a burst of didChange notifications costs one check.
+// DefaultDebounce is how long the server waits after a file-watcher event
+// before checking, so a branch switch costs one check per file.
 const DefaultDebounce = 150 * time.Millisecond
 
 // Command names registered with workspace/executeCommand.
@@ -46,8 +46,9 @@ type Options struct {
 	// Log receives the server's own log lines (stderr in production; never
 	// stdout, which carries the protocol). Nil discards them.
 	Log io.Writer
-	// Debounce delays checks caused by edits and file-watcher events; 0 checks
-	// at once (benchmarks and tests).
+	// Debounce delays checks caused by file-watcher events and turns on the
+	// pacing of checks during bursts of edits (an edit on an idle file is
+	// checked at once either way); 0 checks every event at once (tests).
 	Debounce time.Duration
 	// Workers bounds concurrent checks; 0 means GOMAXPROCS.
 	Workers int
