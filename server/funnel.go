@@ -55,6 +55,9 @@ type fileState struct {
 	// lastEdit is when the last buffer edit arrived, lastStart when the
 	// last check started (edit pacing, see editDelayLocked).
 	lastEdit, lastStart time.Time
+	// idle is closed when the checks in flight (and their follow-ups) are
+	// done; nil when none runs.
+	idle chan struct{}
 
 	// Last finished check: the exact text the rules saw, so quick fixes and
 	// hovers convert spans with the right LineIndex.
@@ -236,6 +239,9 @@ func (s *Server) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
 		return
 	}
 	fs.running = true
+	if fs.idle == nil {
+		fs.idle = make(chan struct{})
+	}
 	fs.lastStart = time.Now()
 	ctx, cancel := context.WithCancel(s.ctx)
 	fs.cancel = cancel
@@ -259,6 +265,13 @@ func (s *Server) checkDone(u uri.URI) {
 	if fs.again {
 		fs.again = false
 		s.startCheckLocked(u, fs, fs.againCause)
+		if fs.running {
+			return // fs.idle waits for the follow-up
+		}
+	}
+	if fs.idle != nil {
+		close(fs.idle)
+		fs.idle = nil
 	}
 }
 
@@ -386,6 +399,9 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
 		if fs.cancel != nil {
 			fs.cancel()
+		}
+		if fs.idle != nil {
+			close(fs.idle)
 		}
 		delete(s.files, u)
 	}
@@ -565,24 +581,29 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
 }
 
-// flush runs a pending (debounced) check of u now, so a request that needs
-// the findings of the text the editor has (a code action right after a
-// file changed on disk) does not see none. It is a no-op when nothing is
-// pending or a check is already running (buffer edits start theirs at
-// once).
+// flush makes sure the findings of u's current text are in: it starts a
+// pending (debounced or paced) check now and waits for the check in
+// flight, so a request that needs them (a code action right after typing)
+// does not answer from stale or no findings.
 func (s *Server) flush(u uri.URI) {
 	s.mu.Lock()
 	fs := s.files[u]
-	if fs == nil || s.ctx == nil || s.ctx.Err() != nil || fs.timer == nil || fs.running {
+	if fs == nil || s.ctx == nil || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return
 	}
-	fs.timer.Stop()
-	fs.timer = nil
-	fs.running = true
-	ctx, cancel := context.WithCancel(s.ctx)
-	fs.cancel = cancel
-	gen := fs.gen
+	if fs.timer != nil {
+		fs.timer.Stop()
+		fs.timer = nil
+		s.startCheckLocked(u, fs, CauseChange)
+	}
+	idle, ctx := fs.idle, s.ctx
 	s.mu.Unlock()
-	s.check(ctx, u, gen, CauseChange)
+	if idle == nil {
+		return
+	}
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
 }

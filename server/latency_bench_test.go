@@ -39,7 +39,9 @@ func newPipeSession(b *testing.B) *pipeSession {
 	opts.Log = io.Discard
 	ps := &pipeSession{srv: New(opts), u: skillURI(root, "bench"), versions: make(chan int, 1024)}
 	done := make(chan int, 1)
-	go func() { done <- ps.srv.Serve(context.Background(), pipeRWC{Reader: r1, Writer: w2, closers: []io.Closer{r1, w2}}) }()
+	go func() {
+		done <- ps.srv.Serve(context.Background(), pipeRWC{Reader: r1, Writer: w2, closers: []io.Closer{r1, w2}})
+	}()
 	ps.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{Reader: r2, Writer: w1, closers: []io.Closer{r2, w1}}))
 	ps.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if req.Method() == "textDocument/publishDiagnostics" {
