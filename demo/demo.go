@@ -5,7 +5,10 @@
 // published as a virtual plugin, the host reads it back and loads it, and a
 // scripted agent turn calls the workspace's test-runner tool, whose output
 // streams back. It is also the project's living end-to-end check: every
-// step must succeed or Run returns a *StepError naming it.
+// step must succeed or Run returns a *StepError naming it. ahpls itself runs
+// as it ships: the language server with its agent-host bridge (what `ahpls
+// serve` runs), driven over a pipe by an editor stand-in speaking LSP
+// (Editor, lspeditor.go) whose settings name the embedded host.
 //
 // Start at Run; steps.go holds the steps in order.
 package demo

@@ -4,18 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahptest"
+	"github.com/ahpls-dev/ahpls/bridge"
 	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/server"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
@@ -32,11 +36,12 @@ type run struct {
 	hostURL  string
 	session  string
 	chat     string
-	link     *hostlink.Link
-	linkStop context.CancelFunc
-	linkDone chan error
-	editor   *headlessEditor
-	state    string // scratch dir for the client's state
+	clientID string
+	ed       *Editor // the editor stand-in, speaking LSP to the real server
+	state    string  // scratch dir for the client's state
+	// errFiles are the files the check step found errors in: the ones the
+	// publish step expects to see left out.
+	errFiles []string
 
 	mu         sync.Mutex
 	violations []error
@@ -81,15 +86,8 @@ func (r *run) all(ctx context.Context) error {
 }
 
 func (r *run) close() {
-	if r.linkStop != nil {
-		r.linkStop()
-		select {
-		case <-r.linkDone:
-		case <-time.After(5 * time.Second):
-		}
-	}
-	if r.link != nil {
-		r.link.Close()
+	if r.ed != nil {
+		r.ed.Close()
 	}
 	if r.host != nil {
 		_ = r.host.Close()
@@ -118,6 +116,9 @@ func (r *run) check(ctx context.Context) error {
 	var lines []string
 	for _, f := range findings {
 		counts[f.Severity]++
+		if f.Severity == model.SeverityError {
+			r.errFiles = append(r.errFiles, filepath.Join(r.ws, filepath.FromSlash(f.Rel)))
+		}
 		if f.Severity <= model.SeverityWarning {
 			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Rel, f.Line, f.Column, f.Level, f.Message, f.Rule))
 		}
@@ -164,60 +165,74 @@ func (r *run) startHost(ctx context.Context) error {
 	return nil
 }
 
-// connect starts ahpls' host link, as the language server does when
-// `ahpls.host` is set, and waits for the handshake.
+// connect starts the language server as an editor does, with an editor
+// stand-in speaking LSP over a pipe and `ahpls.host` naming the embedded
+// host: the server's bridge starts the host link, which joins the session.
 func (r *run) connect(ctx context.Context) error {
 	dir, err := os.MkdirTemp("", "ahpls-demo-state-")
 	if err != nil {
 		return err
 	}
 	r.state = dir
-	r.editor = newHeadlessEditor(r.ws, r.say)
-	link, err := hostlink.New(hostlink.Config{
-		URL:                 r.hostURL,
-		Sessions:            []string{r.session},
-		TrustWorkspaceTools: true, // the demo's own example workspace
-		StateDir:            dir,
-		DebounceDelay:       50 * time.Millisecond,
-		ToolsEditor:         r.editor,
-	}, r.editor, r.log)
-	if err != nil {
-		return err
+	srvOpts := server.DefaultOptions()
+	srvOpts.Log = nil
+	if r.opts.Log != io.Discard {
+		srvOpts.Log = r.opts.Log
 	}
-	r.link = link
-	link.SetExecutor(hostlink.NewToolExecutor(link, nil, r.log))
-	lctx, stop := context.WithCancel(context.Background())
-	r.linkStop = stop
-	r.linkDone = make(chan error, 1)
-	go func() { r.linkDone <- link.Run(lctx) }()
-	clientID := link.ClientID()
-	if err := r.waitHost(ctx, func(v *ahptest.View) bool { return v.Connected(clientID) && v.Subscribed(clientID, r.session) }); err != nil {
+	r.ed, err = StartEditor(ctx, EditorOptions{
+		Folders: []string{r.ws},
+		Settings: map[string]any{
+			"host":                r.hostURL,
+			"sessions":            []string{r.session},
+			"trustWorkspaceTools": true, // the demo's own example workspace
+		},
+		Server: &srvOpts,
+		Bridge: bridge.Config{Log: r.log, StateDir: dir, LinkDebounce: 50 * time.Millisecond, Getenv: func(string) string { return "" }},
+		OnShowDocument: func(uri string) {
+			r.say("editor", "the editor would open "+uri, map[string]any{"uri": uri})
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("the language server did not start: %w", err)
+	}
+	var st HostConnection
+	err = r.ed.Wait(ctx, func() bool {
+		st, err = r.ed.HostStatus(ctx)
+		return err == nil && st.ClientID != ""
+	})
+	if err != nil {
+		return fmt.Errorf("the server started no host link: %w", err)
+	}
+	r.clientID = st.ClientID
+	if err := r.waitHost(ctx, func(v *ahptest.View) bool { return v.Connected(r.clientID) && v.Subscribed(r.clientID, r.session) }); err != nil {
 		return fmt.Errorf("ahpls did not join the session: %w", err)
 	}
-	st := link.Status()
-	r.say("connect", fmt.Sprintf("ahpls joined %s as %s, protocol %s", r.session, clientID, r.host.ProtocolVersion(clientID)),
-		map[string]any{"clientId": clientID, "protocolVersion": r.host.ProtocolVersion(clientID), "state": st.State})
+	r.say("connect", fmt.Sprintf("ahpls joined %s as %s, protocol %s", r.session, r.clientID, r.host.ProtocolVersion(r.clientID)),
+		map[string]any{"clientId": r.clientID, "protocolVersion": r.host.ProtocolVersion(r.clientID), "state": st.State})
 	return nil
 }
 
 // publish waits for the active-client entry with the virtual plugin.
 func (r *run) publish(ctx context.Context) error {
-	clientID := r.link.ClientID()
 	var entry map[string]any
 	err := r.waitHost(ctx, func(v *ahptest.View) bool {
-		entry = v.ActiveClient(r.session, clientID)
+		entry = v.ActiveClient(r.session, r.clientID)
 		cs, _ := entry["customizations"].([]any)
 		return len(cs) > 0
 	})
 	if err != nil {
 		return fmt.Errorf("no virtual plugin was published: %w", err)
 	}
-	st := r.link.Status()
+	st, err := r.ed.HostStatus(ctx)
+	if err != nil {
+		return err
+	}
 	if len(st.Plugins) == 0 {
 		return errors.New("the link reports no published plugin")
 	}
 	sort.Slice(st.Plugins, func(i, j int) bool { return st.Plugins[i].URI < st.Plugins[j].URI })
-	r.plugin = st.Plugins[0]
+	p := st.Plugins[0]
+	r.plugin = hostlink.PublishedPlugin{ID: p.ID, URI: p.URI, Name: p.Name, Nonce: p.Nonce}
 	var toolNames []string
 	tl, _ := entry["tools"].([]any)
 	for _, t := range tl {
@@ -227,11 +242,30 @@ func (r *run) publish(ctx context.Context) error {
 			}
 		}
 	}
+	// The exclusions reach the editor as diagnostics over LSP, on their
+	// own path: wait (briefly) until every file with an error has its note.
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	_ = r.ed.Wait(wctx, func() bool {
+		ex := r.ed.Excluded()
+		for _, f := range r.errFiles {
+			if _, ok := ex[f]; !ok {
+				return false
+			}
+		}
+		return true
+	})
+	cancel()
+	var excluded []string
+	for p, why := range r.ed.Excluded() {
+		rel, _ := filepath.Rel(r.ws, p)
+		excluded = append(excluded, fmt.Sprintf("%s (%s)", filepath.ToSlash(rel), why))
+	}
+	sort.Strings(excluded)
 	text := fmt.Sprintf("virtual plugin %q at %s\nnonce %s\ntools: %s", r.plugin.Name, r.plugin.URI, r.plugin.Nonce, strings.Join(toolNames, ", "))
-	for _, ex := range r.editor.exclusions() {
+	for _, ex := range excluded {
 		text += "\nleft out: " + ex
 	}
-	r.say("publish", text, map[string]any{"plugin": r.plugin, "tools": toolNames, "excluded": r.editor.exclusions()})
+	r.say("publish", text, map[string]any{"plugin": r.plugin, "tools": toolNames, "excluded": excluded})
 	if !contains(toolNames, "ahpls_run_tests") {
 		return fmt.Errorf("the test-runner tool ahpls_run_tests was not registered (tools: %s)", strings.Join(toolNames, ", "))
 	}
@@ -313,7 +347,7 @@ func (r *run) turnAndTool(ctx context.Context) error {
 	input := fmt.Sprintf(`{"pattern":%q}`, r.opts.Pattern)
 	id, err := r.host.StartClientToolCall(r.chat, turn, ahptest.ClientToolCall{
 		ToolCallID: "tc-1", ToolName: "ahpls_run_tests", DisplayName: "calc tests",
-		ClientID: r.link.ClientID(), Input: input,
+		ClientID: r.clientID, Input: input,
 	})
 	if err != nil {
 		return err

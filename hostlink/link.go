@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
@@ -61,8 +62,16 @@ type Config struct {
 	DebounceDelay time.Duration
 
 	// RuleOptions are the rule settings used to decide whether a file is
-	// published (any Error-severity finding leaves it out).
+	// published (any Error-severity finding leaves it out), when Rules is nil.
 	RuleOptions diagnostics.Options
+	// Rules, when set, returns the rule settings in effect now (read at each
+	// check, so a settings change reaches publication; call RulesChanged to
+	// re-decide files that did not change).
+	Rules func() diagnostics.Options
+	// Findings, when set, returns the findings the language server already
+	// has for a file's exact text (ok false: it has none, the link checks
+	// itself). One file change then costs one rules run, not two.
+	Findings func(absPath string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool)
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
@@ -156,6 +165,8 @@ type Link struct {
 	stateMsg   string
 	executor   Executor
 	es         editorState // enablement hints, untrusted tools (editorstate.go)
+
+	checks atomic.Int64 // rules runs of the link's own, see Checks
 
 	// afterApply, when set (tests), runs after each debounced rebuild.
 	afterApply func()
@@ -252,7 +263,10 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 // folder would only produce renamed duplicates.
 func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	f := &folder{abs: abs, uri: virtualplugin.FolderURI(abs), key: virtualplugin.FolderKey(abs)}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: l.check, Overlay: l.ed.Text})
+	check := func(rel string, kind model.Kind, text []byte) string {
+		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
+	}
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text})
 	if err != nil {
 		return nil, err
 	}
@@ -276,14 +290,45 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 }
 
 // check is the Builder's publication gate: a file with an Error-severity
-// finding is left out, with that finding as the reason.
-func (l *Link) check(rel string, kind model.Kind, text []byte) string {
-	for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text}, l.cfg.RuleOptions) {
+// finding is left out, with that finding as the reason. The findings come
+// from the language server when it has them for this text (Config.Findings);
+// only otherwise does the link run the rules itself.
+func (l *Link) check(abs, rel string, kind model.Kind, text []byte) string {
+	var diags []model.Diagnostic
+	ok := false
+	if l.cfg.Findings != nil {
+		diags, ok = l.cfg.Findings(abs, kind, text)
+	}
+	if !ok {
+		opts := l.cfg.RuleOptions
+		if l.cfg.Rules != nil {
+			opts = l.cfg.Rules()
+		}
+		diags = diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text}, opts)
+		l.checks.Add(1)
+	}
+	for _, d := range diags {
 		if d.Severity == model.SeverityError {
 			return d.Message
 		}
 	}
 	return ""
+}
+
+// Checks is how many times the link ran the rules itself (Config.Findings
+// had no answer): a cost meter for tests.
+func (l *Link) Checks() int64 { return l.checks.Load() }
+
+// RulesChanged re-decides which files are published after the rule
+// settings changed: every file's verdict is dropped and the folders are
+// rebuilt (debounced, like a file change) and republished.
+func (l *Link) RulesChanged() {
+	paths := make([]string, 0, len(l.folders))
+	for _, f := range l.folders {
+		f.builder.Recheck()
+		paths = append(paths, f.abs)
+	}
+	l.FilesChanged(paths...)
 }
 
 // Client is the AHP client (for the tool executor and diagnostics views).

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -42,8 +43,21 @@ type fileState struct {
 	// gen increases with every funnel event; a check publishes only if gen is
 	// unchanged when it finishes (stale results are dropped).
 	gen    uint64
-	cancel context.CancelFunc
-	timer  *time.Timer
+	cancel context.CancelFunc // of the running check
+	timer  *time.Timer        // a debounced check waiting to start
+	// timerSeq tells a timer that fired late from the current one.
+	timerSeq uint64
+	// running: a check of this file is in flight (never more than one);
+	// again: events arrived meanwhile, run one follow-up with againCause.
+	running    bool
+	again      bool
+	againCause Cause
+	// lastEdit is when the last buffer edit arrived, lastStart when the
+	// last check started (edit pacing, see editDelayLocked).
+	lastEdit, lastStart time.Time
+	// idle is closed when the checks in flight (and their follow-ups) are
+	// done; nil when none runs.
+	idle chan struct{}
 
 	// Last finished check: the exact text the rules saw, so quick fixes and
 	// hovers convert spans with the right LineIndex.
@@ -55,9 +69,71 @@ type fileState struct {
 
 	external map[string][]protocol.Diagnostic // by source, see SetExternalDiagnostics
 
+	// memo is the last rules run on this file's content (see rulesFor).
+	memo checkMemo
+
 	// published is the JSON of the last set sent; "" = never published.
 	published string
 	onDisk    bool // a customization file on disk (re-checked on config change)
+}
+
+// checkMemo is one rules run: the exact text, the kind and the rules
+// generation it ran under, and what it found.
+type checkMemo struct {
+	ok    bool
+	text  []byte
+	kind  model.Kind
+	rules uint64
+	diags []model.Diagnostic
+}
+
+// rulesFor runs the rules over one file's text, or returns the findings of
+// the last run over the same text, kind and settings. Both the server's own
+// checks and the agent-host publisher (Findings) come through here, so one
+// file change costs one rules run whoever asks first.
+func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
+	s.mu.Lock()
+	gen, opts := s.rulesGen, s.settings.Options()
+	opts.Checkers = s.opts.Checkers
+	if fs := s.files[u]; fs != nil && fs.memo.ok && fs.memo.rules == gen && fs.memo.kind == kind && bytes.Equal(fs.memo.text, text) {
+		diags := fs.memo.diags
+		s.mu.Unlock()
+		return diags
+	}
+	s.mu.Unlock()
+	diags := diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wfs, Layout: layout}, opts)
+	s.checks.Add(1)
+	s.mu.Lock()
+	if s.rulesGen == gen {
+		s.stateFor(u).memo = checkMemo{ok: true, text: text, kind: kind, rules: gen, diags: diags}
+	}
+	s.mu.Unlock()
+	return diags
+}
+
+// Checks is how many times the server has run the rules over a file since
+// it started (memoized answers not counted): a cost meter for tests and
+// benchmarks.
+func (s *Server) Checks() int64 { return s.checks.Load() }
+
+// Findings returns the rule findings for the file at path (absolute, inside
+// a workspace folder) with exactly this text, when the server classifies it
+// as kind. The agent-host publisher asks here instead of running the rules
+// again: the server has normally checked the same content already (every
+// change goes through its funnel first); if not, the run made now is
+// remembered for the server's own check. ok is false when the server does
+// not see the file as a kind customization inside a workspace folder.
+func (s *Server) Findings(path string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool) {
+	u := uri.File(path)
+	loc, located := s.locate(u)
+	if !located || loc.root == "" {
+		return nil, false
+	}
+	layout := &wsLayout{s: s, root: loc.root}
+	if model.Classify(loc.rel, layout) != kind {
+		return nil, false
+	}
+	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root}, layout), true
 }
 
 func (s *Server) stateFor(u uri.URI) *fileState {
@@ -72,48 +148,140 @@ func (s *Server) stateFor(u uri.URI) *fileState {
 // fileEvent is the one funnel every file change goes through. Open buffers
 // win over disk: disk events for an open document are ignored until it is
 // closed.
+//
+// Buffer edits are checked on the leading edge: a keystroke on an idle file
+// starts its check at once, so the editor hears back within the check's own
+// cost (tens of µs) instead of after a debounce; during a burst of typing
+// checks are paced (editDelayLocked). At most one check per file is in
+// flight; events that arrive meanwhile make the running check stale (it
+// publishes nothing, its gen is old) and coalesce into one follow-up check
+// of the newest text when it ends. Disk events (a branch switch touches
+// hundreds of files) and workspace-wide re-checks stay debounced.
 func (s *Server) fileEvent(u uri.URI, cause Cause) {
 	if cause != CauseScan && cause != CauseConfig {
 		s.notifyPath(u)
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	_, open := s.docs[u]
 	if open && (cause == CauseCreated || cause == CauseChanged || cause == CauseDeleted || cause == CauseScan) {
-		s.mu.Unlock()
 		return
 	}
 	fs := s.stateFor(u)
 	fs.gen++
-	gen := fs.gen
 	if fs.cancel != nil {
-		fs.cancel()
+		fs.cancel() // the running check, if any, is stale now
+		fs.cancel = nil
 	}
 	if fs.timer != nil {
 		fs.timer.Stop()
 		fs.timer = nil
 	}
 	if s.ctx == nil || s.ctx.Err() != nil {
-		s.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
-	fs.cancel = cancel
 	delay := time.Duration(0)
 	switch cause {
-	case CauseChange, CauseCreated, CauseChanged, CauseDeleted:
+	case CauseCreated, CauseChanged, CauseDeleted:
 		delay = s.opts.Debounce
+	case CauseChange:
+		delay = s.editDelayLocked(fs)
 	}
-	if delay > 0 {
-		fs.timer = time.AfterFunc(delay, func() { s.check(ctx, u, gen, cause) })
-	} else {
-		go s.check(ctx, u, gen, cause)
+	if delay <= 0 {
+		s.startCheckLocked(u, fs, cause)
+		return
 	}
-	s.mu.Unlock()
+	fs.timerSeq++
+	seq := fs.timerSeq
+	fs.timer = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if fs := s.files[u]; fs != nil && fs.timer != nil && fs.timerSeq == seq {
+			fs.timer = nil
+			s.startCheckLocked(u, fs, cause)
+		}
+	})
 }
 
-// recheckAll sends every open or known file through the funnel again.
+// Pacing of checks while the user types (only when Options.Debounce > 0,
+// as in production): edits less than burstQuiet apart form a burst; during
+// one, a file is checked at most once per burstInterval, and once more
+// burstQuiet after its last edit. A 50-keystroke burst at 10 ms then costs
+// about 7 checks and its final text is published ~16 ms after the last key.
+const (
+	burstQuiet    = 15 * time.Millisecond
+	burstInterval = 100 * time.Millisecond
+)
+
+// editDelayLocked is how long a buffer edit waits before its check: 0 on an
+// idle file (the leading edge), else the pacing above.
+func (s *Server) editDelayLocked(fs *fileState) time.Duration {
+	now := time.Now()
+	burst := !fs.lastEdit.IsZero() && now.Sub(fs.lastEdit) < burstQuiet
+	fs.lastEdit = now
+	if s.opts.Debounce <= 0 || !burst {
+		return 0
+	}
+	at := now.Add(burstQuiet)
+	if next := fs.lastStart.Add(burstInterval); next.Before(at) {
+		at = next
+	}
+	return max(at.Sub(now), time.Nanosecond)
+}
+
+// startCheckLocked starts a check of u's current generation, or, when one
+// is already running, asks for one follow-up check after it.
+func (s *Server) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
+	if s.ctx == nil || s.ctx.Err() != nil {
+		return
+	}
+	if fs.running {
+		fs.again, fs.againCause = true, cause
+		return
+	}
+	fs.running = true
+	if fs.idle == nil {
+		fs.idle = make(chan struct{})
+	}
+	fs.lastStart = time.Now()
+	ctx, cancel := context.WithCancel(s.ctx)
+	fs.cancel = cancel
+	go s.check(ctx, u, fs.gen, cause)
+}
+
+// checkDone ends a check's turn: the follow-up check, if events came in
+// while it ran, starts now.
+func (s *Server) checkDone(u uri.URI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fs := s.files[u]
+	if fs == nil {
+		return
+	}
+	fs.running = false
+	if fs.cancel != nil {
+		fs.cancel() // release the check's context
+		fs.cancel = nil
+	}
+	if fs.again {
+		fs.again = false
+		s.startCheckLocked(u, fs, fs.againCause)
+		if fs.running {
+			return // fs.idle waits for the follow-up
+		}
+	}
+	if fs.idle != nil {
+		close(fs.idle)
+		fs.idle = nil
+	}
+}
+
+// recheckAll sends every open or known file through the funnel again. It
+// starts a new memo generation: what changed (settings, other files on
+// disk) can change findings of unchanged text.
 func (s *Server) recheckAll(cause Cause) {
 	s.mu.Lock()
+	s.rulesGen++
 	var us []uri.URI
 	for u := range s.docs {
 		us = append(us, u)
@@ -170,6 +338,7 @@ func (s *Server) forgetUnder(dir string) {
 // check runs the rules for one URI on a bounded worker and publishes the
 // result if it is still current.
 func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) {
+	defer s.checkDone(u)
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -185,6 +354,10 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 		return
 	}
 
+	if s.checkHook != nil {
+		s.checkHook(u, +1)
+		defer s.checkHook(u, -1)
+	}
 	snap, open := s.DocumentSnapshot(u)
 	loc, located := s.locate(u)
 	var kind model.Kind
@@ -209,7 +382,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			}
 		}
 		if kind != model.KindNone {
-			diags = diagnostics.Check(diagnostics.File{Path: loc.rel, Kind: kind, Text: snap.Text, FS: wfs, Layout: layout}, s.ruleOptions())
+			diags = s.rulesFor(u, loc.rel, kind, snap.Text, wfs, layout)
 		}
 	}
 	enc := s.Encoding()
@@ -221,11 +394,16 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	if fs == nil || fs.gen != gen || ctx.Err() != nil {
 		return // a newer event superseded this check
 	}
-	fs.cancel, fs.timer = nil, nil
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = snap, kind, loc.rel, diags, lsp
 	fs.onDisk = onDisk
 	s.publishLocked(u, fs, open)
-	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open {
+	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
+		if fs.cancel != nil {
+			fs.cancel()
+		}
+		if fs.idle != nil {
+			close(fs.idle)
+		}
 		delete(s.files, u)
 	}
 	_ = cause
@@ -404,21 +582,29 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
 }
 
-// flush runs a pending (debounced) check of u now, so a request that needs
-// the findings of the text the editor has (a code action right after
-// typing) does not see none. It is a no-op when nothing is pending.
+// flush makes sure the findings of u's current text are in: it starts a
+// pending (debounced or paced) check now and waits for the check in
+// flight, so a request that needs them (a code action right after typing)
+// does not answer from stale or no findings.
 func (s *Server) flush(u uri.URI) {
 	s.mu.Lock()
 	fs := s.files[u]
-	if fs == nil || s.ctx == nil || s.ctx.Err() != nil || fs.timer == nil && fs.cancel == nil {
+	if fs == nil || s.ctx == nil || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return
 	}
 	if fs.timer != nil {
 		fs.timer.Stop()
 		fs.timer = nil
+		s.startCheckLocked(u, fs, CauseChange)
 	}
-	gen, ctx := fs.gen, s.ctx
+	idle, ctx := fs.idle, s.ctx
 	s.mu.Unlock()
-	s.check(ctx, u, gen, CauseChange)
+	if idle == nil {
+		return
+	}
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -22,8 +23,8 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// DefaultDebounce is how long the server waits after a keystroke before
-// checking, so a burst of didChange notifications costs one check.
+// DefaultDebounce is how long the server waits after a file-watcher event
+// before checking, so a branch switch costs one check per file.
 const DefaultDebounce = 150 * time.Millisecond
 
 // Command names registered with workspace/executeCommand.
@@ -46,8 +47,9 @@ type Options struct {
 	// Log receives the server's own log lines (stderr in production; never
 	// stdout, which carries the protocol). Nil discards them.
 	Log io.Writer
-	// Debounce delays checks caused by edits and file-watcher events; 0 checks
-	// at once (benchmarks and tests).
+	// Debounce delays checks caused by file-watcher events and turns on the
+	// pacing of checks during bursts of edits (an edit on an idle file is
+	// checked at once either way); 0 checks every event at once (tests).
 	Debounce time.Duration
 	// Workers bounds concurrent checks; 0 means GOMAXPROCS.
 	Workers int
@@ -55,12 +57,14 @@ type Options struct {
 	// watch files for us.
 	NoFSNotify bool
 
-	// OnSettings is called with the whole `ahpls` settings section (JSON
-	// object) each time it changes, so the AHP side can read `host`,
-	// `sessions`, `trustWorkspaceTools`. It may run on the read loop (settings
-	// from initializationOptions or a didChangeConfiguration push): it must
-	// not block or call the client; hand the value to a goroutine of yours.
-	OnSettings func(section json.RawMessage)
+	// OnSettings is called with the settings before and after each change of
+	// the `ahpls` section (the one decoded Settings value; the AHP side reads
+	// `host`, `sessions`, `trustWorkspaceTools` and the rule options from
+	// it). It runs after the new settings are in effect (Server.Settings
+	// returns them). It may run on the read loop (settings from
+	// initializationOptions or a didChangeConfiguration push): it must not
+	// block or call the client; hand the value to a goroutine of yours.
+	OnSettings func(old, cur Settings)
 	// Commands adds or replaces workspace/executeCommand handlers; a name
 	// equal to a built-in command replaces it.
 	Commands map[string]CommandFunc
@@ -121,15 +125,23 @@ type Server struct {
 	folders    []folder
 	settings   Settings
 	settingsOK bool // at least one settings source was read
-	docs       map[uri.URI]*document
-	files      map[uri.URI]*fileState
-	commands   map[string]CommandFunc
-	watcher    io.Closer
-	inflight   map[string]context.CancelFunc // by fmt.Sprint(request id)
+	// rulesGen counts workspace-wide re-checks (settings or files on disk
+	// changed); a memoized check is reused only under the generation it
+	// was made with.
+	rulesGen uint64
+	docs     map[uri.URI]*document
+	files    map[uri.URI]*fileState
+	commands map[string]CommandFunc
+	watcher  io.Closer
+	inflight map[string]context.CancelFunc // by fmt.Sprint(request id)
 	// recheckTimer debounces workspace-wide re-checks (scheduleRecheckAll).
 	recheckTimer *time.Timer
 
-	sem chan struct{} // bounds concurrent checks
+	sem    chan struct{} // bounds concurrent checks
+	checks atomic.Int64  // rules runs, see Checks
+	// checkHook, set by tests before Serve, hears each check of a file
+	// start (+1) and end (-1).
+	checkHook func(u uri.URI, delta int)
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.

@@ -14,13 +14,28 @@ import (
 )
 
 // Settings is the parsed `ahpls` settings section (customization-formats.md
-// §1). Raw keeps the whole section for keys other rooms own (`host`,
-// `sessions`, `trustWorkspaceTools`).
+// §1): the one settings type of the process. The server decodes it once per
+// change; the agent-host bridge reads the same value (Server.Settings and
+// Options.OnSettings) for the host keys and, live, for the rule options that
+// decide publication. Raw keeps the whole section for keys nobody decodes.
 type Settings struct {
 	Targets        []model.Target
 	ImpliedTargets bool
 	Rules          map[string]model.Severity
-	Raw            json.RawMessage
+
+	// Host is `ahpls.host`, the agent host's ws:// or wss:// URL ("" = none).
+	Host string
+	// HostHeaders (`ahpls.hostHeaders`) are sent with the WebSocket upgrade.
+	HostHeaders map[string]string
+	// Sessions (`ahpls.sessions`) are the sessions to join; nil means "auto"
+	// (every session whose working directories cover a workspace folder).
+	Sessions []string
+	// TrustWorkspaceTools (`ahpls.trustWorkspaceTools`) enables command tools.
+	TrustWorkspaceTools bool
+	// Tools is the raw `ahpls.tools` value.
+	Tools json.RawMessage
+
+	Raw json.RawMessage
 }
 
 func defaultSettings() Settings {
@@ -32,9 +47,9 @@ func (st Settings) Options() diagnostics.Options {
 	return diagnostics.Options{Targets: st.Targets, NoImpliedTargets: !st.ImpliedTargets, Rules: st.Rules}
 }
 
-// ruleOptions are the rule engine's options for this session: the
+// RuleOptions are the rule engine's options for this session: the
 // settings plus the checkers the server was built with.
-func (s *Server) ruleOptions() diagnostics.Options {
+func (s *Server) RuleOptions() diagnostics.Options {
 	o := s.Settings().Options()
 	o.Checkers = s.opts.Checkers
 	return o
@@ -92,6 +107,7 @@ func ParseSettings(raw []byte) (Settings, []string) {
 			st.ImpliedTargets = b
 		}
 	}
+	warnings = append(warnings, parseHostSettings(obj, &st)...)
 	if v, ok := obj["rules"]; ok {
 		var m map[string]string
 		if err := json.Unmarshal(v, &m); err != nil {
@@ -116,6 +132,51 @@ func ParseSettings(raw []byte) (Settings, []string) {
 	}
 	return st, warnings
 }
+
+// parseHostSettings reads the agent-host keys. A bad value is reported and
+// left at its default; it never stops the other keys from applying.
+func parseHostSettings(obj map[string]json.RawMessage, st *Settings) []string {
+	var warnings []string
+	if v, ok := obj["host"]; ok && !isNull(v) {
+		if err := json.Unmarshal(v, &st.Host); err != nil {
+			warnings = append(warnings, "ahpls.host must be a ws:// or wss:// URL string; ignored")
+		}
+	}
+	if v, ok := obj["hostHeaders"]; ok && !isNull(v) {
+		if err := json.Unmarshal(v, &st.HostHeaders); err != nil {
+			st.HostHeaders = nil
+			warnings = append(warnings, "ahpls.hostHeaders must map header names to strings; ignored")
+		}
+	}
+	if v, ok := obj["sessions"]; ok && !isNull(v) {
+		var list []string
+		var word string
+		switch {
+		case json.Unmarshal(v, &list) == nil:
+			if len(list) > 0 {
+				st.Sessions = list
+			}
+		case json.Unmarshal(v, &word) == nil && word == "auto":
+		default:
+			warnings = append(warnings, `ahpls.sessions must be "auto" or a list of session URIs; using "auto"`)
+		}
+	}
+	if v, ok := obj["trustWorkspaceTools"]; ok && !isNull(v) {
+		if err := json.Unmarshal(v, &st.TrustWorkspaceTools); err != nil {
+			warnings = append(warnings, "ahpls.trustWorkspaceTools must be true or false; using false")
+		}
+	}
+	if v, ok := obj["tools"]; ok && !isNull(v) {
+		st.Tools = append(json.RawMessage(nil), v...)
+	}
+	return warnings
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+// SameRules reports whether two settings give the rules the same options,
+// i.e. produce the same findings for the same text.
+func SameRules(a, b Settings) bool { return sameFindings(a, b) }
 
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
@@ -145,11 +206,11 @@ func (s *Server) applySettings(raw []byte, origin string) {
 	s.settingsOK = true
 	s.mu.Unlock()
 	s.log.Info("settings applied", "from", origin, "targets", st.Targets, "impliedTargets", st.ImpliedTargets, "rules", len(st.Rules))
-	if s.opts.OnSettings != nil && !bytes.Equal(old.Raw, st.Raw) {
-		s.opts.OnSettings(st.Raw)
-	}
 	if !sameFindings(old, st) {
 		s.recheckAll(CauseConfig)
+	}
+	if s.opts.OnSettings != nil && !bytes.Equal(old.Raw, st.Raw) {
+		s.opts.OnSettings(old, st)
 	}
 }
 

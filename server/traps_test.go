@@ -73,7 +73,7 @@ func TestTrapHandlerCallsClient(t *testing.T) {
 // Trap 3: a notification handler that returns an error (or panics) must not
 // close the connection.
 func TestTrapNotificationErrorKeepsConnection(t *testing.T) {
-	opts := Options{OnSettings: func(json.RawMessage) { panic("settings hook exploded") }}
+	opts := Options{OnSettings: func(_, _ Settings) { panic("settings hook exploded") }}
 	c := newTestClient(t, clientSetup{opts: opts})
 	require.NoError(t, c.notify("textDocument/didChange", didChangeFull("file:///not/open.md", 2, "x")))
 	require.NoError(t, c.notify("textDocument/didOpen", `{"textDocument":42}`))

@@ -177,6 +177,16 @@ func (b *Builder) Changed(paths ...string) {
 	}
 }
 
+// Recheck drops every file's publication verdict, so the next Build runs
+// Options.Check again over each file (the rules changed, not the files).
+func (b *Builder) Recheck() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.entries {
+		e.loaded = false
+	}
+}
+
 func isManifestRel(rel string) bool {
 	for _, m := range model.ManifestPaths {
 		if rel == m || strings.HasSuffix(rel, "/"+m) {

@@ -1,7 +1,9 @@
 // Command ahpls is the language server for agent customization files and
-// its command-line companions. Start here for wiring: `ahpls` or `ahpls
-// serve` runs the LSP server over stdio (package server), `ahpls check`
-// checks files for CI (package check), `ahpls version` prints the version.
+// its command-line companions. This package is flags and dispatch: `ahpls`
+// or `ahpls serve` runs the LSP server over stdio (package server, with the
+// agent-host bridge of package bridge), `ahpls check` checks files for CI
+// (package check), `ahpls demo` runs the product end to end (package demo),
+// `ahpls version` prints the version.
 //
 // Stdout is the LSP channel in serve mode: everything else logs to stderr.
 package main
@@ -16,10 +18,9 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/ahpls-dev/ahpls/bridge"
 	"github.com/ahpls-dev/ahpls/check"
-	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/server"
-	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -101,21 +102,11 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	opts := server.DefaultOptions()
 	opts.Log = stderr
 	opts.Version = versionString()
-	opts.Checkers = []diagnostics.Checker{tools.Checker()}
-	// The agent-host side: a hostlink.Link follows the `ahpls.host`
-	// settings; every file change reaches it through OnPathChanged.
-	hosts := newHostManager(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	opts.OnSettings = hosts.settingsChanged
-	opts.OnInitialized = func(ctx context.Context, folders []string) { hosts.started(ctx) }
-	opts.OnPathChanged = hosts.pathChanged
-	opts.OnFoldersChanged = hosts.foldersChanged
-	opts.OnExit = hosts.stop
-	opts.Commands = map[string]server.CommandFunc{
-		"ahpls.showHostConnection":  hosts.showHostConnection,
-		"ahpls.toggleCustomization": hosts.toggleCustomization,
-		"ahpls.listCustomizations":  hosts.listCustomizations,
-	}
-	s := server.New(opts)
-	hosts.srv = s
+	// The agent-host side (package bridge) follows the `ahpls.host`
+	// settings and runs the host link next to the server.
+	s, _ := bridge.NewServer(opts, bridge.Config{
+		Log:           slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		ClientVersion: versionString(),
+	})
 	return s.Serve(ctx, stdio{stdin, stdout})
 }

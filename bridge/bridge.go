@@ -1,0 +1,254 @@
+// Package bridge joins the language server (package server) to the agent
+// host: it follows the `ahpls.host…` settings, starts, restarts and stops
+// the host link (package hostlink) with its tool executor (package
+// toolexec), answers the three host commands, and adapts the server to the
+// link's Editor, the tools' Editor and the executor's Observer.
+//
+// Start at NewServer: it returns the server `ahpls serve` runs, with the
+// bridge installed. Settings are decoded once, by the server
+// (server.Settings); the bridge reads the same value for the host keys and,
+// live, for the rule options that decide which files are published. The
+// link asks the server for findings it already has (server.Findings)
+// instead of checking a changed file a second time.
+package bridge
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"os"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/hostlink"
+	"github.com/ahpls-dev/ahpls/server"
+	"github.com/ahpls-dev/ahpls/tools"
+)
+
+// Source is the source name of the link's diagnostics in the editor.
+const Source = "ahpls-host"
+
+// Config configures the bridge. The zero value is what `ahpls serve` uses.
+type Config struct {
+	// Log receives the link's logs (nil: discarded).
+	Log *slog.Logger
+	// Getenv reads AHPLS_HOST and AHPLS_HOST_AUTHORIZATION (nil: os.Getenv).
+	Getenv func(string) string
+	// StateDir is the link's state directory (clientId, enablement stores);
+	// empty: hostlink's default.
+	StateDir string
+	// LinkDebounce is the link's rebuild debounce; 0: hostlink's default.
+	LinkDebounce time.Duration
+	// ClientVersion is sent to the host as clientInfo.version.
+	ClientVersion string
+}
+
+// hostKey is the part of the settings that fixes a link: a change of any
+// of them restarts it.
+type hostKey struct {
+	Host        string
+	HostHeaders map[string]string
+	Sessions    []string
+	Trust       bool
+	Tools       string
+}
+
+func keyOf(st server.Settings) hostKey {
+	return hostKey{Host: st.Host, HostHeaders: st.HostHeaders, Sessions: st.Sessions, Trust: st.TrustWorkspaceTools, Tools: string(st.Tools)}
+}
+
+// Bridge owns the server's hostlink.Link: it starts one when the settings
+// (or AHPLS_HOST) name a host, restarts it when they change, and stops it
+// when the connection ends.
+type Bridge struct {
+	cfg Config
+	srv *server.Server
+	log *slog.Logger
+
+	applyMu  sync.Mutex // one settings/folder change at a time
+	mu       sync.Mutex
+	ctx      context.Context
+	cur      hostKey
+	applied  bool // cur describes the running (or deliberately absent) link
+	link     *hostlink.Link
+	cancel   context.CancelFunc
+	done     chan struct{}
+	progress map[string]*server.Progress
+	shown    map[string]bool // files with host diagnostics
+}
+
+// NewServer returns a language server with the bridge installed. opts'
+// host hooks (OnSettings, OnInitialized, OnPathChanged, OnFoldersChanged,
+// OnExit) and the host commands are the bridge's; other commands in opts
+// are kept.
+func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}}
+	// The client tool config (.ahpls/tools.json) is checked by package
+	// tools; the server and the publisher run its checker with the rules.
+	if !slices.ContainsFunc(opts.Checkers, func(c diagnostics.Checker) bool { return c.Kind == tools.Checker().Kind }) {
+		opts.Checkers = append(slices.Clone(opts.Checkers), tools.Checker())
+	}
+	opts.OnSettings = b.settingsChanged
+	opts.OnInitialized = func(ctx context.Context, folders []string) { b.started(ctx) }
+	opts.OnPathChanged = b.pathChanged
+	opts.OnFoldersChanged = b.foldersChanged
+	opts.OnExit = b.stop
+	cmds := map[string]server.CommandFunc{}
+	for name, f := range opts.Commands {
+		cmds[name] = f
+	}
+	cmds[server.CommandShowHostConnection] = b.showHostConnection
+	cmds[server.CommandToggleCustomization] = b.toggleCustomization
+	cmds[CommandListCustomizations] = b.listCustomizations
+	opts.Commands = cmds
+	b.srv = server.New(opts)
+	return b.srv, b
+}
+
+// Link is the running host link, nil when none is configured.
+func (b *Bridge) Link() *hostlink.Link {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.link
+}
+
+// settings are the server's settings with AHPLS_HOST as the host default.
+func (b *Bridge) settings() server.Settings {
+	st := b.srv.Settings()
+	if st.Host == "" {
+		st.Host = b.cfg.Getenv("AHPLS_HOST")
+	}
+	return st
+}
+
+// settingsChanged runs on the server's read loop: hand off.
+func (b *Bridge) settingsChanged(old, cur server.Settings) {
+	rules := !server.SameRules(old, cur)
+	go func() {
+		if !b.apply() && rules {
+			// The same link goes on: it reads the rules live, but files
+			// that did not change keep their publication verdict until
+			// told.
+			if l := b.Link(); l != nil {
+				l.RulesChanged()
+			}
+		}
+	}()
+}
+
+// started is called once the server is initialized (its context lives as
+// long as the connection).
+func (b *Bridge) started(ctx context.Context) {
+	b.mu.Lock()
+	b.ctx = ctx
+	b.mu.Unlock()
+	b.apply()
+}
+
+// foldersChanged restarts the link: its folders (and so its clientId and
+// published plugins) are fixed when it is created.
+func (b *Bridge) foldersChanged(folders []string) {
+	b.mu.Lock()
+	b.applied = false
+	b.mu.Unlock()
+	go b.apply()
+}
+
+// apply brings the link in line with the settings; it reports whether it
+// (re)started or stopped the link.
+func (b *Bridge) apply() bool {
+	b.applyMu.Lock()
+	defer b.applyMu.Unlock()
+	st := b.settings()
+	key := keyOf(st)
+	b.mu.Lock()
+	same := b.applied && reflect.DeepEqual(key, b.cur)
+	ctx := b.ctx
+	if ctx != nil && ctx.Err() == nil {
+		b.cur, b.applied = key, true
+	}
+	b.mu.Unlock()
+	if same || ctx == nil || ctx.Err() != nil {
+		return false // unchanged, not initialized yet, or the connection has ended
+	}
+	b.stop()
+	if st.Host == "" {
+		b.srv.SendHostStatus(server.HostStatus{State: "disconnected", Message: "no agent host configured (ahpls.host)"})
+		return true
+	}
+	cfg := hostlink.Config{
+		URL: st.Host, Auto: len(st.Sessions) == 0, Sessions: st.Sessions,
+		TrustWorkspaceTools: st.TrustWorkspaceTools, ToolSettings: st.Tools, ToolsEditor: editorTools{b},
+		Header: http.Header{}, StateDir: b.cfg.StateDir, DebounceDelay: b.cfg.LinkDebounce, ClientVersion: b.cfg.ClientVersion,
+		// One settings value, read live: a change of ahpls.rules or
+		// ahpls.targets reaches publication without a restart.
+		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
+		Findings: b.srv.Findings,
+	}
+	for k, v := range st.HostHeaders {
+		cfg.Header.Set(k, v)
+	}
+	if auth := b.cfg.Getenv("AHPLS_HOST_AUTHORIZATION"); auth != "" && cfg.Header.Get("Authorization") == "" {
+		cfg.Header.Set("Authorization", auth)
+	}
+	link, err := hostlink.New(cfg, linkEditor{b}, b.log)
+	if err != nil {
+		b.mu.Lock()
+		b.applied = false // the same settings may be retried
+		b.mu.Unlock()
+		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls cannot connect to the agent host: "+err.Error())
+		return true
+	}
+	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.log))
+	lctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	b.mu.Lock()
+	b.link, b.cancel, b.done = link, cancel, done
+	b.mu.Unlock()
+	go func() {
+		defer close(done)
+		if err := link.Run(lctx); err != nil && !errors.Is(err, context.Canceled) {
+			b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: agent host: "+err.Error())
+		}
+	}()
+	return true
+}
+
+// stop ends the link and withdraws what it showed in the editor.
+func (b *Bridge) stop() {
+	b.mu.Lock()
+	link, cancel, done := b.link, b.cancel, b.done
+	b.link, b.cancel, b.done = nil, nil, nil
+	shown := b.shown
+	b.shown = map[string]bool{}
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+	if link != nil {
+		link.Close()
+	}
+	for p := range shown {
+		b.srv.SetExternalFindings(Source, p, nil)
+	}
+}
+
+// pathChanged feeds every file change to the link.
+func (b *Bridge) pathChanged(p string) {
+	if l := b.Link(); l != nil {
+		l.FilesChanged(p)
+	}
+}

@@ -1,0 +1,145 @@
+package bridge
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/server"
+	"github.com/ahpls-dev/ahpls/toolexec"
+	"github.com/ahpls-dev/ahpls/tools"
+)
+
+// linkEditor is the server as the host link's hostlink.Editor.
+type linkEditor struct{ b *Bridge }
+
+func (e linkEditor) Folders() []string { return e.b.srv.Folders() }
+
+func (e linkEditor) Text(absPath string) ([]byte, bool) {
+	snap, ok := e.b.srv.DocumentSnapshot(uri.File(absPath))
+	if !ok {
+		return nil, false
+	}
+	return snap.Text, true
+}
+
+func (e linkEditor) PublishDiagnostics(absPath string, diags []model.Diagnostic) {
+	b := e.b
+	b.mu.Lock()
+	if len(diags) == 0 {
+		delete(b.shown, absPath)
+	} else {
+		b.shown[absPath] = true
+	}
+	b.mu.Unlock()
+	b.srv.SetExternalFindings(Source, absPath, diags)
+}
+
+func (e linkEditor) HostStatus(state, message string) {
+	b := e.b
+	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.settings().Host})
+	if state == "refused" {
+		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
+	}
+}
+
+func (e linkEditor) Log(msg string) { e.b.srv.LogMessage(protocol.MessageTypeInfo, msg) }
+
+// editorTools is the server as the built-in tools' tools.Editor.
+type editorTools struct{ b *Bridge }
+
+func (e editorTools) Diagnostics(ctx context.Context, u string) ([]tools.Diagnostic, error) {
+	var out []tools.Diagnostic
+	for _, f := range e.b.srv.Diagnostics() {
+		if u != "" && string(f.URI) != u {
+			continue
+		}
+		for _, d := range f.Diagnostics {
+			code := ""
+			switch c := d.Code.(type) {
+			case protocol.String:
+				code = string(c)
+			case nil:
+			default:
+				code = fmt.Sprint(c)
+			}
+			source, _ := d.Source.Get()
+			out = append(out, tools.Diagnostic{
+				URI: string(f.URI),
+				Range: tools.Range{
+					Start: tools.Position{Line: int(d.Range.Start.Line), Character: int(d.Range.Start.Character)},
+					End:   tools.Position{Line: int(d.Range.End.Line), Character: int(d.Range.End.Character)},
+				},
+				Severity: model.Severity(d.Severity).String(), Message: messageText(d.Message), Source: source, Code: code,
+			})
+		}
+	}
+	return out, nil
+}
+
+func messageText(m protocol.InlayHintTooltip) string {
+	switch v := m.(type) {
+	case protocol.String:
+		return string(v)
+	case *protocol.MarkupContent:
+		return v.Value
+	}
+	return ""
+}
+
+func (e editorTools) ShowDocument(ctx context.Context, u string, rng *tools.Range) error {
+	focus := true
+	p := &protocol.ShowDocumentParams{URI: uri.URI(u), TakeFocus: &focus}
+	if rng != nil {
+		p.Selection = &protocol.Range{
+			Start: protocol.Position{Line: uint32(rng.Start.Line), Character: uint32(rng.Start.Character)},
+			End:   protocol.Position{Line: uint32(rng.End.Line), Character: uint32(rng.End.Character)},
+		}
+	}
+	res, err := e.b.srv.ShowDocument(ctx, p)
+	if err != nil {
+		return err
+	}
+	if res != nil && !res.Success {
+		return fmt.Errorf("the editor did not open %s", u)
+	}
+	return nil
+}
+
+// observer shows a running tool as LSP work-done progress
+// (toolexec.Observer).
+type observer struct{ b *Bridge }
+
+func (o observer) Started(call toolexec.CallInfo) {
+	b := o.b
+	b.srv.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("agent runs %s (%s, %s)", call.ToolName, call.Chat, call.ToolCallID))
+	p := b.srv.StartProgress(context.Background(), "ahpls: "+call.DisplayName, call.Invocation)
+	b.mu.Lock()
+	b.progress[call.Token()] = p
+	b.mu.Unlock()
+}
+
+func (o observer) Progress(call toolexec.CallInfo, text string) {
+	b := o.b
+	b.mu.Lock()
+	p := b.progress[call.Token()]
+	b.mu.Unlock()
+	if p != nil {
+		p.Report(text, -1)
+	}
+}
+
+func (o observer) Finished(call toolexec.CallInfo, res tools.Result) {
+	b := o.b
+	b.mu.Lock()
+	p := b.progress[call.Token()]
+	delete(b.progress, call.Token())
+	b.mu.Unlock()
+	if p != nil {
+		p.End(res.PastTenseMessage)
+	}
+	b.srv.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("%s: %s", call.ToolName, res.PastTenseMessage))
+}

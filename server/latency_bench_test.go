@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
+)
+
+// pipeSession is a server with DefaultOptions (the 150 ms debounce
+// included) behind real OS pipes, and a jsonrpc2 client that hands every
+// published version of one URI to versions.
+type pipeSession struct {
+	srv      *Server
+	conn     jsonrpc2.Conn
+	u        uri.URI
+	versions chan int
+}
+
+func newPipeSession(b *testing.B) *pipeSession {
+	root := b.TempDir()
+	r1, w1, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Log = io.Discard
+	ps := &pipeSession{srv: New(opts), u: skillURI(root, "bench"), versions: make(chan int, 1024)}
+	done := make(chan int, 1)
+	go func() {
+		done <- ps.srv.Serve(context.Background(), pipeRWC{Reader: r1, Writer: w2, closers: []io.Closer{r1, w2}})
+	}()
+	ps.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{Reader: r2, Writer: w1, closers: []io.Closer{r2, w1}}))
+	ps.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.Method() == "textDocument/publishDiagnostics" {
+			var p wirePublish
+			if json.Unmarshal(req.Params(), &p) == nil && p.URI == string(ps.u) && p.Version != nil {
+				ps.versions <- *p.Version
+			}
+		}
+		return nil, nil
+	})
+	b.Cleanup(func() {
+		_ = ps.conn.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+	})
+	ctx := context.Background()
+	init := fmt.Sprintf(`{"processId":null,"rootUri":null,"capabilities":{},"workspaceFolders":[{"uri":%q,"name":"ws"}]}`, string(uri.File(root)))
+	if _, err := ps.conn.Call(ctx, "initialize", json.RawMessage(init), nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := ps.conn.Notify(ctx, "initialized", json.RawMessage(`{}`)); err != nil {
+		b.Fatal(err)
+	}
+	return ps
+}
+
+func (ps *pipeSession) send(b *testing.B, method, params string) {
+	if err := ps.conn.Notify(context.Background(), method, json.RawMessage(params)); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// waitVersion waits for the publication of version v (earlier ones are
+// skipped) and returns when it arrived.
+func (ps *pipeSession) waitVersion(b *testing.B, v int) time.Time {
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case got := <-ps.versions:
+			if got == v {
+				return time.Now()
+			}
+		case <-timeout:
+			b.Fatalf("version %d was never published", v)
+		}
+	}
+}
+
+// skill4K is a SKILL.md of about 4 KB whose name breaks a rule with a
+// finding that names v, so every version publishes a different set (the
+// server does not re-send an unchanged set).
+func skill4K(v int) string {
+	var sb strings.Builder
+	name := fmt.Sprintf("Bench %d", v)
+	fmt.Fprintf(&sb, "---\nname: %s\ndescription: Measures how long an edit takes to reach the editor as diagnostics.\n---\n# Bench\n\n", name)
+	for sb.Len() < 4096 {
+		sb.WriteString("Follow the steps in [the guide](references/guide.md) and run `make test` before you hand the change over.\n")
+	}
+	return sb.String()
+}
+
+func percentile(durs []time.Duration, p float64) time.Duration {
+	sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
+	return durs[min(len(durs)-1, int(p*float64(len(durs))))]
+}
+
+// BenchmarkEditToPublishPipes is the editor's view of one keystroke with
+// the default settings (debounce included) over real OS pipes: didChange
+// of a 4 KB SKILL.md out, its publishDiagnostics back. Reports p50/p99.
+func BenchmarkEditToPublishPipes(b *testing.B) {
+	ps := newPipeSession(b)
+	ps.send(b, "textDocument/didOpen", didOpen(ps.u, 1, skill4K(1)))
+	ps.waitVersion(b, 1)
+	durs := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := i + 2
+		// A single edit lands on an idle file: the user paused.
+		b.StopTimer()
+		time.Sleep(2 * burstQuiet)
+		b.StartTimer()
+		start := time.Now()
+		ps.send(b, "textDocument/didChange", didChangeFull(ps.u, v, skill4K(v)))
+		durs = append(durs, ps.waitVersion(b, v).Sub(start))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(percentile(durs, 0.50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(durs, 0.99).Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkEditBurstPipes types 50 edits 10 ms apart into a 4 KB SKILL.md
+// (default settings, real OS pipes) and reports how long after the last
+// edit its version was published, and how many checks the burst cost.
+func BenchmarkEditBurstPipes(b *testing.B) {
+	const edits = 50
+	ps := newPipeSession(b)
+	v := 1
+	ps.send(b, "textDocument/didOpen", didOpen(ps.u, v, skill4K(v)))
+	ps.waitVersion(b, v)
+	var lags []time.Duration
+	var checks []int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		before := ps.srv.Checks()
+		var last time.Time
+		for e := 0; e < edits; e++ {
+			if e > 0 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			v++
+			last = time.Now()
+			ps.send(b, "textDocument/didChange", didChangeFull(ps.u, v, skill4K(v)))
+		}
+		lags = append(lags, ps.waitVersion(b, v).Sub(last))
+		time.Sleep(20 * time.Millisecond) // let any straggler check finish
+		checks = append(checks, ps.srv.Checks()-before)
+	}
+	b.StopTimer()
+	maxChecks, sum := int64(0), int64(0)
+	for _, c := range checks {
+		maxChecks = max(maxChecks, c)
+		sum += c
+	}
+	b.ReportMetric(float64(sum)/float64(len(checks)), "checks/burst")
+	b.ReportMetric(float64(percentile(lags, 0.50).Microseconds())/1000, "final-p50-ms")
+	b.ReportMetric(float64(percentile(lags, 0.99).Microseconds())/1000, "final-max-ms")
+	b.ReportMetric(float64(maxChecks), "max-checks/burst")
+}
