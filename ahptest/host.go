@@ -42,7 +42,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,7 +167,7 @@ type watcher struct {
 // New creates a Host; Start begins serving.
 func New(opts Options) *Host {
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		opts.Logger = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	if len(opts.ProtocolVersions) == 0 {
 		opts.ProtocolVersions = []string{"0.8.0"}

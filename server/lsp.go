@@ -59,6 +59,9 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 			folders = append(folders, folder{uri: uri.URI(strings.Clone(string(*p.RootURI))), path: path})
 		}
 	}
+	if h, ok := s.log.Handler().(*LogHandler); ok {
+		h.setTrace(p.Trace)
+	}
 	s.mu.Lock()
 	s.state = stateInitialized
 	s.enc = enc
@@ -201,7 +204,14 @@ func (l *lspServer) Exit(ctx context.Context) error {
 	return nil
 }
 
-func (l *lspServer) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+// SetTrace follows the editor's trace setting: "messages" and "verbose"
+// mirror the server's log to $/logTrace.
+func (l *lspServer) SetTrace(_ context.Context, p *protocol.SetTraceParams) error {
+	if h, ok := l.s.log.Handler().(*LogHandler); ok {
+		h.setTrace(p.Value)
+	}
+	return nil
+}
 
 func (l *lspServer) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	s := l.s

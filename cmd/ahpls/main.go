@@ -97,11 +97,15 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := server.DefaultOptions()
+	// One logger for the whole process: warnings and errors to stderr,
+	// the rest to the editor (window/logMessage), #18.
+	log := slog.New(server.NewLogHandler(stderr, nil))
 	opts.Log = stderr
+	opts.Logger = log
 	opts.Version = versionString()
 	// The agent-host side: a hostlink.Link follows the `ahpls.host`
 	// settings; every file change reaches it through OnPathChanged.
-	hosts := newHostManager(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	hosts := newHostManager(log)
 	opts.OnSettings = hosts.settingsChanged
 	opts.OnInitialized = func(ctx context.Context, folders []string) { hosts.started(ctx) }
 	opts.OnPathChanged = hosts.pathChanged
