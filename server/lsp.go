@@ -100,6 +100,7 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		},
 		ServerInfo: protocol.ServerInfo{Name: s.opts.Name},
 	}
+	addFeatureCapabilities(&res.Capabilities)
 	if s.opts.Version != "" {
 		res.ServerInfo.Version = protocol.NewOptional(s.opts.Version)
 	}
