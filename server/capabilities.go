@@ -10,6 +10,8 @@ func addFeatureCapabilities(c *protocol.ServerCapabilities) {
 	yes := true
 	c.DocumentSymbolProvider = protocol.Boolean(true)
 	c.WorkspaceSymbolProvider = protocol.Boolean(true)
+	c.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
+	c.DefinitionProvider = protocol.Boolean(true)
 	// Multi-root: the server scans folders the editor adds (#18).
 	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 		Supported:           &yes,
