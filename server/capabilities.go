@@ -12,6 +12,7 @@ func addFeatureCapabilities(c *protocol.ServerCapabilities) {
 	c.WorkspaceSymbolProvider = protocol.Boolean(true)
 	c.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
 	c.DefinitionProvider = protocol.Boolean(true)
+	c.RenameProvider = &protocol.RenameOptions{PrepareProvider: &yes}
 	// Multi-root: the server scans folders the editor adds (#18).
 	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 		Supported:           &yes,

@@ -46,6 +46,7 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		caps.workDone = w.WorkDoneProgress != nil && *w.WorkDoneProgress
 		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
+	readFeatureCaps(p, &caps)
 	var folders []folder
 	if wf, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range wf {

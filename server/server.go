@@ -142,6 +142,7 @@ type clientCaps struct {
 	showDocument   bool
 	workDone       bool
 	codeActionLits bool
+	renameFiles    bool // workspace edits may rename files and folders (rename.go)
 }
 
 // New returns a server that is not yet connected.
