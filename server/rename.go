@@ -119,6 +119,9 @@ func unquote(v string) string {
 func readFeatureCaps(p *protocol.InitializeParams, c *clientCaps) {
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		e := w.WorkspaceEdit
-		c.renameFiles = e.DocumentChanges != nil && *e.DocumentChanges && slices.Contains(e.ResourceOperations, protocol.ResourceOperationKindRename)
+		// Resource operations exist only inside documentChanges, so listing
+		// "rename" implies documentChanges (Neovim 0.7 lists the one without
+		// the other and applies both).
+		c.renameFiles = slices.Contains(e.ResourceOperations, protocol.ResourceOperationKindRename)
 	}
 }
