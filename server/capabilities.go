@@ -13,6 +13,7 @@ func addFeatureCapabilities(c *protocol.ServerCapabilities) {
 	c.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
 	c.DefinitionProvider = protocol.Boolean(true)
 	c.RenameProvider = &protocol.RenameOptions{PrepareProvider: &yes}
+	c.FoldingRangeProvider = protocol.Boolean(true)
 	// Multi-root: the server scans folders the editor adds (#18).
 	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 		Supported:           &yes,

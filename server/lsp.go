@@ -96,7 +96,7 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 			},
 			HoverProvider:          protocol.Boolean(true),
 			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "\""}},
-			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix}},
+			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix, CodeActionKindFixAll}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: cmds},
 		},
 		ServerInfo: protocol.ServerInfo{Name: s.opts.Name},
