@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -291,7 +290,7 @@ func New(opts Options) (*Client, error) {
 		opts.ProtocolVersions = DefaultProtocolVersions
 	}
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		opts.Logger = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -43,7 +43,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,7 +168,7 @@ type watcher struct {
 // New creates a Host; Start begins serving.
 func New(opts Options) *Host {
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		opts.Logger = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	if len(opts.ProtocolVersions) == 0 {
 		opts.ProtocolVersions = []string{"0.8.0"}

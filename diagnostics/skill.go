@@ -301,20 +301,8 @@ func (m *mdFile) skillName() {
 	case !validSkillName(name):
 		m.nameCharset(nf, name, folder)
 	case strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--"):
-		var span model.Span
-		if strings.HasPrefix(name, "-") {
-			n := len(name) - len(strings.TrimLeft(name, "-"))
-			span = m.runeSpan(nf, 0, n)
-		} else if i := strings.Index(name, "--"); i >= 0 {
-			j := i
-			for j < len(name) && name[j] == '-' {
-				j++
-			}
-			span = m.runeSpan(nf, i, j)
-		} else {
-			n := len(strings.TrimRight(name, "-"))
-			span = m.runeSpan(nf, n, -1)
-		}
+		// The whole value, which the quick fix replaces (#18).
+		span := nf.valSpan
 		fixed := kebab(name)
 		m.report("skill/name-hyphens", span,
 			model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
@@ -347,31 +335,10 @@ func reservedIn(name string) int {
 }
 
 func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
-	// The span: a namespace prefix, the only bad run, or the whole value.
+	// The marker covers the whole value: every quick fix below replaces it
+	// (#18: `name: DB Migrate` underlined only `DB M`).
 	span := nf.valSpan
 	prefixEnd := strings.LastIndexAny(name, "/:")
-	if prefixEnd >= 0 {
-		span = m.runeSpan(nf, 0, utf8.RuneCountInString(name[:prefixEnd+1]))
-	} else {
-		runs, first, last := 0, -1, -1
-		in := false
-		for i, r := range []rune(name) {
-			bad := !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
-			if bad && !in {
-				runs++
-				if first < 0 {
-					first = i
-				}
-			}
-			if bad {
-				last = i + 1
-			}
-			in = bad
-		}
-		if runs == 1 {
-			span = m.runeSpan(nf, first, last)
-		}
-	}
 	// Agent Skills allows Unicode lower-case letters.
 	as := model.OK
 	for _, r := range name {

@@ -113,6 +113,7 @@ if command -v nvim >/dev/null 2>&1; then
 else
   fail_step "nvim is not available"
 fi
+command -v nvim >/dev/null 2>&1 && { log "neovim: LSP features (#18)"; (cd "$root" && timeout 300 nvim --headless -u NONE -i NONE -n -c 'luafile editors/nvim/test/features_spec.lua' </dev/null) >"$work/nvimf.out" 2>&1; cat "$work/nvimf.out"; c="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$work/nvimf.out" | tail -1)"; if [ -n "$c" ]; then f="${c#*, }"; passed=$((passed + ${c%% passed*})); failed=$((failed + ${f%% failed})); else fail_step "features_spec.lua printed no counts"; fi; }
 
 echo
 echo "${passed} passed, ${failed} failed"

@@ -122,7 +122,7 @@ type Overlay struct {
 // data (Session) over per-session client bases. log may be nil.
 func NewOverlay(store *Store, sessions Sessions, data SessionData, log *slog.Logger) *Overlay {
 	if log == nil {
-		log = slog.Default()
+		log = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	return &Overlay{store: store, sessions: sessions, data: data, log: log,
 		state: map[string]*sessState{}, queue: map[string]*queued{}}

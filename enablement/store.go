@@ -75,7 +75,7 @@ func OpenStore(path string, log *slog.Logger) *Store {
 
 func openStore(path, folder string, log *slog.Logger) *Store {
 	if log == nil {
-		log = slog.Default()
+		log = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	s := &Store{path: path, folder: folder, log: log, cap: StoreCapacity,
 		global: map[string]bool{}, dirs: map[string]map[string]bool{},

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -173,7 +172,7 @@ type Link struct {
 }
 
 // New prepares a Link for the editor's current folders. Nothing connects
-// until Run. logger may be nil (stderr).
+// until Run. logger may be nil (discarded).
 func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 	if cfg.URL == "" {
 		return nil, errors.New("hostlink: Config.URL is required")
@@ -182,7 +181,7 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		return nil, errors.New("hostlink: an Editor is required")
 	}
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		logger = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	if cfg.DebounceDelay <= 0 {
 		cfg.DebounceDelay = DefaultDebounceDelay

@@ -44,16 +44,9 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 	s := l.s
 	u := p.TextDocument.URI
 	out := []protocol.CommandOrCodeAction{}
-	if len(p.Context.Only) > 0 {
-		want := false
-		for _, k := range p.Context.Only {
-			if k == protocol.CodeActionKindQuickFix || strings.HasPrefix(string(protocol.CodeActionKindQuickFix), string(k)+".") || k == "" {
-				want = true
-			}
-		}
-		if !want {
-			return out, nil
-		}
+	wantQuick, wantFixAll := wantKinds(p.Context.Only)
+	if !wantQuick && !wantFixAll {
+		return out, nil
 	}
 	fs, ok := s.currentCheck(u)
 	if !ok {
@@ -61,6 +54,14 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 		if fs, ok = s.currentCheck(u); !ok {
 			return out, nil
 		}
+	}
+	if wantFixAll {
+		if a := s.fixAllAction(u, fs); a != nil {
+			out = append(out, a)
+		}
+	}
+	if !wantQuick {
+		return out, nil
 	}
 	enc := s.Encoding()
 	loc, _ := s.locate(u)

@@ -46,6 +46,7 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		caps.workDone = w.WorkDoneProgress != nil && *w.WorkDoneProgress
 		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
+	readFeatureCaps(p, &caps)
 	var folders []folder
 	if wf, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range wf {
@@ -58,6 +59,9 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		if path, ok := uriPath(*p.RootURI); ok {
 			folders = append(folders, folder{uri: uri.URI(strings.Clone(string(*p.RootURI))), path: path})
 		}
+	}
+	if h, ok := s.log.Handler().(*LogHandler); ok {
+		h.setTrace(p.Trace)
 	}
 	s.mu.Lock()
 	s.state = stateInitialized
@@ -92,11 +96,12 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 			},
 			HoverProvider:          protocol.Boolean(true),
 			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "\""}},
-			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix}},
+			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix, CodeActionKindFixAll}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: cmds},
 		},
 		ServerInfo: protocol.ServerInfo{Name: s.opts.Name},
 	}
+	addFeatureCapabilities(&res.Capabilities)
 	if s.opts.Version != "" {
 		res.ServerInfo.Version = protocol.NewOptional(s.opts.Version)
 	}
@@ -201,7 +206,14 @@ func (l *lspServer) Exit(ctx context.Context) error {
 	return nil
 }
 
-func (l *lspServer) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+// SetTrace follows the editor's trace setting: "messages" and "verbose"
+// mirror the server's log to $/logTrace.
+func (l *lspServer) SetTrace(_ context.Context, p *protocol.SetTraceParams) error {
+	if h, ok := l.s.log.Handler().(*LogHandler); ok {
+		h.setTrace(p.Value)
+	}
+	return nil
+}
 
 func (l *lspServer) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	s := l.s

@@ -86,7 +86,7 @@ func (p *publisher) run() {
 		}
 		p.mu.Unlock()
 		if err := p.conn.Notify(p.ctx, m.method, m.params); err != nil {
-			p.log.Debug("notify failed", "method", m.method, "error", err)
+			p.log.DebugContext(withoutClient(p.ctx), "notify failed", "method", m.method, "error", err)
 		}
 	}
 }
@@ -106,10 +106,23 @@ func (s *Server) logToClient(t protocol.MessageType, msg string) {
 	}
 }
 
-// LogMessage logs msg to stderr and to the editor's output (window/logMessage).
+// LogMessage logs msg at the level matching t: errors and warnings to
+// stderr, the rest to the editor's output (window/logMessage). With a logger
+// that is not a LogHandler the message goes to both, as before.
 func (s *Server) LogMessage(t protocol.MessageType, msg string) {
-	s.log.Info(msg)
-	s.logToClient(t, msg)
+	level := slog.LevelInfo
+	switch t {
+	case protocol.MessageTypeError:
+		level = slog.LevelError
+	case protocol.MessageTypeWarning:
+		level = slog.LevelWarn
+	case protocol.MessageTypeLog, protocol.MessageTypeDebug:
+		level = slog.LevelDebug
+	}
+	s.log.Log(context.Background(), level, msg)
+	if _, routed := s.log.Handler().(*LogHandler); !routed {
+		s.logToClient(t, msg)
+	}
 }
 
 // ShowMessage shows msg to the user (window/showMessage).

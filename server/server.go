@@ -44,8 +44,14 @@ type Options struct {
 	Name    string // serverInfo.name; default "ahpls"
 	Version string // serverInfo.version
 
-	// Log receives the server's own log lines (stderr in production; never
-	// stdout, which carries the protocol). Nil discards them.
+	// Logger is the process's one logger. Give it a LogHandler (see
+	// NewLogHandler) and the server routes it: records below WARN reach the
+	// editor as window/logMessage (and $/logTrace), warnings and errors go
+	// to the handler's stderr. Nil: a LogHandler over Log.
+	Logger *slog.Logger
+	// Log is where warnings and errors go when Logger is nil (stderr in
+	// production; never stdout, which carries the protocol). Nil discards
+	// them.
 	Log io.Writer
 	// Debounce delays checks caused by file-watcher events and turns on the
 	// pacing of checks during bursts of edits (an edit on an idle file is
@@ -152,6 +158,7 @@ type clientCaps struct {
 	showDocument   bool
 	workDone       bool
 	codeActionLits bool
+	renameFiles    bool // workspace edits may rename files and folders (rename.go)
 }
 
 // New returns a server that is not yet connected.
@@ -159,9 +166,9 @@ func New(opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "ahpls"
 	}
-	w := opts.Log
-	if w == nil {
-		w = io.Discard
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(NewLogHandler(opts.Log, nil))
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -169,7 +176,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{
 		opts:     opts,
-		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		log:      log,
 		exitCh:   make(chan struct{}),
 		exitCode: 1,
 		enc:      model.UTF16,
@@ -207,6 +214,11 @@ func (s *Server) RegisterCommand(name string, f CommandFunc) {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) (exitCode int) {
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer s.cancel()
+	if h, ok := s.log.Handler().(*LogHandler); ok {
+		// Records below WARN go to this editor from now on.
+		h.attach(s)
+		defer h.detach(s)
+	}
 	stream := newLSPStream(rwc, s.log)
 	// Our own wiring instead of protocol.NewServer: no AsyncHandler (it
 	// reorders didChange, trap 1), our codec, and a guard that keeps handler

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sort"
 	"sync"
 	"time"
@@ -154,7 +153,7 @@ type Executor struct {
 // New creates an Executor; nothing happens until Start.
 func New(opts Options) *Executor {
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		opts.Logger = slog.New(slog.DiscardHandler) // the caller passes the process's logger
 	}
 	if opts.StreamLimit <= 0 {
 		opts.StreamLimit = DefaultStreamLimit

@@ -100,12 +100,16 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := server.DefaultOptions()
+	// One logger for the whole process: warnings and errors to stderr,
+	// the rest to the editor (window/logMessage), #18.
+	log := slog.New(server.NewLogHandler(stderr, nil))
 	opts.Log = stderr
+	opts.Logger = log
 	opts.Version = versionString()
 	// The agent-host side (package bridge) follows the `ahpls.host`
 	// settings and runs the host link next to the server.
 	s, _ := bridge.NewServer(opts, bridge.Config{
-		Log:           slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Log:           log,
 		ClientVersion: versionString(),
 	})
 	return s.Serve(ctx, stdio{stdin, stdout})

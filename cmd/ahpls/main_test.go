@@ -112,6 +112,9 @@ func TestBinaryOverStdio(t *testing.T) {
 	require.NoError(t, err, "exit code 0 after shutdown; stderr:\n%s", stderr.String())
 	assert.Equal(t, 0, cmd.ProcessState.ExitCode())
 	assert.NotContains(t, stderr.String(), "panic")
+	// INFO lines (initialize, the scan count, settings) went to the editor
+	// as window/logMessage; stderr is for warnings and errors only (#18).
+	assert.Empty(t, stderr.String(), "a session without problems writes nothing to stderr")
 }
 
 // Without shutdown the process exits with 1 when the editor goes away.
