@@ -21,12 +21,18 @@ var fieldRules = []RuleInfo{
 		Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
 		Kinds:    vsKinds,
 		Severity: "V REJ.",
+		Evidence: []Evidence{
+			{"VS", "REJ", "VS Code promptValidator.ts validateName/validateDescription/validateArgumentHint: \"The 'name' attribute must be a string.\" (Error)"},
+		},
 	},
 	{
 		ID:       "field/empty",
 		Summary:  "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects.",
 		Kinds:    vsKinds,
 		Severity: "V REJ; `argument-hint`: V WARN.",
+		Evidence: []Evidence{
+			{"VS", "REJ", "VS Code promptValidator.ts: 'promptValidator.nameShouldNotBeEmpty', 'descriptionShouldNotBeEmpty' (Error)"},
+		},
 	},
 	{
 		ID:       "field/bool",
@@ -39,6 +45,11 @@ var fieldRules = []RuleInfo{
 		Summary:  "A frontmatter key the kind does not know for an effective consumer.",
 		Kinds:    vsKinds + ", ccagent, cmd, rule",
 		Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
+		Evidence: []Evidence{
+			{"VS", "IGN", "VS Code promptValidator.ts checkForInvalidArguments: \"Attribute '{0}' is not supported …\" at MarkerSeverity.Hint with MarkerTag.Unnecessary"},
+			{"UP", "REJ", "skills-ref/quick_validate.py: \"Unexpected fields in frontmatter\""},
+			{"all", "LOSE", "a near miss (`Name` for `name`): YAML keys are case-sensitive, so the intended field is missing"},
+		},
 	},
 	{
 		ID:       "field/renamed",

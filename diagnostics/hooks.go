@@ -34,6 +34,10 @@ var hookRules = []RuleInfo{
 		Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
 		Kinds:    hookKinds,
 		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+		Evidence: []Evidence{
+			{"CC", "ok/SKIP", "Claude Code's settings schema lists its events (customization-formats.md §5.7 [CC]); an unknown key never fires"},
+			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
+		},
 	},
 	{
 		ID:       "hooks/flat-for-claude",
@@ -103,6 +107,9 @@ var hookRules = []RuleInfo{
 		Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
 		Kinds:    "hooks, settings",
 		Severity: "CC WARN.",
+		Evidence: []Evidence{
+			{"CC", "WARN", "`claude plugin validate`: \"Shell command uses ${CLAUDE_PLUGIN_ROOT} without quotes … Wrap the placeholder in double quotes, or use exec form\""},
+		},
 	},
 	{
 		ID:       "hooks/script",

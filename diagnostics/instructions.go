@@ -17,13 +17,19 @@ var instructionRules = []RuleInfo{
 		ID:       "instr/apply-to",
 		Summary:  "'applyTo' is not one comma-separated string.",
 		Kinds:    "instr",
-		Severity: "V REJ (never attached automatically).",
+		Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",
+		Evidence: []Evidence{
+			{"V", "LOSE", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeString' (Error marker); the file still loads and can be attached by hand, it is never attached automatically: LOSE by the severity policy"},
+		},
 	},
 	{
 		ID:       "instr/glob",
 		Summary:  "An empty or invalid pattern in 'applyTo'.",
 		Kinds:    "instr",
 		Severity: "V REJ.",
+		Evidence: []Evidence{
+			{"VS", "REJ", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeValidGlob' \"The 'applyTo' attribute must be a valid glob pattern.\" (Error)"},
+		},
 	},
 	{
 		ID:       "instr/exclude-agent",
@@ -56,13 +62,13 @@ func (m *mdFile) instrRules() {
 			if allStrings(af.v) {
 				fixes = append(fixes, replaceValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
 			}
-			m.report("instr/apply-to", af.valSpan, model.V(model.Reject),
+			m.report("instr/apply-to", af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be one comma-separated string, not a list.", fixes...)
 		case af.v.Kind == yaml.ScalarNode && af.v.Tag == "!!str":
 			m.globList(af, af.v.Value, "applyTo")
 		case af.v.Kind == yaml.ScalarNode && isNull(af.v):
 		default:
-			m.report("instr/apply-to", af.valSpan, model.V(model.Reject),
+			m.report("instr/apply-to", af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be a string, not "+nodeWhat(af.v)+".")
 		}
 	}
