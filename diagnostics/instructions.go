@@ -26,16 +26,19 @@ var instructionRules = []RuleInfo{
 		ID:       "instr/glob",
 		Summary:  "An empty or invalid pattern in 'applyTo'.",
 		Kinds:    "instr",
-		Severity: "V REJ.",
+		Severity: "VS WARN (validator Error marker) · VH LOSE? (the pattern never matches).",
 		Evidence: []Evidence{
-			{"VS", "REJ", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeValidGlob' \"The 'applyTo' attribute must be a valid glob pattern.\" (Error)"},
+			{"VS", "WARN", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeValidGlob' \"The 'applyTo' attribute must be a valid glob pattern.\" (Error)"},
 		},
 	},
 	{
 		ID:       "instr/exclude-agent",
 		Summary:  "'excludeAgent' has a wrong type or an unknown agent.",
 		Kinds:    "instr",
-		Severity: "wrong type: V REJ; unknown agent: CL ? (Info).",
+		Severity: "wrong type: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); unknown agent: CL ? (Info).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateExcludeAgent: 'excludeAgentMustBeArray' (Error marker)"},
+		},
 	},
 }
 
@@ -80,8 +83,8 @@ func (m *mdFile) instrRules() {
 		case ef.v.Kind == yaml.SequenceNode && allStrings(ef.v):
 			items = ef.v.Content
 		default:
-			m.report("instr/exclude-agent", ef.valSpan, model.V(model.Reject),
-				"{T} reject{s} 'excludeAgent' that is "+nodeWhat(ef.v)+"; write an agent name or a list of them.")
+			m.report("instr/exclude-agent", ef.valSpan, vsMarked(),
+				"{T} ignore{s} 'excludeAgent' that is "+nodeWhat(ef.v)+"; write an agent name or a list of them.")
 			return
 		}
 		for _, it := range items {
@@ -127,11 +130,11 @@ func (m *mdFile) globList(f *mdField, list, key string) {
 					span = f.valSpan
 				}
 			}
-			m.report("instr/glob", span, model.V(model.Reject),
-				"{T} reject{s} the empty pattern in "+q(key)+".")
+			m.report("instr/glob", span, vsMarked(),
+				"{T} never match{es} the empty pattern in "+q(key)+".")
 		} else if why := badGlob(pat); why != "" {
-			m.report("instr/glob", span, model.V(model.Reject),
-				"{T} reject{s} pattern "+q(pat)+": "+why+".")
+			m.report("instr/glob", span, vsMarked(),
+				"{T} never match{es} pattern "+q(pat)+": "+why+".")
 		}
 		start = i + 1
 	}

@@ -79,7 +79,7 @@ var skillRules = []RuleInfo{
 		ID:       "skill/desc-missing",
 		Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 		Kinds:    "skill",
-		Severity: "V WARN · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+		Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
 		Evidence: []Evidence{
 			{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
 			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
@@ -89,9 +89,9 @@ var skillRules = []RuleInfo{
 		ID:       "skill/desc-empty",
 		Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
 		Kinds:    "skill",
-		Severity: "V REJ · AS SKIP.",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
 		Evidence: []Evidence{
-			{"VS", "REJ", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
+			{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
 			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 		},
 	},
@@ -455,7 +455,8 @@ func (m *mdFile) skillDesc() {
 	df := m.field("description")
 	if df == nil {
 		m.report("skill/desc-missing", m.header(),
-			model.V(model.Warn).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
+				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return
@@ -470,8 +471,8 @@ func (m *mdFile) skillDesc() {
 		if df.valSpan.Empty() {
 			newText = " " + newText
 		}
-		m.report("skill/desc-empty", span, model.V(model.Reject).With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
-			"{T} reject{s} this skill: its 'description' is empty.",
+		m.report("skill/desc-empty", span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+			"{T} cannot tell when to use this skill: its 'description' is empty.",
 			replaceValue("Fill in the description", df, newText, true))
 		return
 	}
