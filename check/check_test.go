@@ -336,3 +336,31 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, 3, n, "a malformed config is ignored")
 	assert.Contains(t, warn, ".ahpls/config.json")
 }
+
+// A symlinked customization file that stays inside the workspace is checked
+// where it is linked (agents and skills-ref follow it); one that leaves the
+// workspace is not read.
+func TestSymlinkedFilesInsideTheWorkspace(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	bad := "---\nname: Bad Name\ndescription: d\n---\n"
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "src", "persona.md"), []byte(bad), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "persona.md"), []byte(bad), 0o644))
+	for _, d := range []string{"inside", "outside"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, ".github", "skills", d), 0o755))
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "..", "src", "persona.md"), filepath.Join(root, ".github", "skills", "inside", "SKILL.md")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	require.NoError(t, os.Symlink(filepath.Join(outside, "persona.md"), filepath.Join(root, ".github", "skills", "outside", "SKILL.md")))
+	found, err := Run([]string{root}, diagnostics.Options{})
+	require.NoError(t, err)
+	var rels []string
+	for _, f := range found {
+		if f.Rule == "skill/name-charset" {
+			rels = append(rels, f.Rel)
+		}
+	}
+	assert.Equal(t, []string{".github/skills/inside/SKILL.md"}, rels)
+}

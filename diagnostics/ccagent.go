@@ -43,6 +43,9 @@ var claudeAgentRules = []RuleInfo{
 		Summary:  "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value.",
 		Kinds:    "ccagent",
 		Severity: "CC LOSE · V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateClaudeAttributes: 'promptValidator.claude.attributeNotFound' \"Unknown value '{0}', valid: {1}.\" (Warning)"},
+		},
 	},
 	{
 		ID:       "ccagent/color",
@@ -54,7 +57,10 @@ var claudeAgentRules = []RuleInfo{
 		ID:       "ccagent/tools",
 		Summary:  "'tools'/'disallowedTools' is neither a comma string nor a list.",
 		Kinds:    "ccagent",
-		Severity: "V REJ · CC ?.",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ?.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateTools: 'toolsMustBeArrayOrMap' \"The 'tools' attribute must be an array or a comma separated string.\" (Error marker)"},
+		},
 	},
 	{
 		ID:       "ccagent/plugin-ignored",
@@ -186,8 +192,8 @@ func (m *mdFile) ccAgentRules() {
 		}
 		ok := (f.v.Kind == yaml.ScalarNode && f.v.Tag == "!!str") || (f.v.Kind == yaml.SequenceNode && allStrings(f.v)) || isNull(f.v)
 		if !ok {
-			m.report("ccagent/tools", f.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
-				"{T} reject{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
+			m.report("ccagent/tools", f.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+				"{T} ignore{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
 		}
 	}
 	if m.plugin {

@@ -34,6 +34,10 @@ var hookRules = []RuleInfo{
 		Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
 		Kinds:    hookKinds,
 		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+		Evidence: []Evidence{
+			{"CC", "ok/SKIP", "Claude Code's settings schema lists its events (customization-formats.md §5.7 [CC]); an unknown key never fires"},
+			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
+		},
 	},
 	{
 		ID:       "hooks/flat-for-claude",
@@ -61,18 +65,27 @@ var hookRules = []RuleInfo{
 		Summary:  "A matcher-group key other than `matcher` and `hooks`.",
 		Kinds:    hookKinds,
 		Severity: "V WARN in agent `hooks:`, IGN in hook files.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownMatcherProperty' \"Unknown property '{0}' in hook matcher.\" (Warning, agent `hooks:`)"},
+		},
 	},
 	{
 		ID:       "hooks/type",
 		Summary:  "A handler `type` that is missing or unsupported by a consumer.",
 		Kinds:    hookKinds,
 		Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
+		Evidence: []Evidence{
+			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
+		},
 	},
 	{
 		ID:       "hooks/command",
 		Summary:  "A handler without the command field a consumer runs.",
 		Kinds:    hookKinds,
 		Severity: "REJ per target that finds none of its command fields.",
+		Evidence: []Evidence{
+			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
+		},
 	},
 	{
 		ID:       "hooks/field-type",
@@ -91,6 +104,9 @@ var hookRules = []RuleInfo{
 		Summary:  "A handler key no hooks family knows.",
 		Kinds:    hookKinds,
 		Severity: "V WARN in agent `hooks:`, IGN in hook files · CC ok.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownHookProperty' (Warning, agent `hooks:`)"},
+		},
 	},
 	{
 		ID:       "hooks/user-config",
@@ -103,6 +119,9 @@ var hookRules = []RuleInfo{
 		Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
 		Kinds:    "hooks, settings",
 		Severity: "CC WARN.",
+		Evidence: []Evidence{
+			{"CC", "WARN", "`claude plugin validate`: \"Shell command uses ${CLAUDE_PLUGIN_ROOT} without quotes … Wrap the placeholder in double quotes, or use exec form\""},
+		},
 	},
 	{
 		ID:       "hooks/script",

@@ -37,6 +37,10 @@ var headerRules = []RuleInfo{
 		Summary:  "A skill or Claude agent has no '---' header.",
 		Kinds:    "skill, ccagent",
 		Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
+		Evidence: []Evidence{
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): a skill without a description is skipped; skills-ref \"SKILL.md must start with YAML frontmatter (---)\""},
+			{"CC", "LOSE", "`claude plugin validate` on plugin agents: loads \"with its name taken from the filename\""},
+		},
 	},
 	{
 		ID:       "fm/unclosed",
@@ -67,12 +71,21 @@ var headerRules = []RuleInfo{
 		Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
 		Kinds:    mdHeaderKinds,
 		Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
+		Evidence: []Evidence{
+			{"CC", "REJ", "`claude plugin validate` (plugin agent): \"YAML frontmatter failed to parse … every other frontmatter field silently dropped\", success false"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"YAML is completely unparseable → skip the skill\""},
+		},
 	},
 	{
 		ID:       "yaml/unquoted-special",
 		Summary:  "A plain value that only Claude Code's quoting retry reads whole.",
 		Kinds:    mdHeaderKinds,
 		Severity: "CC ok (retry) · V LOSE (value cut, later keys lost) · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"CC", "ok", "`claude plugin validate` is silent on `description: … Usage: …` (its quoting retry)"},
+			{"AS", "SPEC", "client guide (adding-skills-support.mdx, Lenient validation), Handling malformed YAML: \"the colon breaks parsing\"; a retry is only suggested"},
+			{"V", "LOSE", "VS Code's own YAML reader (src/vs/base/common/yaml.ts) as simulated in vssubset.go: the value ends at the colon"},
+		},
 	},
 	{
 		ID:       "yaml/tab-indent",

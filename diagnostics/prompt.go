@@ -15,12 +15,18 @@ var promptRules = []RuleInfo{
 		Summary:  "'agent' names neither a built-in nor a discovered agent.",
 		Kinds:    "prompt",
 		Severity: "V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
+		},
 	},
 	{
 		ID:       "prompt/tools-mode",
 		Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
 		Kinds:    "prompt",
 		Severity: "V LOSE (ignored).",
+		Evidence: []Evidence{
+			{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
+		},
 	},
 }
 

@@ -45,12 +45,18 @@ var skillRules = []RuleInfo{
 		Summary:  "The skill name starts or ends with '-' or holds '--'.",
 		Kinds:    "skill",
 		Severity: "V ok · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\""},
+		},
 	},
 	{
 		ID:       "skill/name-length",
 		Summary:  "The skill name is longer than 64 characters.",
 		Kinds:    "skill",
 		Severity: "V LOSE (cut to 64, then the folder name) · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
+		},
 	},
 	{
 		ID:       "skill/name-dir",
@@ -73,19 +79,31 @@ var skillRules = []RuleInfo{
 		ID:       "skill/desc-missing",
 		Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 		Kinds:    "skill",
-		Severity: "V WARN · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+		Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		},
 	},
 	{
 		ID:       "skill/desc-empty",
 		Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
 		Kinds:    "skill",
-		Severity: "V REJ · AS SKIP.",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		},
 	},
 	{
 		ID:       "skill/desc-length",
 		Summary:  "The skill's 'description' is longer than 1024 characters.",
 		Kinds:    "skill",
 		Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
+			{"V", "LOSE", "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
+		},
 	},
 	{
 		ID:       "skill/listing-length",
@@ -104,6 +122,9 @@ var skillRules = []RuleInfo{
 		Summary:  "'compatibility' is not a string of at most 500 characters.",
 		Kinds:    "skill",
 		Severity: "AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: compatibility max 500 characters; skills-ref \"Compatibility exceeds 500 character limit\""},
+		},
 	},
 	{
 		ID:       "skill/metadata",
@@ -122,6 +143,9 @@ var skillRules = []RuleInfo{
 		Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
 		Kinds:    "skill, cmd",
 		Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.contextForkNotSupported' (Warning) for `context: fork` without the skill tool"},
+		},
 	},
 	{
 		ID:       "skill/file-name",
@@ -398,7 +422,8 @@ func (m *mdFile) skillDesc() {
 	df := m.field("description")
 	if df == nil {
 		m.report("skill/desc-missing", m.header(),
-			model.V(model.Warn).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
+				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return
@@ -413,8 +438,8 @@ func (m *mdFile) skillDesc() {
 		if df.valSpan.Empty() {
 			newText = " " + newText
 		}
-		m.report("skill/desc-empty", span, model.V(model.Reject).With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
-			"{T} reject{s} this skill: its 'description' is empty.",
+		m.report("skill/desc-empty", span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+			"{T} cannot tell when to use this skill: its 'description' is empty.",
 			replaceValue("Fill in the description", df, newText, true))
 		return
 	}

@@ -365,6 +365,27 @@ message names those consumers.
 | SHOULD | a spec recommendation | Hint |
 | ok | accepts it | – |
 
+Evidence: each rule lists, per consumer, where its reaction is seen: a function or message in the consumer's
+source (VS Code's ` + "`promptValidator.ts`" + `), a validator's message (` + "`claude plugin validate`" + `, skills-ref), or a line of the
+Agent Skills specification or client guide. A marker a consumer's editor shows is not a refusal: when VS Code's
+validator marks a skill name as an error but still loads the skill under its folder name, that is WARN
+(Warning), and Error is kept for a consumer that refuses or fails to load the file.
+
+### Where ahpls and a consumer disagree
+
+- **skills-ref rejects YAML flow collections** (` + "`allowed-tools: [Read, Grep]`" + `, ` + "`mcp: [rube]`" + `): its strictyaml parser
+  refuses them (` + "`Found ugly disallowed JSONesque flow mapping`" + `), so it reports nothing else for the file. They are plain
+  YAML 1.2 that VS Code, Claude Code and anthropics/skills' ` + "`quick_validate.py`" + ` (PyYAML) all read; skills-ref is
+  wrong here and ahpls does not report them. On the corpus used to tune ahpls (~3,100 SKILL.md files) this is 945 of
+  skills-ref's 965 YAML rejections; ahpls still checks those files' names and descriptions.
+- **skills-ref rejects any top-level key outside the spec's six**; agents ignore such keys, so ahpls reports
+  ` + "`field/unknown`" + ` as a Hint (Error only with the opt-in ` + "`claude-upload`" + ` target, whose validator refuses them).
+- **skills-ref reports name and folder mismatches as errors**; the spec's own client guide says "warn, load anyway",
+  VS Code warns and the agent host and Claude Code load the skill, so ` + "`skill/name-dir`" + ` is Info with the default
+  targets and Warning with ` + "`vscode`" + `.
+- **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
+  sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
+
 A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
 **[I]** marks a severity ahpls sets itself.
 
