@@ -38,6 +38,12 @@ type hosted struct {
 
 func newHosted(t *testing.T, settings map[string]any) *hosted {
 	t.Helper()
+	return newHostedWith(t, settings, 20*time.Millisecond)
+}
+
+// newHostedWith sets the link's rebuild debounce too.
+func newHostedWith(t *testing.T, settings map[string]any, linkDebounce time.Duration) *hosted {
+	t.Helper()
 	src, err := demo.FindExampleWorkspace()
 	require.NoError(t, err)
 	h := &hosted{t: t, ws: filepath.Join(t.TempDir(), "ws")}
@@ -56,7 +62,7 @@ func newHosted(t *testing.T, settings map[string]any) *hosted {
 	h.ed, err = demo.StartEditor(ctx, demo.EditorOptions{
 		Folders:  []string{h.ws},
 		Settings: h.settings(settings),
-		Bridge:   bridge.Config{StateDir: t.TempDir(), LinkDebounce: 20 * time.Millisecond, Getenv: func(string) string { return "" }},
+		Bridge:   bridge.Config{StateDir: t.TempDir(), LinkDebounce: linkDebounce, Getenv: func(string) string { return "" }},
 	})
 	require.NoError(t, err)
 	t.Cleanup(h.ed.Close)
@@ -143,4 +149,33 @@ func TestOneCheckPerChange(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // nothing else may follow
 	assert.Equal(t, int64(1), srv.Checks()+link.Checks()-before,
 		"rules runs for one change (server %d, link %d in all)", srv.Checks(), link.Checks())
+}
+
+// TestHostFindingsFollowTheText is #15 item 3: open a SKILL.md with a bad
+// name (v1, left out of publication), fix it (v2): no diagnostics published
+// for v2 may carry the host side's publish/excluded computed from v1. The
+// link's rebuild is slow here (a slow publisher), so the server publishes
+// v2 long before the link has looked at it.
+func TestHostFindingsFollowTheText(t *testing.T) {
+	h := newHostedWith(t, nil, 400*time.Millisecond)
+	ctx := context.Background()
+	path := filepath.Join(h.ws, ".claude", "skills", "code-review", "SKILL.md")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	bad := strings.Replace(string(orig), "name: code-review", "name: Code Review", 1)
+	require.NoError(t, h.ed.Open(ctx, path, bad, 1))
+	h.wait("v1 left out", func() bool {
+		p, ok := h.ed.Diagnostics(path)
+		return ok && p.Version != nil && *p.Version == 1 && p.Has("publish/excluded")
+	})
+	require.NoError(t, h.ed.Change(ctx, path, string(orig), 2))
+	h.wait("v2 published", func() bool { p, ok := h.ed.Diagnostics(path); return ok && p.Version != nil && *p.Version == 2 })
+	time.Sleep(600 * time.Millisecond) // the link catches up and republishes
+	for _, p := range h.ed.History() {
+		if p.Path == path && p.Version != nil && *p.Version == 2 {
+			assert.False(t, p.Has("publish/excluded"), "v2 carries a host finding computed from v1: %+v", p.Diagnostics)
+		}
+	}
+	_, excluded := h.ed.Excluded()[path]
+	assert.False(t, excluded)
 }

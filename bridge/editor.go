@@ -27,15 +27,26 @@ func (e linkEditor) Text(absPath string) ([]byte, bool) {
 }
 
 func (e linkEditor) PublishDiagnostics(absPath string, diags []model.Diagnostic) {
+	e.remember(absPath, diags)
+	e.b.srv.SetExternalFindings(Source, absPath, diags)
+}
+
+// PublishDiagnosticsFor (hostlink.SumEditor): the server shows the set only
+// with the text it was computed from.
+func (e linkEditor) PublishDiagnosticsFor(absPath string, sum [32]byte, diags []model.Diagnostic) {
+	e.remember(absPath, diags)
+	e.b.srv.SetExternalFindingsFor(Source, absPath, sum, diags)
+}
+
+func (e linkEditor) remember(absPath string, diags []model.Diagnostic) {
 	b := e.b
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if len(diags) == 0 {
 		delete(b.shown, absPath)
 	} else {
 		b.shown[absPath] = true
 	}
-	b.mu.Unlock()
-	b.srv.SetExternalFindings(Source, absPath, diags)
 }
 
 func (e linkEditor) HostStatus(state, message string) {

@@ -141,9 +141,12 @@ type Link struct {
 	// mu guards the publication and diagnostic state below. It is held
 	// while building; Editor callbacks other than Text run outside it.
 	buildMu sync.Mutex // serialises builds (see buildFolder)
-	pubMu   sync.Mutex // serialises republish, so entries reach ahpclient in order
-	diagMu  sync.Mutex // serialises host diagnostic refreshes
-	sendMu  sync.Mutex // serialises publications to the Editor
+	// verdicts hold, under buildMu, the text each file left out of
+	// publication was judged on (its exclusion's spans and hash).
+	verdicts map[string][]byte
+	pubMu    sync.Mutex // serialises republish, so entries reach ahpclient in order
+	diagMu   sync.Mutex // serialises host diagnostic refreshes
+	sendMu   sync.Mutex // serialises publications to the Editor
 
 	mu         sync.Mutex
 	dirty      map[string]bool // files whose diagnostics may have changed
@@ -158,6 +161,7 @@ type Link struct {
 	entry      any // last entry handed to ahpclient
 	collisions []tools.Collision
 	excl       map[string][]model.Diagnostic // by abs path
+	exclSum    map[string][32]byte           // hash of the text each excl was computed from
 	hostDiags  map[string][]model.Diagnostic // by abs path
 	shown      map[string]string             // abs path → JSON of what the editor has
 	state      string
@@ -207,6 +211,8 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		histOrder: map[string][]string{},
 		dialect:   enablement.DialectUnknown,
 		excl:      map[string][]model.Diagnostic{},
+		exclSum:   map[string][32]byte{},
+		verdicts:  map[string][]byte{},
 		hostDiags: map[string][]model.Diagnostic{},
 		shown:     map[string]string{},
 		state:     StatusDisconnected,
@@ -308,9 +314,11 @@ func (l *Link) check(abs, rel string, kind model.Kind, text []byte) string {
 	}
 	for _, d := range diags {
 		if d.Severity == model.SeverityError {
+			l.verdicts[abs] = text // under buildMu, like every Build
 			return d.Message
 		}
 	}
+	delete(l.verdicts, abs)
 	return ""
 }
 
@@ -750,17 +758,21 @@ func (l *Link) publishDiagnostics(files []string) {
 	defer l.sendMu.Unlock()
 	type out struct {
 		path  string
+		sum   [32]byte
 		diags []model.Diagnostic
 	}
 	var outs []out
+	sums := l.diagSums(files)
 	l.mu.Lock()
 	for _, p := range files {
 		ds := append(append(append([]model.Diagnostic{}, l.excl[p]...), l.hostDiags[p]...), l.editorDiagsLocked(p)...)
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
 		key := ""
 		if len(ds) > 0 {
+			// The same set for a new text is sent again: it is shown
+			// only with the text its hash names.
 			b, _ := json.Marshal(ds)
-			key = string(b)
+			key = fmt.Sprintf("%x %s", sums[p], b)
 		}
 		if l.shown[p] == key {
 			continue
@@ -770,11 +782,16 @@ func (l *Link) publishDiagnostics(files []string) {
 		} else {
 			l.shown[p] = key
 		}
-		outs = append(outs, out{p, ds})
+		outs = append(outs, out{p, sums[p], ds})
 	}
 	l.mu.Unlock()
+	se, tagged := l.ed.(SumEditor)
 	for _, o := range outs {
-		l.ed.PublishDiagnostics(o.path, o.diags)
+		if tagged {
+			se.PublishDiagnosticsFor(o.path, o.sum, o.diags)
+		} else {
+			l.ed.PublishDiagnostics(o.path, o.diags)
+		}
 	}
 }
 
@@ -791,6 +808,7 @@ func (l *Link) clearAll() {
 		files = append(files, p)
 	}
 	l.excl = map[string][]model.Diagnostic{}
+	l.exclSum = map[string][32]byte{}
 	l.hostDiags = map[string][]model.Diagnostic{}
 	l.clearEditorStateLocked()
 	l.mu.Unlock()

@@ -50,9 +50,16 @@ func (l *Link) buildFolder(f *folder) {
 		snap = &virtualplugin.Snapshot{Folder: f.builder.Folder(), Key: f.key}
 	}
 	excl := map[string][]model.Diagnostic{}
+	sums := map[string][32]byte{}
 	for _, x := range snap.Exclusions {
 		abs := filepath.Join(f.abs, filepath.FromSlash(x.Path))
-		text, _ := l.readText(abs)
+		// The text the verdict was made on, not whatever the buffer holds
+		// by now: the finding is tagged with its hash (SumEditor).
+		text, ok := l.verdicts[abs]
+		if !ok {
+			text, _ = l.readText(abs)
+		}
+		sums[abs] = sha256.Sum256(text)
 		excl[abs] = append(excl[abs], model.Diagnostic{
 			Rule:     RuleExcluded,
 			Severity: model.SeverityWarning,
@@ -67,11 +74,13 @@ func (l *Link) buildFolder(f *folder) {
 	for p := range l.excl {
 		if strings.HasPrefix(p, prefix) {
 			delete(l.excl, p)
+			delete(l.exclSum, p)
 			l.markDirtyLocked(p)
 		}
 	}
 	for p, ds := range excl {
 		l.excl[p] = ds
+		l.exclSum[p] = sums[p]
 		l.markDirtyLocked(p)
 	}
 }
@@ -90,6 +99,35 @@ func (l *Link) drainDirtyLocked() []string {
 	}
 	l.dirty = nil
 	sort.Strings(out)
+	return out
+}
+
+// SumEditor is an Editor that also takes, with a file's diagnostics, the
+// SHA-256 of the text they were computed from, so it shows them only with
+// that text: a set computed from an older buffer never decorates a newer
+// one (the link republishes once it has looked at the new text). The link
+// uses PublishDiagnosticsFor instead of PublishDiagnostics when its Editor
+// has it.
+type SumEditor interface {
+	PublishDiagnosticsFor(absPath string, sum [32]byte, diags []model.Diagnostic)
+}
+
+// diagSums are the hashes the given files' diagnostics are tagged with:
+// the text an exclusion's verdict was made on, else the file's text now
+// (the other sources read it as they compute, and every change of it
+// brings a recomputation). Called without l.mu: it reads buffers.
+func (l *Link) diagSums(files []string) map[string][32]byte {
+	out := make(map[string][32]byte, len(files))
+	for _, p := range files {
+		l.mu.Lock()
+		sum, ok := l.exclSum[p]
+		l.mu.Unlock()
+		if !ok {
+			text, _ := l.readText(p)
+			sum = sha256.Sum256(text)
+		}
+		out[p] = sum
+	}
 	return out
 }
 

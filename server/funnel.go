@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"path"
@@ -68,6 +69,12 @@ type fileState struct {
 	lsp   []protocol.Diagnostic // rule diagnostics in the negotiated encoding
 
 	external map[string][]protocol.Diagnostic // by source, see SetExternalDiagnostics
+	// externalSum tags a source's set with the hash of the text it was
+	// computed from (SetExternalFindingsFor); it is merged only while the
+	// published text (snap) has that hash. Untagged sets always merge.
+	externalSum map[string][32]byte
+	snapSum     [32]byte // sha256 of snap.Text when snapSumOK
+	snapSumOK   bool
 
 	// memo is the last rules run on this file's content (see rulesFor).
 	memo checkMemo
@@ -395,6 +402,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 		return // a newer event superseded this check
 	}
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = snap, kind, loc.rel, diags, lsp
+	fs.snapSumOK = false
 	fs.onDisk = onDisk
 	s.publishLocked(u, fs, open)
 	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
@@ -442,9 +450,20 @@ func (s *Server) mergedLocked(fs *fileState) []protocol.Diagnostic {
 	}
 	sort.Strings(sources)
 	for _, src := range sources {
+		if sum, tagged := fs.externalSum[src]; tagged && sum != s.snapSumLocked(fs) {
+			continue // computed from another text than the one published
+		}
 		all = append(all, fs.external[src]...)
 	}
 	return all
+}
+
+// snapSumLocked is the hash of the text of fs's last check.
+func (s *Server) snapSumLocked(fs *fileState) [32]byte {
+	if !fs.snapSumOK {
+		fs.snapSum, fs.snapSumOK = sha256.Sum256(fs.snap.Text), true
+	}
+	return fs.snapSum
 }
 
 // fingerprint is what decides "the set changed": the diagnostics as JSON.
@@ -463,9 +482,20 @@ func fingerprint(ds []protocol.Diagnostic) json.RawMessage {
 // removes the source's contribution. Safe from any goroutine. Ranges must be
 // in the negotiated encoding (see Server.Encoding).
 func (s *Server) SetExternalDiagnostics(source string, u uri.URI, diags []protocol.Diagnostic) {
+	s.setExternal(source, u, diags, nil)
+}
+
+func (s *Server) setExternal(source string, u uri.URI, diags []protocol.Diagnostic, sum *[32]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fs := s.stateFor(u)
+	delete(fs.externalSum, source)
+	if sum != nil && len(diags) > 0 {
+		if fs.externalSum == nil {
+			fs.externalSum = map[string][32]byte{}
+		}
+		fs.externalSum[source] = *sum
+	}
 	if len(diags) == 0 {
 		delete(fs.external, source)
 	} else {
@@ -580,6 +610,43 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 	}
 	loc, _ := s.locate(u)
 	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
+}
+
+// SetExternalFindingsFor is SetExternalFindings for findings computed from
+// the text whose SHA-256 is sum: they are shown only with that text. A set
+// for a text the file no longer has is dropped at once (its computer sends
+// a new one for the new text); one for the buffer's newest text waits, if
+// need be, until the server's own check of that text is published, so a
+// publication never pairs a version with findings of another text.
+func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags []model.Diagnostic) {
+	u := uri.File(path)
+	if len(diags) == 0 {
+		s.setExternal(source, u, nil, nil)
+		return
+	}
+	var text []byte
+	if snap, ok := s.DocumentSnapshot(u); ok {
+		text = snap.Text
+	} else {
+		text, _ = readLimited(path)
+	}
+	if sha256.Sum256(text) != sum {
+		s.setExternal(source, u, nil, nil)
+		return
+	}
+	loc, _ := s.locate(u)
+	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
+	s.mu.Lock()
+	fs := s.files[u]
+	// A file the server holds no checked text for (not a customization it
+	// checks) has nothing to compare with: its set is shown as is.
+	tagged := fs != nil && (fs.snap.Text != nil || fs.snap.Open)
+	s.mu.Unlock()
+	if !tagged {
+		s.setExternal(source, u, lsp, nil)
+		return
+	}
+	s.setExternal(source, u, lsp, &sum)
 }
 
 // flush makes sure the findings of u's current text are in: it starts a

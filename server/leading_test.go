@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/model"
 )
 
 const (
@@ -99,4 +102,28 @@ func TestBurstCoalescesIntoOneFollowUp(t *testing.T) {
 	// The held check and one follow-up for the whole burst; the follow-up
 	// may even reuse the held one's rules run, which read the newest text.
 	assert.LessOrEqual(t, c.srv.Checks()-before, int64(2), "rules runs for a burst of %d edits", edits)
+}
+
+// External findings tagged with the hash of the text they came from are
+// published only with that text: v2 never shows v1's host finding, and a
+// late set for v1 is dropped.
+func TestExternalFindingsFollowTheirText(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	u := skillURI(root, "lead")
+	path, _ := uriPath(u)
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, brokenSkill)))
+	c.waitPublish(u, ptr(1), nil)
+	host := []model.Diagnostic{{Rule: "publish/excluded", Severity: model.SeverityWarning, Message: "left out", Span: model.Span{Start: 0, End: 3}}}
+	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(brokenSkill)), host)
+	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "publish/excluded")) == 1 })
+
+	mark := c.mark()
+	require.NoError(t, c.notify("textDocument/didChange", didChangeFull(u, 2, cleanSkill)))
+	p := c.waitPublishFrom(mark, u, ptr(2), nil)
+	assert.Empty(t, withCode(p.diags(t), "publish/excluded"), "v2 shows a finding of v1's text")
+
+	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(brokenSkill)), host) // late
+	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(cleanSkill)), host)  // current
+	c.waitPublish(u, ptr(2), func(ds []wireDiag) bool { return len(withCode(ds, "publish/excluded")) == 1 })
 }
