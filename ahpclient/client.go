@@ -584,6 +584,9 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 	go c.afterHandshake(conn)
 
 	err = <-readErr
+	// The read loop ended (host gone, read error, ping timeout): release
+	// the socket now, whatever closed it from the other side (issue 16).
+	ws.CloseNow()
 	c.mu.Lock()
 	if c.conn == conn {
 		c.conn = nil
