@@ -90,6 +90,21 @@ type Options struct {
 	Backoff        Backoff       // default 250ms ×2 up to 30s, jitter 0.5
 	ReadLimit      int64         // default DefaultReadLimit
 
+	// Budget for what the host can make ahpls hold (issue 16). Host→client
+	// requests run on MaxConcurrentRequests workers (default 4); up to
+	// RequestQueue more (default 64, at most RequestQueueBytes of params,
+	// default 4 MiB) wait; beyond that the host gets CodeBusy. Encoded
+	// frames waiting for or in a write are bounded by WriteBudget (default
+	// DefaultWriteBudget); a host that makes no room for 10 s loses the
+	// connection, and the client reconnects.
+	MaxConcurrentRequests int
+	RequestQueue          int
+	RequestQueueBytes     int64
+	WriteBudget           int64
+	// WriteTimeout bounds one write and the wait for budget room; default
+	// 10s. A host that makes no progress for that long is dropped.
+	WriteTimeout time.Duration
+
 	// Session joining. Sessions are joined explicitly; with Auto, every
 	// session with a working directory covering one of Folders is joined and
 	// left as sessions come, go and move (§2.6). JoinNested also counts a
@@ -247,6 +262,11 @@ type Client struct {
 
 	q *eventQueue
 
+	// inbound queues host→client requests for the workers (onRequest);
+	// queuedBytes is the size of the params waiting in it.
+	inbound     chan inboundRequest
+	queuedBytes atomic.Int64
+
 	mu              sync.Mutex
 	deferred        []func()
 	conn            *rpcConn // nil while disconnected
@@ -322,6 +342,21 @@ func New(opts Options) (*Client, error) {
 	if opts.ReadLimit <= 0 {
 		opts.ReadLimit = DefaultReadLimit
 	}
+	if opts.MaxConcurrentRequests <= 0 {
+		opts.MaxConcurrentRequests = 4
+	}
+	if opts.RequestQueue <= 0 {
+		opts.RequestQueue = 64
+	}
+	if opts.RequestQueueBytes <= 0 {
+		opts.RequestQueueBytes = 4 << 20
+	}
+	if opts.WriteBudget <= 0 {
+		opts.WriteBudget = DefaultWriteBudget
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 10 * time.Second
+	}
 	c := &Client{
 		opts:      opts,
 		log:       opts.Logger,
@@ -336,6 +371,10 @@ func New(opts Options) (*Client, error) {
 		joined:    map[string]bool{},
 		failed:    map[string]bool{},
 		stop:      make(chan struct{}),
+		inbound:   make(chan inboundRequest, opts.RequestQueue),
+	}
+	for range opts.MaxConcurrentRequests {
+		go c.worker()
 	}
 	for _, s := range opts.Sessions {
 		c.explicit[s] = true
@@ -522,7 +561,8 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 		return false, fmt.Errorf("ahpclient: dial: %w", err)
 	}
 	ws.SetReadLimit(c.opts.ReadLimit)
-	conn := newRPCConn(ws, c.log, c.opts.Trace)
+	conn := newRPCConn(ws, c.log, c.opts.Trace, c.opts.WriteBudget)
+	conn.writeTimeout = c.opts.WriteTimeout
 	conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
 	conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
 	conn.onBadFrame = func(err error) {
@@ -543,6 +583,9 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 	go c.afterHandshake(conn)
 
 	err = <-readErr
+	// The read loop ended (host gone, read error, ping timeout): release
+	// the socket now, whatever closed it from the other side (issue 16).
+	ws.CloseNow()
 	c.mu.Lock()
 	if c.conn == conn {
 		c.conn = nil
@@ -976,6 +1019,42 @@ func (c *Client) ResourceRead(ctx context.Context, uri, encoding string) (data [
 
 // ---- inbound ----
 
+// inboundRequest is one host→client request waiting for a worker.
+type inboundRequest struct {
+	conn   *rpcConn
+	id     json.RawMessage
+	method string
+	params json.RawMessage
+	h      Handler
+}
+
+// BudgetStats is what the host currently makes the client hold, for
+// tests and diagnostics.
+type BudgetStats struct {
+	QueuedRequests int   // host requests waiting for a worker
+	QueuedBytes    int64 // size of their params
+	WriteBytes     int64 // encoded frames waiting for or in a write, current connection
+	WriteBytesPeak int64 // the most held at once on the current connection
+}
+
+// Budget reports BudgetStats.
+func (c *Client) Budget() BudgetStats {
+	st := BudgetStats{QueuedRequests: len(c.inbound), QueuedBytes: c.queuedBytes.Load()}
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn != nil {
+		st.WriteBytes, st.WriteBytesPeak = conn.budget.inUse(), conn.budget.highWater()
+	}
+	return st
+}
+
+// CodeBusy answers a host→client request beyond the request budget.
+const CodeBusy = -32000
+
+// onRequest runs on the read loop: it queues the request for a worker or,
+// when the queue is full, answers CodeBusy at once. Nothing here waits for
+// a handler, so a flood costs at most the queue.
 func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
 	c.handlersMu.RLock()
 	h := c.handlers[method]
@@ -984,28 +1063,59 @@ func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, par
 		conn.reply(id, nil, &RPCError{Code: CodeMethodNotFound, Message: method + " is not supported by this client"})
 		return
 	}
-	// Off the read loop: a handler may read files or call back into us.
-	go func() {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-conn.done:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		res, err := safeCall(ctx, h, params)
-		if err != nil {
-			var re *RPCError
-			if !errors.As(err, &re) {
-				re = &RPCError{Code: CodeInternalError, Message: err.Error()}
-			}
-			conn.reply(id, nil, re)
+	size := int64(len(params))
+	if c.queuedBytes.Add(size) <= c.opts.RequestQueueBytes {
+		select {
+		case c.inbound <- inboundRequest{conn, id, method, params, h}:
 			return
+		default:
 		}
-		conn.reply(id, res, nil)
+	}
+	c.queuedBytes.Add(-size)
+	c.log.Warn("ahp: host request refused: too many in flight", "method", method, "workers", c.opts.MaxConcurrentRequests, "queue", c.opts.RequestQueue)
+	conn.reply(id, nil, &RPCError{Code: CodeBusy, Message: fmt.Sprintf("ahpls is busy: more than %d requests in flight; retry later", c.opts.MaxConcurrentRequests+c.opts.RequestQueue)})
+}
+
+// worker runs queued host requests, one at a time, off the read loop (a
+// handler may read files or call back into the client).
+func (c *Client) worker() {
+	for {
+		select {
+		case <-c.stop:
+			return
+		case r := <-c.inbound:
+			c.queuedBytes.Add(-int64(len(r.params)))
+			c.serve(r)
+		}
+	}
+}
+
+func (c *Client) serve(r inboundRequest) {
+	conn := r.conn
+	select {
+	case <-conn.done:
+		return // the connection went while it waited; nobody to answer
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-conn.done:
+			cancel()
+		case <-ctx.Done():
+		}
 	}()
+	res, err := safeCall(ctx, r.h, r.params)
+	if err != nil {
+		var re *RPCError
+		if !errors.As(err, &re) {
+			re = &RPCError{Code: CodeInternalError, Message: err.Error()}
+		}
+		conn.reply(r.id, nil, re)
+		return
+	}
+	conn.reply(r.id, res, nil)
 }
 
 func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, err error) {

@@ -113,6 +113,12 @@ type rpcConn struct {
 	log     *slog.Logger
 	trace   func(FrameDirection, []byte)
 	writeMu sync.Mutex
+	// budget bounds the bytes of frames waiting for or in a write: a host
+	// that stops reading makes writers wait for room, and one that never
+	// makes room within writeTimeout loses the connection (the client
+	// reconnects) instead of growing the queue (issue 16).
+	budget       *byteBudget
+	writeTimeout time.Duration
 
 	mu      sync.Mutex
 	nextID  int64
@@ -130,8 +136,14 @@ type rpcConn struct {
 
 const writeTimeout = 10 * time.Second
 
-func newRPCConn(ws *websocket.Conn, log *slog.Logger, trace func(FrameDirection, []byte)) *rpcConn {
-	return &rpcConn{ws: ws, log: log, trace: trace, calls: map[int64]*call{}, done: make(chan struct{}), lastRecv: time.Now()}
+// DefaultWriteBudget is the default Options.WriteBudget (16 MiB).
+const DefaultWriteBudget = 16 << 20
+
+func newRPCConn(ws *websocket.Conn, log *slog.Logger, trace func(FrameDirection, []byte), budget int64) *rpcConn {
+	if budget <= 0 {
+		budget = DefaultWriteBudget
+	}
+	return &rpcConn{ws: ws, log: log, trace: trace, budget: newByteBudget(budget), writeTimeout: writeTimeout, calls: map[int64]*call{}, done: make(chan struct{}), lastRecv: time.Now()}
 }
 
 func (c *rpcConn) write(ctx context.Context, v any) error {
@@ -139,22 +151,98 @@ func (c *rpcConn) write(ctx context.Context, v any) error {
 	if err != nil {
 		return fmt.Errorf("ahpclient: encode: %w", err)
 	}
+	return c.send(ctx, b)
+}
+
+// send writes one encoded frame under the write budget.
+func (c *rpcConn) send(ctx context.Context, b []byte) error {
 	select {
 	case <-c.done:
 		return ErrConnectionLost
 	default:
 	}
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	wctx, cancel := context.WithTimeout(ctx, c.writeTimeout)
 	defer cancel()
+	n, err := c.budget.acquire(wctx, int64(len(b)))
+	if err != nil {
+		if ctx.Err() == nil {
+			// No room for the write timeout: the host stopped reading.
+			// Dropping the socket frees everything queued for it; Run
+			// reconnects.
+			c.log.Warn("ahp: host is not reading; dropping the connection", "queuedBytes", c.budget.inUse(), "frame", len(b))
+			c.ws.CloseNow()
+			return fmt.Errorf("%w: write budget exhausted", ErrConnectionLost)
+		}
+		return ctx.Err()
+	}
+	defer c.budget.release(n)
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if c.trace != nil {
 		c.trace(Sent, b)
 	}
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+	if err := c.ws.Write(wctx, websocket.MessageText, b); err != nil {
+		c.ws.CloseNow()
 		return fmt.Errorf("%w: %v", ErrConnectionLost, err)
 	}
 	return nil
+}
+
+// byteBudget is a weighted semaphore over bytes. A frame larger than the
+// whole budget takes all of it (it is written alone).
+type byteBudget struct {
+	mu    sync.Mutex
+	used  int64
+	peak  int64
+	limit int64
+	wake  chan struct{}
+}
+
+func newByteBudget(limit int64) *byteBudget {
+	return &byteBudget{limit: limit, wake: make(chan struct{})}
+}
+
+func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, error) {
+	if n > b.limit {
+		n = b.limit
+	}
+	for {
+		b.mu.Lock()
+		if b.used+n <= b.limit {
+			b.used += n
+			b.peak = max(b.peak, b.used)
+			b.mu.Unlock()
+			return n, nil
+		}
+		w := b.wake
+		b.mu.Unlock()
+		select {
+		case <-w:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+}
+
+func (b *byteBudget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	close(b.wake)
+	b.wake = make(chan struct{})
+	b.mu.Unlock()
+}
+
+func (b *byteBudget) inUse() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
+}
+
+// highWater is the most bytes ever held at once.
+func (b *byteBudget) highWater() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peak
 }
 
 type wireRequest struct {
@@ -234,11 +322,25 @@ func (c *rpcConn) finish(id int64, result json.RawMessage, err error) bool {
 }
 
 func (c *rpcConn) reply(id json.RawMessage, result any, rerr *RPCError) {
-	var v any = resultResponse{"2.0", id, result}
-	if rerr != nil {
-		v = wireResponse{JSONRPC: "2.0", ID: id, Error: rerr}
+	var err error
+	if raw, ok := result.(json.RawMessage); ok && rerr == nil && len(raw) > 0 && json.Valid(id) {
+		// A pre-encoded result (a cached file read) is framed as is: one
+		// copy, no second encoding pass over megabytes.
+		b := make([]byte, 0, len(raw)+len(id)+40)
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, id...)
+		b = append(b, `,"result":`...)
+		b = append(b, raw...)
+		b = append(b, '}')
+		err = c.send(context.Background(), b)
+	} else {
+		var v any = resultResponse{"2.0", id, result}
+		if rerr != nil {
+			v = wireResponse{JSONRPC: "2.0", ID: id, Error: rerr}
+		}
+		err = c.write(context.Background(), v)
 	}
-	if err := c.write(context.Background(), v); err != nil {
+	if err != nil {
 		c.log.Debug("ahp: reply not sent", "err", err)
 	}
 }

@@ -158,3 +158,52 @@ func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
 	cr.conn.dupHeld = nil
 	return nil
 }
+
+// StopReading makes the host stop reading that client's socket (on) or
+// read again (off): the client's writes then fill the socket buffers and
+// block, as against a host that is hung or hostile. Frames the host sends
+// still go out.
+func (h *Host) StopReading(clientID string, on bool) error {
+	h.mu.Lock()
+	cr := h.clients[clientID]
+	var c *hconn
+	if cr != nil {
+		c = cr.conn
+	}
+	h.mu.Unlock()
+	if c == nil {
+		return fmt.Errorf("ahptest: client %s is not connected", clientID)
+	}
+	c.pauseMu.Lock()
+	defer c.pauseMu.Unlock()
+	switch {
+	case on && c.resume == nil:
+		c.resume = make(chan struct{})
+	case !on && c.resume != nil:
+		close(c.resume)
+		c.resume = nil
+	}
+	return nil
+}
+
+// Flood sends n requests of one method to a connected client without
+// waiting for any answer (a pipelining or hostile host); answers are
+// validated and dropped.
+func (h *Host) Flood(clientID, method string, params map[string]any, n int) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cr := h.clients[clientID]
+	if cr == nil || cr.conn == nil {
+		return fmt.Errorf("ahptest: client %s is not connected", clientID)
+	}
+	c := cr.conn
+	p := map[string]any{"channel": RootURI}
+	for k, v := range params {
+		p[k] = v
+	}
+	for range n {
+		c.nextID++
+		c.send(map[string]any{"jsonrpc": "2.0", "id": c.nextID, "method": method, "params": p})
+	}
+	return nil
+}

@@ -308,6 +308,10 @@ type hconn struct {
 	nextID      int64
 	calls       map[int64]chan response
 
+	// resume is non-nil while StopReading holds the read loop.
+	pauseMu sync.Mutex
+	resume  chan struct{}
+
 	qmu   sync.Mutex
 	queue []outFrame
 	delay time.Duration
@@ -407,6 +411,16 @@ func truncate(b []byte) string {
 func (c *hconn) readLoop(ctx context.Context) {
 	defer c.close()
 	for {
+		c.pauseMu.Lock()
+		gate := c.resume
+		c.pauseMu.Unlock()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-c.done:
+				return
+			}
+		}
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
 			return

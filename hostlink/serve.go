@@ -46,8 +46,12 @@ func (l *Link) registerHandlers() {
 		if p.Encoding != "" && p.Encoding != "utf-8" && p.Encoding != "base64" {
 			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, "encoding must be utf-8 or base64", nil)
 		}
-		res, err := l.served.Read(p.URI, p.Encoding)
-		return res, mapServeError(err)
+		// Encoded once per content hash and framed as is (issue 16).
+		res, err := l.served.ReadJSON(p.URI, p.Encoding)
+		if err != nil {
+			return nil, mapServeError(err)
+		}
+		return res, nil
 	})
 	readOnly := func(context.Context, json.RawMessage) (any, error) {
 		return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, virtualplugin.ReadOnly.Message, nil)

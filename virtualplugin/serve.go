@@ -71,11 +71,12 @@ type Server struct {
 	mu      sync.RWMutex
 	plugins map[string]*Plugin // by "<folderKey>/<name>"
 	roots   map[string]string  // plugin key → workspace folder its files must stay in
+	enc     encCache           // encoded reads by content hash (readcache.go)
 }
 
 // NewServer returns an empty server.
 func NewServer() *Server {
-	return &Server{plugins: map[string]*Plugin{}, roots: map[string]string{}}
+	return &Server{plugins: map[string]*Plugin{}, roots: map[string]string{}, enc: encCache{limit: DefaultReadCacheBytes}}
 }
 
 // Publish replaces what is served for a snapshot's folder.
