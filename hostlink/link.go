@@ -24,6 +24,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Host status words reported through Editor.HostStatus.
@@ -63,6 +64,9 @@ type Config struct {
 	// RuleOptions are the rule settings used to decide whether a file is
 	// published (any Error-severity finding leaves it out).
 	RuleOptions diagnostics.Options
+	// Exclude are `ahpls.exclude` globs: matching files are not published.
+	// Each folder's .ahpls/config.json adds its own (read at link start).
+	Exclude []string
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
@@ -252,7 +256,15 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 // folder would only produce renamed duplicates.
 func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	f := &folder{abs: abs, uri: virtualplugin.FolderURI(abs), key: virtualplugin.FolderKey(abs)}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: l.check, Overlay: l.ed.Text})
+	globs := l.cfg.Exclude
+	if wc, err := wsfs.LoadConfig(abs); err == nil {
+		globs = append(append([]string(nil), globs...), wc.Exclude...)
+	}
+	ex, err := wsfs.NewMatcher(globs)
+	if err != nil {
+		ex = nil // invalid globs were reported with the settings; keep the defaults
+	}
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: l.check, Overlay: l.ed.Text, Exclude: ex})
 	if err != nil {
 		return nil, err
 	}

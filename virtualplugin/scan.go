@@ -283,8 +283,10 @@ func (b *Builder) unitOf(rel string) string {
 	return ""
 }
 
-// readSource reads a published file's source confined to its unit.
-func readSource(f *File) ([]byte, error) {
+// ReadSource reads a published file's source from disk, confined to its
+// unit (File.Confine) through the safe reader: a symlink that now leads
+// elsewhere, a FIFO or a device swapped in is an error, never a hang.
+func ReadSource(f *File) ([]byte, error) {
 	confine := f.Confine
 	if confine == "" {
 		confine = filepath.Dir(f.Source)
@@ -442,7 +444,7 @@ func (b *Builder) load(e *entry) error {
 		return nil
 	} else {
 		var err error
-		if text, err = readSource(&File{Source: abs, Confine: filepath.Join(b.folder, filepath.FromSlash(e.unit))}); err != nil {
+		if text, err = ReadSource(&File{Source: abs, Confine: filepath.Join(b.folder, filepath.FromSlash(e.unit))}); err != nil {
 			return err
 		}
 		e.size = int64(len(text))
@@ -624,7 +626,7 @@ func (b *Builder) mergeHooks(hooks []*entry, exclude func(rel, reason string)) *
 		text := e.data
 		if text == nil {
 			var err error
-			if text, err = readSource(e.file); err != nil {
+			if text, err = ReadSource(e.file); err != nil {
 				continue
 			}
 		}
@@ -668,7 +670,7 @@ func pluginName(root string, files []*File) string {
 			}
 			data := f.Data
 			if data == nil {
-				data, _ = readSource(f)
+				data, _ = ReadSource(f)
 			}
 			var doc struct {
 				Name string `json:"name"`
@@ -763,7 +765,7 @@ func mcpServerNames(f *File) []string {
 	}
 	data := f.Data
 	if data == nil {
-		data, _ = readSource(f)
+		data, _ = ReadSource(f)
 	}
 	var wrapped struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`

@@ -212,7 +212,7 @@ func readConfined(f *File, root string) ([]byte, error) {
 	if f.Confine == "" {
 		f = &File{Source: f.Source, Confine: root, Sum: f.Sum}
 	}
-	data, err := readSource(f)
+	data, err := ReadSource(f)
 	switch wsfs.ReasonOf(err) {
 	case 0:
 	case wsfs.OutsideRoot:

@@ -133,6 +133,7 @@ func (m *hostManager) apply(st hostSettings) {
 	}
 	opts := m.srv.Settings().Options()
 	cfg.RuleOptions = opts
+	cfg.Exclude = m.srv.Settings().Exclude
 	link, err := hostlink.New(cfg, m, m.log)
 	if err != nil {
 		m.srv.ShowMessage(protocol.MessageTypeError, "ahpls cannot connect to the agent host: "+err.Error())
