@@ -196,6 +196,7 @@ func (b *Bridge) apply() bool {
 		// ahpls.targets reaches publication without a restart.
 		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
 		Findings: b.srv.Findings,
+		Exclude:  st.Exclude,
 	}
 	for k, v := range st.HostHeaders {
 		cfg.Header.Set(k, v)

@@ -24,6 +24,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Host status words reported through Editor.HostStatus.
@@ -71,6 +72,9 @@ type Config struct {
 	// has for a file's exact text (ok false: it has none, the link checks
 	// itself). One file change then costs one rules run, not two.
 	Findings func(absPath string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool)
+	// Exclude are `ahpls.exclude` globs: matching files are not published.
+	// Each folder's .ahpls/config.json adds its own (read at link start).
+	Exclude []string
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
@@ -271,7 +275,15 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	check := func(rel string, kind model.Kind, text []byte) string {
 		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
 	}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text})
+	globs := l.cfg.Exclude
+	if wc, err := wsfs.LoadConfig(abs); err == nil {
+		globs = append(append([]string(nil), globs...), wc.Exclude...)
+	}
+	ex, err := wsfs.NewMatcher(globs)
+	if err != nil {
+		ex = nil // invalid globs were reported with the settings; keep the defaults
+	}
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: ex})
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,8 @@ package hostlink
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Load diagnostics (issue 7): what the host says about the containers and
@@ -518,23 +519,28 @@ func (l *Link) placeInHost(c wire.Customization, msg string) (at place, named, o
 // firstCustomizationFile is the first file (in path order) under dir that
 // the customization model recognises.
 func firstCustomizationFile(root, dir string) string {
+	base, err := filepath.Rel(root, dir)
+	if err != nil {
+		return ""
+	}
+	base = filepath.ToSlash(base)
 	found := ""
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found != "" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			if p != dir && (model.SkipDir(d.Name()) || strings.Count(strings.TrimPrefix(p, dir), string(filepath.Separator)) > model.MaxDepth) {
-				return filepath.SkipDir
-			}
+	_ = wsfs.Walk(dir, wsfs.WalkOptions{MaxDepth: model.MaxDepth}, func(e wsfs.Entry) error {
+		if !e.Type.IsRegular() {
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err == nil && d.Type().IsRegular() && model.Classify(filepath.ToSlash(rel), nil) != model.KindNone {
-			found = p
-			return filepath.SkipAll
+		rel := e.Rel
+		if base != "." {
+			rel = base + "/" + e.Rel
+		}
+		if model.Classify(rel, nil) != model.KindNone {
+			found = filepath.Join(dir, filepath.FromSlash(e.Rel))
+			return errFound
 		}
 		return nil
 	})
 	return found
 }
+
+// errFound stops a walk at the first match.
+var errFound = errors.New("found")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // historyPerPlugin is how many published versions of one plugin are kept
@@ -136,12 +136,13 @@ func (l *Link) readText(abs string) ([]byte, bool) {
 	if t, ok := l.ed.Text(abs); ok {
 		return t, true
 	}
-	st, err := os.Stat(abs)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > virtualplugin.MaxFileSize {
+	// The safe reader: regular files only, opened without blocking, so a
+	// FIFO in the workspace cannot stall the link.
+	b, err := wsfs.ReadFile(abs, virtualplugin.MaxFileSize+1)
+	if err != nil || len(b) > virtualplugin.MaxFileSize {
 		return nil, false
 	}
-	b, err := os.ReadFile(abs)
-	return b, err == nil
+	return b, true
 }
 
 // firstLine spans the first line of text (without its line break).
@@ -377,7 +378,7 @@ func fileData(f *virtualplugin.File) []byte {
 	if f.Data != nil {
 		return f.Data
 	}
-	b, err := os.ReadFile(f.Source)
+	b, err := virtualplugin.ReadSource(f)
 	if err != nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -378,10 +377,13 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			wfs = wsFS{s: s, root: loc.root}
 		}
 		kind = model.Classify(loc.rel, layout)
+		if kind != model.KindNone && s.excluded(loc) {
+			kind = model.KindNone // excluded by the user or the workspace: no findings
+		}
 		if !open && kind != model.KindNone {
 			// Closed or never opened: the disk is the truth, and only files
 			// inside a workspace folder are ours to report.
-			if b, err := readLimited(loc.path); err == nil && loc.root != "" {
+			if b, err := readLoc(loc); err == nil && loc.root != "" {
 				snap = Snapshot{URI: u, Text: b}
 				onDisk = true
 			} else {
@@ -575,7 +577,7 @@ func (s *Server) textOf(u uri.URI) []byte {
 		return snap.Text
 	}
 	if p, ok := uriPath(u); ok {
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := s.readPath(p); err == nil {
 			return b
 		}
 	}
@@ -606,7 +608,7 @@ func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnost
 	if snap, ok := s.DocumentSnapshot(u); ok {
 		text = snap.Text
 	} else {
-		text, _ = readLimited(path)
+		text, _ = s.readPath(path)
 	}
 	loc, _ := s.locate(u)
 	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
@@ -628,7 +630,7 @@ func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags
 	if snap, ok := s.DocumentSnapshot(u); ok {
 		text = snap.Text
 	} else {
-		text, _ = readLimited(path)
+		text, _ = s.readPath(path)
 	}
 	if sha256.Sum256(text) != sum {
 		s.setExternal(source, u, nil, nil)

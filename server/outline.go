@@ -35,7 +35,7 @@ func (s *Server) doc(u uri.URI) (docInfo, bool) {
 	d := docInfo{uri: u, loc: loc, kind: model.Classify(loc.rel, layout)}
 	if snap, open := s.DocumentSnapshot(u); open {
 		d.text = snap.Text
-	} else if b, err := readLimited(loc.path); err == nil {
+	} else if b, err := readLoc(loc); err == nil {
 		d.text = b
 	}
 	return d, true

@@ -129,6 +129,8 @@ type Server struct {
 	enc        model.Encoding
 	caps       clientCaps
 	folders    []folder
+	exMu       sync.Mutex
+	exCache    map[string]exEntry // workspace folder → its exclude matcher
 	settings   Settings
 	settingsOK bool // at least one settings source was read
 	// rulesGen counts workspace-wide re-checks (settings or files on disk

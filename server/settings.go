@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Settings is the parsed `ahpls` settings section (customization-formats.md
@@ -34,6 +36,10 @@ type Settings struct {
 	TrustWorkspaceTools bool
 	// Tools is the raw `ahpls.tools` value.
 	Tools json.RawMessage
+	// Exclude are `ahpls.exclude` globs (wsfs.Matcher syntax): matching
+	// files get no diagnostics and are not scanned or published. The
+	// workspace's .ahpls/config.json adds its own.
+	Exclude []string
 
 	Raw json.RawMessage
 }
@@ -130,6 +136,19 @@ func ParseSettings(raw []byte) (Settings, []string) {
 			st.Rules[id] = sev
 		}
 	}
+	if v, ok := obj["exclude"]; ok {
+		var globs []string
+		if err := json.Unmarshal(v, &globs); err != nil {
+			warnings = append(warnings, "ahpls.exclude must be a list of globs; ignored")
+		}
+		for _, g := range globs {
+			if _, err := wsfs.NewMatcher([]string{g}); err != nil {
+				warnings = append(warnings, fmt.Sprintf("ahpls.exclude: %v; ignored", err))
+				continue
+			}
+			st.Exclude = append(st.Exclude, g)
+		}
+	}
 	return st, warnings
 }
 
@@ -206,6 +225,13 @@ func (s *Server) applySettings(raw []byte, origin string) {
 	s.settingsOK = true
 	s.mu.Unlock()
 	s.log.Info("settings applied", "from", origin, "targets", st.Targets, "impliedTargets", st.ImpliedTargets, "rules", len(st.Rules))
+	if !slices.Equal(old.Exclude, st.Exclude) {
+		// Newly included files are found by a rescan; newly excluded ones
+		// lose their findings in the recheck below.
+		for _, r := range s.Folders() {
+			s.scanFolder(r)
+		}
+	}
 	if !sameFindings(old, st) {
 		s.recheckAll(CauseConfig)
 	}
@@ -215,6 +241,9 @@ func (s *Server) applySettings(raw []byte, origin string) {
 }
 
 func sameFindings(a, b Settings) bool {
+	if !slices.Equal(a.Exclude, b.Exclude) {
+		return false
+	}
 	if a.ImpliedTargets != b.ImpliedTargets || len(a.Targets) != len(b.Targets) || len(a.Rules) != len(b.Rules) {
 		return false
 	}

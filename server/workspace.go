@@ -2,7 +2,7 @@ package server
 
 import (
 	"errors"
-	"io"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // folder is a workspace folder: its URI and its path on disk.
@@ -89,22 +90,28 @@ func (s *Server) readRel(root, rel string) ([]byte, bool) {
 	if snap, ok := s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, true
 	}
-	b, err := readLimited(p)
+	b, err := wsfs.ReadIn(root, rel, diagnostics.MaxFileSize+1)
 	return b, err == nil
 }
 
-// readLimited reads at most one byte more than the rules check, so a huge
-// file costs 4 MiB, not its size, and still trips file/too-large.
-func readLimited(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
+// readLoc reads a file from disk through the safe reader: below its
+// workspace folder, symlinks must stay inside it; outside every folder
+// (a file the editor opened) any regular file. At most one byte more than
+// the rules check is read, so a huge file costs 4 MiB, not its size, and
+// still trips file/too-large; a FIFO is refused without blocking.
+func readLoc(loc location) ([]byte, error) {
+	if loc.root != "" && fs.ValidPath(loc.rel) {
+		return wsfs.ReadIn(loc.root, loc.rel, diagnostics.MaxFileSize+1)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, errors.New("is a directory")
+	return wsfs.ReadFile(loc.path, diagnostics.MaxFileSize+1)
+}
+
+// readPath is readLoc for a path the server has not located yet.
+func (s *Server) readPath(p string) ([]byte, error) {
+	if loc, ok := s.locate(uri.File(p)); ok {
+		return readLoc(loc)
 	}
-	return io.ReadAll(io.LimitReader(f, diagnostics.MaxFileSize+1))
+	return wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 }
 
 // wsLayout answers plugin-root questions from manifests on disk or in open
@@ -145,16 +152,13 @@ func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
 		return nil, fs.ErrNotExist
 	}
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
-	st, err := os.Stat(p)
+	// wsfs refuses symlinks that lead out of the workspace.
+	st, err := wsfs.NewRoot(w.root).Stat(rel)
 	if err == nil {
-		// Refuse symlinks that lead out of the workspace.
-		if real, err2 := filepath.EvalSymlinks(p); err2 == nil {
-			rootReal, _ := filepath.EvalSymlinks(w.root)
-			if rootReal != "" && real != rootReal && !strings.HasPrefix(real, rootReal+string(filepath.Separator)) {
-				return nil, fs.ErrNotExist
-			}
-		}
 		return st, nil
+	}
+	if wsfs.ReasonOf(err) == wsfs.OutsideRoot {
+		return nil, fs.ErrNotExist
 	}
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return bufferInfo{name: filepath.Base(p), size: int64(len(snap.Text))}, nil
@@ -172,57 +176,91 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, nil
 	}
-	if _, err := w.Stat(rel); err != nil {
-		return nil, err
-	}
-	return readLimited(p)
+	return wsfs.ReadIn(w.root, rel, diagnostics.MaxFileSize+1)
 }
 
 // ReadDir implements diagnostics.WorkspaceLister (duplicate-name rules),
 // with Stat's confinement: a folder reached through a symlink out of the
 // workspace lists as missing.
 func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
-	if _, err := w.Stat(rel); err != nil {
-		return nil, err
+	if !fs.ValidPath(rel) {
+		return nil, fs.ErrNotExist
 	}
-	return os.ReadDir(filepath.Join(w.root, filepath.FromSlash(rel)))
+	return wsfs.NewRoot(w.root).ReadDir(rel)
 }
 
-// scanFolder walks a workspace folder for customization files (depth ≤
-// model.MaxDepth, skipping .git and node_modules, never following symlinks)
-// and feeds each into the funnel.
+// scanFolder walks a workspace folder for customization files (wsfs.Walk:
+// depth ≤ model.MaxDepth, default and configured excludes, never following
+// symlinks) and feeds each into the funnel.
 func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
 
 // scanUnder scans the part of workspace folder root below start.
 func (s *Server) scanUnder(root, start string) int {
 	layout := &wsLayout{s: s, root: root}
+	under := ""
+	if start != root {
+		r, err := filepath.Rel(root, start)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return 0
+		}
+		under = filepath.ToSlash(r)
+	}
 	n := 0
-	_ = filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	_ = wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: s.excludeMatcher(root), Under: under}, func(e wsfs.Entry) error {
+		if !e.Type.IsRegular() {
+			return nil // folders are walked; symlinks, FIFOs and devices are not files to check
 		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		if e.IsDir() {
-			if p != root && rel != "." && (model.SkipDir(e.Name()) || strings.Count(rel, "/") >= model.MaxDepth) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if e.Type()&fs.ModeSymlink != 0 || !e.Type().IsRegular() {
-			return nil
-		}
-		if model.Classify(rel, layout) == model.KindNone {
+		if model.Classify(e.Rel, layout) == model.KindNone {
 			return nil
 		}
 		n++
-		s.fileEvent(uri.File(p), CauseScan)
+		s.fileEvent(uri.File(filepath.Join(root, filepath.FromSlash(e.Rel))), CauseScan)
 		return nil
 	})
 	return n
+}
+
+// excludeMatcher is the exclude set of workspace folder root: the defaults,
+// `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
+// when the settings or the config file (size, mtime) change.
+func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
+	globs := s.Settings().Exclude
+	key := strings.Join(globs, "\x00")
+	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(wsfs.ConfigFile))); err == nil {
+		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	}
+	s.exMu.Lock()
+	defer s.exMu.Unlock()
+	if c, ok := s.exCache[root]; ok && c.key == key {
+		return c.m
+	}
+	all := globs
+	if wc, err := wsfs.LoadConfig(root); err != nil {
+		s.log.Warn("workspace config ignored", "folder", root, "error", err)
+	} else {
+		all = append(append([]string(nil), globs...), wc.Exclude...)
+	}
+	m, err := wsfs.NewMatcher(all)
+	if err != nil {
+		m, _ = wsfs.NewMatcher(nil) // globs were validated when parsed; keep the defaults
+	}
+	if s.exCache == nil {
+		s.exCache = map[string]exEntry{}
+	}
+	s.exCache[root] = exEntry{key: key, m: m}
+	return m
+}
+
+// exEntry is one cached exclude matcher and what it was built from.
+type exEntry struct {
+	key string
+	m   *wsfs.Matcher
+}
+
+// excluded reports whether a located file is excluded from diagnostics
+// (and so from publication).
+func (s *Server) excluded(loc location) bool {
+	return loc.root != "" && s.excludeMatcher(loc.root).Match(loc.rel)
 }
 
 // startFSWatch is the fallback when the editor cannot watch files for us:
@@ -235,16 +273,12 @@ func (s *Server) startFSWatch(roots []string) {
 		s.log.Warn("file watching unavailable", "error", err)
 		return
 	}
-	add := func(root string) {
-		_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || !e.IsDir() {
-				return nil
+	add := func(dir string) {
+		_ = w.Add(dir)
+		_ = wsfs.Walk(dir, wsfs.WalkOptions{MaxDepth: model.MaxDepth - 1}, func(e wsfs.Entry) error {
+			if e.IsDir() {
+				_ = w.Add(filepath.Join(dir, filepath.FromSlash(e.Rel)))
 			}
-			rel, _ := filepath.Rel(root, p)
-			if p != root && (model.SkipDir(e.Name()) || strings.Count(filepath.ToSlash(rel), "/") >= model.MaxDepth) {
-				return filepath.SkipDir
-			}
-			_ = w.Add(p)
 			return nil
 		})
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // ErrOutsideWorkspace is wrapped by every refusal to use a path that does
@@ -49,12 +51,14 @@ func resolveInside(realRoot, rel string) (string, error) {
 	if err := checkRelative(rel); err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(realRoot, rel))
+	// wsfs errors name rel only: these texts reach the agent host, which
+	// must not learn where the workspace is or where its links point.
+	real, err := wsfs.NewRoot(realRoot).Resolve(filepath.ToSlash(filepath.Clean(rel)))
+	if wsfs.ReasonOf(err) == wsfs.OutsideRoot {
+		return "", fmt.Errorf("%q leads out of the workspace: %w", rel, ErrOutsideWorkspace)
+	}
 	if err != nil {
 		return "", fmt.Errorf("cannot resolve %q in the workspace: %w", rel, err)
-	}
-	if !within(realRoot, real) {
-		return "", fmt.Errorf("%q resolves to %s: %w", rel, real, ErrOutsideWorkspace)
 	}
 	return real, nil
 }
@@ -73,7 +77,7 @@ func resolveProgram(realRoot, name string, env []string) (string, error) {
 			return "", err
 		}
 		if err := checkExecutable(p); err != nil {
-			return "", err
+			return "", fmt.Errorf("%q is not an executable file", name) // never the resolved path
 		}
 		return p, nil
 	}

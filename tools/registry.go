@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/ahpls-dev/ahpls/wsfs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -98,19 +98,13 @@ const maxConfigBytes = 1 << 20
 // LoadWorkspaceConfig reads ConfigFile from disk and installs it. A missing
 // file is no tools and no problems.
 func (r *Registry) LoadWorkspaceConfig() ([]Problem, error) {
-	f, err := os.Open(filepath.Join(r.realRoot, ConfigFile))
+	// The safe reader: a FIFO or a link out of the workspace named
+	// tools.json is refused, not waited on or followed.
+	data, err := wsfs.ReadIn(r.realRoot, ConfigFile, maxConfigBytes+1)
 	if errors.Is(err, os.ErrNotExist) {
 		r.SetWorkspaceConfig(nil)
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", ConfigFile)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
 	if err != nil {
 		return nil, err
 	}

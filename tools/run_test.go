@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -246,6 +247,7 @@ func TestToolCannotRunOutsideWorkspace(t *testing.T) {
 				require.Empty(t, probs)
 				res := r.Run(context.Background(), "ahpls_t", nil, nil)
 				assert.Equal(t, CodeOutside, res.ErrorCode, "%+v", res)
+				assert.NotContains(t, fmt.Sprintf("%+v", res), base, "the host learns workspace-relative names only, never a link's target")
 				return
 			}
 			require.NotEmpty(t, probs)
@@ -264,6 +266,7 @@ func TestToolCannotRunOutsideWorkspace(t *testing.T) {
 	res = r.Run(context.Background(), "ahpls_t", nil, nil)
 	assert.False(t, res.Success)
 	assert.Equal(t, CodeOutside, res.ErrorCode, "%+v", res)
+	assert.NotContains(t, fmt.Sprintf("%+v", res), base, "the host learns workspace-relative names only, never a link's target")
 	assert.NoFileExists(t, filepath.Join(outside, "marker"), "the tool ran outside the workspace")
 
 	// A workspace-relative program inside the workspace is fine.

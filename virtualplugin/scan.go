@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // MaxFileSize is the largest file published; larger files are left out
@@ -31,6 +31,9 @@ type Options struct {
 	// Overlay returns the text of an open editor buffer for an absolute
 	// path; open buffers win over disk.
 	Overlay func(abs string) ([]byte, bool)
+	// Exclude, when set, leaves matching workspace paths out of every
+	// tree (`ahpls.exclude`); wsfs.DefaultExcludes always apply.
+	Exclude *wsfs.Matcher
 }
 
 // Exclusion is a file left out of publication and why.
@@ -41,11 +44,15 @@ type Exclusion struct {
 
 // File is one file of a published plugin tree.
 type File struct {
-	VPath  string   // slash path inside the plugin
-	Source string   // absolute path of the real file; empty when generated
-	Data   []byte   // content kept in memory: generated files and open buffers
-	Sum    [32]byte // sha256 of the content
-	Size   int64
+	VPath  string // slash path inside the plugin
+	Source string // absolute path of the real file; empty when generated
+	// Confine is the absolute folder Source must resolve inside when read
+	// (its skill folder, its plugin root or, for a loose file, its own
+	// folder): a symlink may not publish anything else of the workspace.
+	Confine string
+	Data    []byte   // content kept in memory: generated files and open buffers
+	Sum     [32]byte // sha256 of the content
+	Size    int64
 }
 
 // Plugin is one published plugin tree. It is immutable once built.
@@ -92,6 +99,7 @@ type entry struct {
 	root        string // plugin folder it belongs to; "" for loose files
 	skillFolder string // loose skill folder it is part of, if any
 	vpath       string // path inside its plugin; "" for loose files published otherwise (hooks) or not at all
+	unit        string // folder (rel, "" = workspace) a symlinked source must stay inside: see unitOf
 	file        *File  // built once per load, shared by every snapshot while unchanged
 }
 
@@ -99,6 +107,7 @@ type entry struct {
 // rebuild after one file changed reads one file.
 type Builder struct {
 	folder string // absolute, symlinks resolved
+	root   *wsfs.Root
 	key    string
 	opts   Options
 
@@ -119,7 +128,7 @@ func NewBuilder(folder string, opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace folder %s: %w", folder, err)
 	}
-	return &Builder{folder: real, key: FolderKey(abs), opts: opts, entries: map[string]*entry{}}, nil
+	return &Builder{folder: real, root: wsfs.NewRoot(real), key: FolderKey(abs), opts: opts, entries: map[string]*entry{}}, nil
 }
 
 // Folder is the resolved workspace folder.
@@ -172,7 +181,7 @@ func (b *Builder) Changed(paths ...string) {
 		case info.IsDir():
 			b.walkDir(p, rel)
 		default:
-			b.consider(rel, info)
+			b.consider(rel, info.Mode().Type())
 		}
 	}
 }
@@ -235,71 +244,73 @@ func (b *Builder) walk() error {
 	return nil
 }
 
-// walkDir records candidate files below dir (rel "" = the folder). It never
-// follows symlinks: a link is recorded as a file candidate only if it
-// resolves to a regular file inside the folder.
+// walkDir records candidate files below dir (rel "" = the folder) with
+// wsfs.Walk: it never opens a file to list it and never enters a symlinked
+// folder; a symlinked file is recorded only if it resolves to a regular file
+// inside its own skill folder, plugin root or folder (consider).
 func (b *Builder) walkDir(dir, rel string) {
-	depth := 0
-	if rel != "" {
-		depth = strings.Count(rel, "/") + 1
-	}
-	if depth > model.MaxDepth+2 {
-		return
-	}
-	if rel != "" && depth <= model.MaxPluginDepth {
+	if rel != "" && wsfs.Depth(rel)+1 <= model.MaxPluginDepth {
 		if f := b.detectPlugin(rel); f != model.FormatNone {
 			b.pluginRoots[rel] = f
 		}
 	}
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, de := range des {
-		name := de.Name()
-		childRel := name
-		if rel != "" {
-			childRel = rel + "/" + name
-		}
-		if de.IsDir() {
-			if model.SkipDir(name) {
-				continue
+	_ = wsfs.Walk(b.folder, wsfs.WalkOptions{MaxDepth: model.MaxDepth + 2, Exclude: b.opts.Exclude, Under: rel}, func(e wsfs.Entry) error {
+		if e.IsDir() {
+			if wsfs.Depth(e.Rel)+1 <= model.MaxPluginDepth {
+				if f := b.detectPlugin(e.Rel); f != model.FormatNone {
+					b.pluginRoots[e.Rel] = f
+				}
 			}
-			b.walkDir(filepath.Join(dir, name), childRel)
-			continue
+			return nil
 		}
-		info, err := de.Info()
-		if err != nil {
-			continue
-		}
-		b.consider(childRel, info)
-	}
+		b.consider(e.Rel, e.Type)
+		return nil
+	})
 }
 
 func (b *Builder) detectPlugin(rel string) model.PluginFormat {
 	read := func(r string) ([]byte, bool) {
-		data, err := os.ReadFile(filepath.Join(b.folder, filepath.FromSlash(r)))
+		data, err := b.root.Read(r, MaxFileSize+1)
 		return data, err == nil
 	}
 	return detectPluginFormat(read, rel)
 }
 
-// consider records rel if it belongs to some published tree.
-func (b *Builder) consider(rel string, info fs.FileInfo) {
-	if info.Mode()&fs.ModeSymlink != 0 {
-		abs := filepath.Join(b.folder, filepath.FromSlash(rel))
-		target, err := filepath.EvalSymlinks(abs)
-		if err != nil || !within(b.folder, target) {
-			b.record(rel, nil)
-			return // no symlinks out of the workspace
-		}
-		info, err = os.Stat(target)
-		if err != nil {
-			b.record(rel, nil)
-			return
-		}
+// unitOf is the folder a file is published as part of: its plugin root,
+// its loose skill folder, else its own folder. A symlinked file must
+// resolve inside it, so a link in a skill cannot publish the workspace's
+// .env.
+func (b *Builder) unitOf(rel string) string {
+	if r := b.pluginOf(rel); r != "" {
+		return r
 	}
-	if !info.Mode().IsRegular() {
+	if f, ok := skillFolder(rel); ok {
+		return f
+	}
+	if d := path.Dir(rel); d != "." {
+		return d
+	}
+	return ""
+}
+
+// ReadSource reads a published file's source from disk, confined to its
+// unit (File.Confine) through the safe reader: a symlink that now leads
+// elsewhere, a FIFO or a device swapped in is an error, never a hang.
+func ReadSource(f *File) ([]byte, error) {
+	confine := f.Confine
+	if confine == "" {
+		confine = filepath.Dir(f.Source)
+	}
+	rel, err := filepath.Rel(confine, f.Source)
+	if err != nil {
+		return nil, &wsfs.Error{Path: filepath.Base(f.Source), Reason: wsfs.OutsideRoot}
+	}
+	return wsfs.ReadIn(confine, filepath.ToSlash(rel), MaxFileSize+1)
+}
+
+// consider records rel if it belongs to some published tree.
+func (b *Builder) consider(rel string, typ fs.FileMode) {
+	if b.opts.Exclude != nil && b.opts.Exclude.Match(rel) {
 		b.record(rel, nil)
 		return
 	}
@@ -307,7 +318,22 @@ func (b *Builder) consider(rel string, info fs.FileInfo) {
 		b.record(rel, nil)
 		return
 	}
-	e := &entry{rel: rel, kind: model.Classify(rel, layout(b.pluginRoots)), size: info.Size(), root: b.pluginOf(rel)}
+	unit := b.unitOf(rel)
+	var st fs.FileInfo
+	var err error
+	if typ&fs.ModeSymlink != 0 {
+		// Only inside its own unit: never another part of the workspace,
+		// never outside it.
+		inUnit := strings.TrimPrefix(strings.TrimPrefix(rel, unit), "/")
+		st, err = wsfs.NewRoot(filepath.Join(b.folder, filepath.FromSlash(unit))).Stat(inUnit)
+	} else {
+		st, err = os.Lstat(filepath.Join(b.folder, filepath.FromSlash(rel)))
+	}
+	if err != nil || !st.Mode().IsRegular() {
+		b.record(rel, nil)
+		return
+	}
+	e := &entry{rel: rel, kind: model.Classify(rel, layout(b.pluginRoots)), size: st.Size(), root: b.pluginOf(rel), unit: unit}
 	if e.root != "" {
 		e.vpath = strings.TrimPrefix(rel, e.root+"/")
 	} else if folder, ok := skillFolder(rel); ok {
@@ -427,13 +453,8 @@ func (b *Builder) load(e *entry) error {
 		e.tooBig, e.loaded = true, true
 		return nil
 	} else {
-		f, err := os.Open(abs)
-		if err != nil {
-			return err
-		}
-		text, err = io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-		f.Close()
-		if err != nil {
+		var err error
+		if text, err = ReadSource(&File{Source: abs, Confine: filepath.Join(b.folder, filepath.FromSlash(e.unit))}); err != nil {
 			return err
 		}
 		e.size = int64(len(text))
@@ -443,7 +464,7 @@ func (b *Builder) load(e *entry) error {
 	if !e.tooBig && e.kind != model.KindNone && b.opts.Check != nil {
 		e.reason = b.opts.Check(e.rel, e.kind, text)
 	}
-	e.file = &File{VPath: e.vpath, Source: abs, Data: e.data, Sum: e.sum, Size: e.size}
+	e.file = &File{VPath: e.vpath, Source: abs, Confine: filepath.Join(b.folder, filepath.FromSlash(e.unit)), Data: e.data, Sum: e.sum, Size: e.size}
 	e.loaded = true
 	return nil
 }
@@ -615,7 +636,7 @@ func (b *Builder) mergeHooks(hooks []*entry, exclude func(rel, reason string)) *
 		text := e.data
 		if text == nil {
 			var err error
-			if text, err = os.ReadFile(filepath.Join(b.folder, filepath.FromSlash(e.rel))); err != nil {
+			if text, err = ReadSource(e.file); err != nil {
 				continue
 			}
 		}
@@ -659,7 +680,7 @@ func pluginName(root string, files []*File) string {
 			}
 			data := f.Data
 			if data == nil {
-				data, _ = os.ReadFile(f.Source)
+				data, _ = ReadSource(f)
 			}
 			var doc struct {
 				Name string `json:"name"`
@@ -754,7 +775,7 @@ func mcpServerNames(f *File) []string {
 	}
 	data := f.Data
 	if data == nil {
-		data, _ = os.ReadFile(f.Source)
+		data, _ = ReadSource(f)
 	}
 	var wrapped struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`

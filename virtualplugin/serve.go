@@ -7,12 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
-	"path/filepath"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // AHP error codes the reverse resource* answers use (ahp.md §7).
@@ -199,31 +198,30 @@ func (s *Server) Read(uri, encoding string) (*ReadResult, error) {
 }
 
 // readConfined returns a file's published bytes. Disk files are re-checked
-// at read time: the path must still resolve inside root to a regular file,
-// and its content must still be what the nonce promised.
+// at read time through the safe reader: the path must still resolve inside
+// the file's unit (its skill folder, plugin root or folder, within root) to
+// a regular file, opened without blocking (a FIFO swapped in is refused,
+// not waited on), and its content must still be what the nonce promised.
+// Error texts never name a path: they go to the host.
 func readConfined(f *File, root string) ([]byte, error) {
 	if f.Data != nil {
 		return f.Data, nil
 	}
-	real, err := filepath.EvalSymlinks(f.Source)
-	if err != nil {
-		return nil, &Error{CodeNotFound, "not found"}
+	if f.Confine != "" && !within(root, f.Confine) {
+		return nil, &Error{CodePermissionDenied, "read access not granted: the file is outside the workspace folder"}
 	}
-	if !within(root, real) {
-		return nil, &Error{CodePermissionDenied, "read access not granted: the file now points outside the workspace folder"}
+	if f.Confine == "" {
+		f = &File{Source: f.Source, Confine: root, Sum: f.Sum}
 	}
-	fh, err := os.Open(real)
-	if err != nil {
-		return nil, &Error{CodeNotFound, "not found"}
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil || !info.Mode().IsRegular() {
+	data, err := ReadSource(f)
+	switch wsfs.ReasonOf(err) {
+	case 0:
+	case wsfs.OutsideRoot:
+		return nil, &Error{CodePermissionDenied, "read access not granted: the file now points outside what was published"}
+	case wsfs.NotRegular, wsfs.LinkLoop:
 		return nil, &Error{CodePermissionDenied, "read access not granted: not a regular file"}
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
-	if err != nil {
-		return nil, err
+	default:
+		return nil, &Error{CodeNotFound, "not found"}
 	}
 	if sha256.Sum256(data) != f.Sum {
 		return nil, &Error{CodeNotFound, "changed since it was published; a new version is on its way"}

@@ -28,6 +28,11 @@ type WalkOptions struct {
 	// Exclude skips matching files and whole matching folders. Nil means
 	// DefaultExcludes only; use NewMatcher to add the user's globs.
 	Exclude *Matcher
+	// Under, when set, walks only the folder at this slash-separated path
+	// below the root (entries still relative to the root; depth and
+	// excludes still counted from it). An excluded or symlinked Under
+	// yields nothing.
+	Under string
 }
 
 // SkipDir, returned by the callback for a directory, skips its contents.
@@ -51,7 +56,20 @@ func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
 	if ex == nil {
 		ex = defaultMatcher
 	}
-	err = walkDir(root, "", 0, opt.MaxDepth, ex, fn)
+	dir, rel, depth := root, "", 0
+	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
+		if !fs.ValidPath(u) || ex.Match(u) {
+			return nil
+		}
+		dir, rel, depth = filepath.Join(root, filepath.FromSlash(u)), u, Depth(u)+1
+		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+			return nil
+		}
+		if opt.MaxDepth > 0 && depth > opt.MaxDepth {
+			return nil
+		}
+	}
+	err = walkDir(dir, rel, depth, opt.MaxDepth, ex, fn)
 	if errors.Is(err, SkipDir) {
 		return nil
 	}

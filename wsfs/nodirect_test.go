@@ -1,0 +1,66 @@
+package wsfs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// direct are the calls that read or walk a path without the safe reader's
+// checks (a FIFO blocks them, /dev/zero never ends, links lead anywhere).
+var direct = regexp.MustCompile(`\b(os\.ReadFile|os\.Open|os\.OpenFile|ioutil\.ReadFile|filepath\.WalkDir|filepath\.Walk|fs\.WalkDir)\(`)
+
+// allowed are the non-test sources that may call them, with why: none of
+// these paths is in a workspace.
+var allowed = map[string]string{
+	"wsfs/open_unix.go":     "the safe reader itself",
+	"wsfs/open_other.go":    "the safe reader itself",
+	"ahpclient/clientid.go": "ahpls's own state directory",
+	"enablement/store.go":   "ahpls's own state directory",
+}
+
+// TestNoDirectReadsOfWorkspacePaths keeps #16's rule: every read of a
+// workspace file goes through this package. A new direct call fails here;
+// route it through ReadIn/ReadFile/Walk, or add the file above if the path
+// is ahpls's own.
+func TestNoDirectReadsOfWorkspacePaths(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	var bad []string
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if direct.MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+				if _, ok := allowed[rel]; !ok {
+					bad = append(bad, rel+":"+strconv.Itoa(i+1)+": "+strings.TrimSpace(line))
+				}
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Empty(t, bad, "read workspace files through package wsfs")
+}
