@@ -1,3 +1,7 @@
+//go:build unix
+
+// These tests run POSIX programs (sh, true) as tools.
+
 package tools
 
 import (
