@@ -14,7 +14,7 @@
 #
 # Env: AHPLS_E2E_CACHE, AHPLS_E2E_ARTIFACTS (screenshots and logs; default
 # editors/vscode/e2e/artifacts, gitignored), AHPLS_E2E_TIMEOUT (seconds for the
-# browser part, default 300).
+# browser part, default 420).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -81,13 +81,19 @@ vsix="$(bash "$root/editors/vsix.sh" --host-only | tail -1)"
 [ -f "$vsix" ] || { echo "no vsix built"; exit 1; }
 echo "vsix: $vsix ($(du -h "$vsix" | cut -f1))"
 
+step "building the AHP test host (editors/vscode/e2e/testhost)"
+mkdir -p "$artifacts"
+testhost="$cache/testhost"
+(cd "$root" && PATH="/usr/local/go/bin:$PATH" go build -o "$testhost" ./editors/vscode/e2e/testhost)
+
 # --- run ------------------------------------------------------------------------------
 step "code-server + chromium"
-mkdir -p "$artifacts"
+rm -f "$artifacts"/*.png "$artifacts"/*.txt "$artifacts"/*.log
 CODE_SERVER="$cs/node_modules/.bin/code-server" \
   PLAYWRIGHT_CORE="$pw/node_modules/playwright-core" \
   AHPLS_VSIX="$vsix" \
+  AHPLS_TESTHOST="$testhost" \
   AHPLS_E2E_ARTIFACTS="$artifacts" \
   AHPLS_E2E_FIXTURE="$root/editors/testdata/workspace" \
-  timeout "$(( ${AHPLS_E2E_TIMEOUT:-300} + 60 ))" node "$ext/e2e/test.mjs"
+  timeout "$(( ${AHPLS_E2E_TIMEOUT:-420} + 60 ))" node "$ext/e2e/test.mjs"
 step "passed"

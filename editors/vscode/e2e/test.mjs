@@ -3,7 +3,7 @@
 // editors/e2e.sh installs everything and passes the paths in the environment:
 //   CODE_SERVER, PLAYWRIGHT_CORE, AHPLS_VSIX, AHPLS_E2E_FIXTURE,
 //   AHPLS_E2E_ARTIFACTS, AHPLS_TESTHOST (optional: the AHP test host binary),
-//   AHPLS_E2E_TIMEOUT (seconds, default 300), CHROMIUM (default /usr/bin/chromium).
+//   AHPLS_E2E_TIMEOUT (seconds, default 420), CHROMIUM (default /usr/bin/chromium).
 //
 // What a user does, in order: open a workspace with a broken SKILL.md; see
 // the Problems entry; apply the quick fix and see "No problems"; hover a
@@ -29,7 +29,7 @@ for (const k of ['CODE_SERVER', 'PLAYWRIGHT_CORE', 'AHPLS_VSIX', 'AHPLS_E2E_FIXT
 const require = createRequire(import.meta.url);
 const { chromium } = require(env.PLAYWRIGHT_CORE);
 const artifacts = env.AHPLS_E2E_ARTIFACTS;
-const deadline = Date.now() + Number(env.AHPLS_E2E_TIMEOUT || 300) * 1000;
+const deadline = Date.now() + Number(env.AHPLS_E2E_TIMEOUT || 420) * 1000;
 const t0 = Date.now();
 fs.mkdirSync(artifacts, { recursive: true });
 
@@ -235,7 +235,7 @@ async function main() {
   }
 
   // --- hover, on the flagged value ---------------------------------------------------------
-  await entry.click(); // puts the cursor on the diagnostic in the editor
+  await entry.dblclick(); // puts the cursor on the diagnostic and focuses the editor
   await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
   await runCommand('Show or Focus Hover');
   const hover = page.locator('.monaco-hover:not(.hidden)').first();
@@ -248,7 +248,7 @@ async function main() {
   await page.keyboard.press('Escape');
 
   // --- quick fix -> No problems ----------------------------------------------------------
-  await entry.click();
+  await entry.dblclick();
   await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
   await runCommand('Quick Fix...');
   const fix = page.locator('.action-widget .monaco-list-row.action', { hasText: /my-skill/ }).first();
