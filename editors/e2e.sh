@@ -19,7 +19,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ext="$root/editors/vscode"
-cache="${AHPLS_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahpls-e2e}"
+cache="${AHPLS_E2E_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/ahpls-e2e}"
 artifacts="${AHPLS_E2E_ARTIFACTS:-$ext/e2e/artifacts}"
 CODE_SERVER_VERSION=4.100.3
 PLAYWRIGHT_VERSION=1.52.0

@@ -235,31 +235,45 @@ async function main() {
   }
 
   // --- hover, on the flagged value ---------------------------------------------------------
-  await entry.dblclick(); // puts the cursor on the diagnostic and focuses the editor
-  await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
-  await runCommand('Show or Focus Hover');
-  const hover = page.locator('.monaco-hover:not(.hidden)').first();
-  await hover.waitFor({ state: 'visible', timeout: remaining() });
-  const hoverText = await waitFor('hover text', async () => {
-    const t = (await hover.innerText()).trim();
-    return t.length > 0 ? t : undefined;
-  });
-  log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 200)}`);
+  // The mouse rests on the value, as a user's would; VS Code shows the hover
+  // (the diagnostic and ahpls's own text) after its delay.
+  const value = page.locator('.monaco-editor .view-line span', { hasText: /^My_Skill$/ }).last();
+  await value.hover({ timeout: remaining() });
+  const hoverText = await waitFor(
+    'a hover with ahpls text on the name value',
+    async () => {
+      const texts = await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').allInnerTexts();
+      const t = texts.join('\n').trim();
+      if (t === '') {
+        await value.hover({ position: { x: 5 + Math.floor(Math.random() * 20), y: 5 }, timeout: 5000 });
+      }
+      return /name|skill/i.test(t) ? t : undefined;
+    },
+    90000,
+  );
+  log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 240)}`);
+  await page.mouse.move(5, 5);
   await page.keyboard.press('Escape');
 
   // --- quick fix -> No problems ----------------------------------------------------------
-  await entry.dblclick();
+  await entry.dblclick(); // puts the cursor on the diagnostic and focuses the editor
   await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
   await runCommand('Quick Fix...');
   const fix = page.locator('.action-widget .monaco-list-row.action', { hasText: /my-skill/ }).first();
   await fix.waitFor({ state: 'visible', timeout: remaining() });
   log(`quick fix: ${(await fix.innerText()).trim()}`);
-  await fix.click();
+  // The action widget applies its focused entry on Enter (a click can land
+  // on its hover overlay); move the focus to the fix first.
+  for (let i = 0; i < 10 && !/\bfocused\b/.test((await fix.getAttribute('class')) ?? ''); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
   await page.locator('.monaco-editor .view-lines', { hasText: 'name: my-skill' }).waitFor({ timeout: remaining() });
-  await waitFor('"No problems" in the Problems view', async () => /No problems/i.test(await problems.innerText()), 60000);
-  log('Problems: No problems');
+  // Saved, so that what the agent host reads back is the fixed file too.
   await runCommand('File: Save');
   await waitFor('the fix on disk', () => fs.readFileSync(skill, 'utf8').includes('name: my-skill'), 30000);
+  await waitFor('"No problems" in the Problems view', async () => /No problems/i.test(await problems.innerText({ timeout: 5000 })), 90000);
+  log('Problems: No problems');
 
   // --- status bar item and language status item -----------------------------------------
   const want = hostURL ? /ahpls: host/ : /ahpls/;
@@ -289,7 +303,7 @@ async function main() {
   await page.keyboard.press('Escape');
 
   // --- the Customizations view -------------------------------------------------------------
-  await runCommand('Explorer: Focus on Customizations View');
+  await runCommand('Focus on Customizations View');
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Customizations' }) });
   await pane.waitFor({ state: 'visible', timeout: remaining() });
   if (hostURL) {
