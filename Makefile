@@ -5,7 +5,7 @@ BIN      ?= bin/ahpls
 FUZZTIME ?= 10s
 PKGS     := ./...
 
-.PHONY: all build cross test test-short bench fuzz lint demo editors-test ci clean
+.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e vsix ci clean
 
 # The release targets. Every one must build and vet: OS-specific code lives
 # behind build tags (tools/proc_*.go).
@@ -68,7 +68,17 @@ demo: build
 editors-test: build
 	bash editors/test.sh
 
-ci: test fuzz demo editors-test
+# The real VS Code test: the vsix in code-server, driven by headless Chromium
+# (installs chromium, ripgrep, libkrb5-dev and code-server itself; see the script).
+editors-e2e:
+	bash editors/e2e.sh
+
+# One vsix per platform (bundled extension + that platform's ahpls binary) in
+# editors/vscode/dist-vsix/; prints their sizes.
+vsix:
+	bash editors/vsix.sh
+
+ci: test fuzz demo editors-test editors-e2e
 
 clean:
 	rm -rf bin

@@ -119,6 +119,78 @@ test('lsp_config.root_dir (0.11) reports a root only for our files', function()
   A.eq(nil, root_for(lonely), 'skill outside roots')
 end)
 
+test("the user's root_markers and root_dir decide the root (both paths)", function()
+  local marked = touch('custom/sub/.ahplsroot')
+  local skill = touch('custom/sub/deep/skills/s/SKILL.md')
+  A.eq(nil, ahpls.root_for(skill, nil, { root_markers = ahpls.root_markers }), 'default markers: none here')
+  A.eq(vim.fn.fnamemodify(marked, ':h'), ahpls.root_for(skill, nil, { root_markers = { '.ahplsroot' } }), 'root_markers')
+  A.eq('/fixed', ahpls.root_for(skill, nil, { root_dir = '/fixed' }), 'root_dir string')
+  local seen
+  A.eq('/from-fn', ahpls.root_for(skill, 7, {
+    root_dir = function(fname, bufnr)
+      seen = { fname, bufnr }
+      return '/from-fn'
+    end,
+  }), 'root_dir function')
+  A.eq({ skill, 7 }, seen, 'root_dir gets (fname, bufnr) like nvim-lspconfig')
+  local notified
+  local orig = vim.notify
+  vim.notify = function(m)
+    notified = m
+  end
+  local r = ahpls.root_for(skill, nil, { root_dir = function() error('boom') end })
+  vim.notify = orig
+  A.eq(nil, r, 'a failing root_dir gives no root')
+  A.contains(notified, 'root_dir failed', 'the failure is reported')
+
+  -- The 0.11 config built when lsp/ahpls.lua loads honours options given later.
+  local cfg = ahpls.lsp_config({ root_markers = { '.ahplsroot' } })
+  A.eq({ '.ahplsroot' }, cfg.root_markers, 'root_markers in the config')
+  local b = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(b, skill)
+  local got
+  cfg.root_dir(b, function(x)
+    got = x
+  end)
+  vim.api.nvim_buf_delete(b, { force = true })
+  A.eq(vim.fn.fnamemodify(marked, ':h'), got, 'lsp_config root_dir uses them')
+
+  -- setup() on 0.7–0.10 keeps root_dir (a list option: never deep-merged).
+  ahpls.setup({ cmd = { 'ahpls-does-not-exist' }, root_dir = '/fixed' })
+  A.eq('/fixed', ahpls._opts.root_dir, 'setup keeps root_dir')
+  ahpls.setup({})
+  A.eq(nil, ahpls._opts.root_dir, 'a later setup without it clears it')
+end)
+
+test(':AhplsHostConnection output is one fact a line', function()
+  local lines = ahpls.format_host_connection({ state = 'connecting', host = 'ws://h' }, {
+    state = 'connected',
+    url = 'ws://127.0.0.1:9/ahp',
+    clientId = 'ahpls-1',
+    protocolVersion = '1.0.0',
+    dialect = '1.x',
+    sessions = { 'ahp-session:/s1' },
+    sessionDetails = { { uri = 'ahp-session:/s1', title = 'Fix bug', workingDirectories = { 'file:///w' } } },
+    plugins = { { id = 'p', name = 'workspace', uri = 'virtual://ahpls/1/workspace', omitted = { 'db' } } },
+    toolCollisions = { 'ahpls_run_tests is also a host tool' },
+  })
+  A.eq({
+    'Agent host: connected (ws://127.0.0.1:9/ahp)',
+    '  Protocol: 1.0.0 (dialect 1.x)',
+    '  Client id: ahpls-1',
+    '  Sessions:',
+    '    ahp-session:/s1 "Fix bug" in file:///w',
+    '  Published plugins:',
+    '    workspace  virtual://ahpls/1/workspace  (left out: db)',
+    '  Tool collision: ahpls_run_tests is also a host tool',
+  }, lines, 'connected')
+  A.eq({ 'Agent host: disconnected', '  Last message: no agent host configured (ahpls.host)' },
+    ahpls.format_host_connection(nil, { state = 'disconnected', message = 'no agent host configured (ahpls.host)' }), 'no host')
+  A.eq({ 'Agent host: refused (ws://h)', '  Last message: no common version' },
+    ahpls.format_host_connection({ state = 'refused', host = 'ws://h', message = 'no common version' }, vim.NIL), 'server gave nothing')
+  A.eq({ 'Agent host: not reported yet' }, ahpls.format_host_connection(nil, nil), 'nothing at all')
+end)
+
 test('settings pass through; initializationOptions default to settings.ahpls', function()
   local s = { ahpls = { targets = { 'claude-code' }, host = 'ws://127.0.0.1:1', rules = { ['md/link'] = 'off' }, future = 1 } }
   local cfg = ahpls.client_config({ settings = s })

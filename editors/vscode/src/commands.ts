@@ -11,6 +11,11 @@ export const LSP_COMMANDS = [LSP_TOGGLE_CUSTOMIZATION, LSP_SHOW_HOST_CONNECTION]
 export const CMD_RESTART = 'ahpls.restart';
 export const CMD_TOGGLE_CUSTOMIZATION = 'ahpls.client.toggleCustomization';
 export const CMD_SHOW_HOST_CONNECTION = 'ahpls.client.showHostConnection';
+export const CMD_SET_HOST_TOKEN = 'ahpls.client.setHostToken';
+export const CMD_REFRESH_CUSTOMIZATIONS = 'ahpls.customizations.refresh';
+export const CMD_TOGGLE_SESSION = 'ahpls.customizations.toggleSession';
+export const CMD_TOGGLE_WORKSPACE = 'ahpls.customizations.toggleWorkspace';
+export const CMD_TOGGLE_GLOBAL = 'ahpls.customizations.toggleGlobal';
 
 export const SCOPES = ['session', 'workspace', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];

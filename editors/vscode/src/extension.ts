@@ -13,26 +13,36 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { BinaryNotFoundError, nodeBinaryEnv, resolveBinary } from './binary';
+import { BinaryNotFoundError, nodeBinaryEnv, repairBundledBinary, resolveBinary } from './binary';
 import {
   buildToggleArgs,
+  CMD_REFRESH_CUSTOMIZATIONS,
   CMD_RESTART,
+  CMD_SET_HOST_TOKEN,
   CMD_SHOW_HOST_CONNECTION,
   CMD_TOGGLE_CUSTOMIZATION,
+  CMD_TOGGLE_GLOBAL,
+  CMD_TOGGLE_SESSION,
+  CMD_TOGGLE_WORKSPACE,
   formatCommandResult,
   LSP_SHOW_HOST_CONNECTION,
   LSP_TOGGLE_CUSTOMIZATION,
   toggleChoices,
   unadvertisedLspCommands,
 } from './commands';
-import { DOCUMENT_PATTERNS } from './filekinds';
+import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, toggleFor, ViewNode } from './customizations';
+import { ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from './filekinds';
 import { answerConfigurationItem, MappedSettings, sameSettings, SECTION, ServerSettings, toServerSettings } from './settings';
-import { HOST_STATUS_NOTIFICATION, HostStatus, parseHostStatus, presentStatus, ServerState } from './status';
+import { HOST_STATUS_NOTIFICATION, HostStatus, parseHostStatus, presentLanguageStatus, presentStatus, ServerState } from './status';
 import { describeToolTrust } from './trust';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
 let statusItem: vscode.StatusBarItem;
+let languageStatus: vscode.LanguageStatusItem;
+let secrets: vscode.SecretStorage;
+/** The secret holding the value of the Authorization header for the agent host. */
+const SECRET_HOST_AUTHORIZATION = 'ahpls.hostAuthorization';
 let serverState: ServerState = 'stopped';
 let hostStatus: HostStatus | undefined;
 let pushedSettings: ServerSettings | undefined;
@@ -68,6 +78,111 @@ function updateStatus(): void {
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
   statusItem.show();
+  const l = presentLanguageStatus(serverState, hostStatus, describeToolTrust(requested, vscode.workspace.isTrusted));
+  languageStatus.text = l.text;
+  languageStatus.detail = l.detail;
+  languageStatus.severity =
+    l.level === 'error'
+      ? vscode.LanguageStatusSeverity.Error
+      : l.level === 'warning'
+        ? vscode.LanguageStatusSeverity.Warning
+        : vscode.LanguageStatusSeverity.Information;
+  languageStatus.busy = serverState === 'starting' || hostStatus?.state === 'connecting';
+  customizations.refresh();
+}
+
+/** The "Customizations" view: ahpls.listCustomizations, re-read on every status change. */
+class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode> {
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private timer: NodeJS.Timeout | undefined;
+
+  /** Coalesces bursts of status notifications into one re-read. */
+  refresh(): void {
+    if (this.timer !== undefined) {
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.changed.fire(undefined);
+    }, 100);
+  }
+
+  getTreeItem(n: ViewNode): vscode.TreeItem {
+    if (n.kind === 'message') {
+      return new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
+    }
+    if (n.kind === 'session') {
+      const t = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.Expanded);
+      t.tooltip = n.session;
+      t.contextValue = 'ahpls.session';
+      return t;
+    }
+    const t = new vscode.TreeItem(
+      n.label,
+      n.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    t.id = `${n.session}\u0000${n.row.id}`;
+    t.description = n.description;
+    t.tooltip = n.tooltip;
+    t.contextValue = n.contextValue;
+    t.iconPath = new vscode.ThemeIcon(n.row.on ? 'pass-filled' : 'circle-slash');
+    return t;
+  }
+
+  async getChildren(n?: ViewNode): Promise<ViewNode[]> {
+    if (n !== undefined) {
+      return n.kind === 'session' ? n.rows : n.kind === 'customization' ? n.children : [];
+    }
+    if (client === undefined || !client.isRunning()) {
+      return [{ kind: 'message', label: 'The ahpls language server is not running.' }];
+    }
+    try {
+      const titles: Record<string, string> = {};
+      for (const d of hostStatus?.sessionDetails ?? []) {
+        if (d.title !== undefined) titles[d.uri] = d.title;
+      }
+      return buildTree(await executeLsp(LSP_LIST_CUSTOMIZATIONS, []), titles);
+    } catch (e) {
+      return [{ kind: 'message', label: `Cannot list customizations: ${e instanceof Error ? e.message : String(e)}` }];
+    }
+  }
+}
+const customizations = new CustomizationsProvider();
+
+async function toggleFromTree(node: unknown, scope: 'session' | 'workspace' | 'global'): Promise<void> {
+  const n = node as CustomizationNode | undefined;
+  if (n === undefined || n.kind !== 'customization') {
+    return;
+  }
+  const a = toggleFor(n.row, scope);
+  try {
+    await executeLsp(LSP_TOGGLE_CUSTOMIZATION, [{ id: a.id, scope: a.scope, enabled: a.enabled, session: n.session }]);
+    output.info(`${a.enabled ? 'Enabled' : 'Disabled'} ${n.row.name} (${scope}).`);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`ahpls: toggling ${n.row.name} (${scope}) failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  customizations.refresh();
+}
+
+async function setHostToken(): Promise<void> {
+  const value = await vscode.window.showInputBox({
+    title: 'ahpls: agent host token',
+    prompt: 'Sent as the Authorization header of the WebSocket upgrade. A bare token is sent as "Bearer <token>". Empty clears it.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) {
+    return;
+  }
+  const v = value.trim();
+  if (v === '') {
+    await secrets.delete(SECRET_HOST_AUTHORIZATION);
+  } else {
+    await secrets.store(SECRET_HOST_AUTHORIZATION, /^(Bearer|Basic|Token)\s/i.test(v) ? v : `Bearer ${v}`);
+  }
+  output.info(v === '' ? 'Agent host token cleared.' : 'Agent host token saved in the secret storage.');
+  await restart();
 }
 
 function disposeForwarders(): void {
@@ -86,6 +201,7 @@ async function executeLsp(command: string, args: unknown[]): Promise<unknown> {
 
 async function startClient(): Promise<void> {
   let bin;
+  repairBundledBinary(extensionPath);
   try {
     bin = resolveBinary(vscode.workspace.getConfiguration(SECTION).get<string>('path'), nodeBinaryEnv(extensionPath, firstFolder()));
   } catch (e) {
@@ -103,9 +219,16 @@ async function startClient(): Promise<void> {
   }
   output.info(`Starting ${bin.path} serve (found via ${bin.source}).`);
 
-  const serverOptions: ServerOptions = { command: bin.path, args: ['serve'] };
+  // The token lives in SecretStorage and reaches the server as an environment
+  // variable, never in settings (which traces and the settings UI would show).
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const auth = await secrets.get(SECRET_HOST_AUTHORIZATION);
+  if (auth !== undefined && auth !== '') {
+    env.AHPLS_HOST_AUTHORIZATION = auth;
+  }
+  const serverOptions: ServerOptions = { command: bin.path, args: ['serve'], options: { env } };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENT_PATTERNS.map((pattern) => ({ scheme: 'file', pattern })),
+    documentSelector: selector(),
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: () => {
@@ -145,8 +268,9 @@ async function startClient(): Promise<void> {
       output.warn(`Ignoring malformed ${HOST_STATUS_NOTIFICATION}: ${JSON.stringify(params)}`);
       return;
     }
-    hostStatus = s;
+    hostStatus = { ...s, sessionDetails: hostStatus?.sessionDetails };
     updateStatus();
+    void refreshSessionTitles();
   });
   try {
     await c.start();
@@ -157,6 +281,19 @@ async function startClient(): Promise<void> {
   const advertised = c.initializeResult?.capabilities.executeCommandProvider?.commands;
   for (const command of unadvertisedLspCommands(advertised)) {
     forwarders.push(vscode.commands.registerCommand(command, (...args: unknown[]) => executeLsp(command, args)));
+  }
+}
+
+/** Session titles for the view, from ahpls.showHostConnection (best effort). */
+async function refreshSessionTitles(): Promise<void> {
+  try {
+    const r = (await executeLsp(LSP_SHOW_HOST_CONNECTION, [])) as { sessionDetails?: { uri: string; title?: string }[] } | null;
+    if (hostStatus !== undefined && r !== null && Array.isArray(r?.sessionDetails)) {
+      hostStatus.sessionDetails = r.sessionDetails.filter((d) => typeof d?.uri === 'string');
+      customizations.refresh();
+    }
+  } catch {
+    // The view shows session URIs instead.
   }
 }
 
@@ -244,15 +381,52 @@ async function showHostConnection(): Promise<void> {
 
 let extensionPath = '';
 
+/** Whether the server should start now: a customization file is open, or the workspace has one. */
+async function shouldStart(): Promise<boolean> {
+  if (vscode.workspace.textDocuments.some(isOurs)) {
+    return true;
+  }
+  if ((vscode.workspace.workspaceFolders ?? []).length === 0) {
+    return false;
+  }
+  const found = await vscode.workspace.findFiles(`{${ACTIVATION_PATTERNS.join(',')}}`, '**/node_modules/**', 1);
+  return found.length > 0;
+}
+
+function isOurs(doc: vscode.TextDocument): boolean {
+  return vscode.languages.match(selector(), doc) > 0;
+}
+
+function selector(): { scheme: string; pattern: string }[] {
+  return DOCUMENT_PATTERNS.map((pattern) => ({ scheme: 'file', pattern }));
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('ahpls', { log: true });
   statusItem = vscode.window.createStatusBarItem('ahpls.hostStatus', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'ahpls agent host';
   statusItem.command = CMD_SHOW_HOST_CONNECTION;
+  secrets = context.secrets;
+  languageStatus = vscode.languages.createLanguageStatusItem('ahpls.status', selector());
+  languageStatus.name = 'ahpls';
+  languageStatus.command = { title: 'Show Host Connection', command: CMD_SHOW_HOST_CONNECTION };
+  const tree = vscode.window.createTreeView('ahpls.customizations', { treeDataProvider: customizations, showCollapseAll: true });
   context.subscriptions.push(
     output,
     statusItem,
+    languageStatus,
+    tree,
+    vscode.commands.registerCommand(CMD_REFRESH_CUSTOMIZATIONS, () => customizations.refresh()),
+    vscode.commands.registerCommand(CMD_TOGGLE_SESSION, (n: unknown) => toggleFromTree(n, 'session')),
+    vscode.commands.registerCommand(CMD_TOGGLE_WORKSPACE, (n: unknown) => toggleFromTree(n, 'workspace')),
+    vscode.commands.registerCommand(CMD_TOGGLE_GLOBAL, (n: unknown) => toggleFromTree(n, 'global')),
+    vscode.commands.registerCommand(CMD_SET_HOST_TOKEN, setHostToken),
+    context.secrets.onDidChange((e) => {
+      if (e.key === SECRET_HOST_AUTHORIZATION) {
+        output.info('The agent host token changed; restart ahpls to use it.');
+      }
+    }),
     vscode.commands.registerCommand(CMD_RESTART, restart),
     vscode.commands.registerCommand(CMD_TOGGLE_CUSTOMIZATION, toggleCustomization),
     vscode.commands.registerCommand(CMD_SHOW_HOST_CONNECTION, showHostConnection),
@@ -278,7 +452,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => void stopClient() },
   );
   updateStatus();
-  await startClient();
+  // Activation also happens on any Markdown/JSON file (onLanguage), so that a
+  // SKILL.md opened on its own works; the server only starts once a
+  // customization file is open or the workspace holds one.
+  if (await shouldStart()) {
+    await startClient();
+    return;
+  }
+  const waiting = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (isOurs(doc) && client === undefined) {
+      waiting.dispose();
+      void startClient();
+    }
+  });
+  context.subscriptions.push(waiting);
 }
 
 export async function deactivate(): Promise<void> {

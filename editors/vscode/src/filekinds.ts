@@ -57,6 +57,13 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/CLAUDE.md',
 ];
 
+/**
+ * Languages whose files may be customization files. Activating on them lets a
+ * SKILL.md opened on its own (no folder, or a folder without any) work; the
+ * extension starts the server only once a file matching DOCUMENT_PATTERNS is open.
+ */
+export const ACTIVATION_LANGUAGES: readonly string[] = ['markdown', 'json', 'jsonc'];
+
 export function activationEvents(): string[] {
-  return ACTIVATION_PATTERNS.map((p) => `workspaceContains:${p}`);
+  return [...ACTIVATION_LANGUAGES.map((l) => `onLanguage:${l}`), ...ACTIVATION_PATTERNS.map((p) => `workspaceContains:${p}`)];
 }

@@ -10,6 +10,8 @@ export interface HostStatus {
   state: HostState;
   message?: string;
   host?: string;
+  /** Joined sessions with titles, from ahpls.showHostConnection (not part of the notification). */
+  sessionDetails?: { uri: string; title?: string }[];
 }
 
 /** Validates notification params; undefined for anything malformed (never throws). */
@@ -63,5 +65,44 @@ export function presentStatus(server: ServerState, host: HostStatus | undefined)
     case 'disconnected':
     default:
       return { text: '$(debug-disconnect) ahpls', tooltip: `Agent host disconnected${where}${detail}`, level: 'warning' };
+  }
+}
+
+export interface LanguageStatusPresentation {
+  text: string;
+  detail: string;
+  level: 'normal' | 'warning' | 'error';
+}
+
+/**
+ * The language status item (the `{}` entry next to the language mode): the
+ * server state, the host connection with its last error, and tool trust.
+ */
+export function presentLanguageStatus(server: ServerState, host: HostStatus | undefined, trustLine: string): LanguageStatusPresentation {
+  const trust = trustLine.replace(/\.$/, '');
+  if (server === 'stopped') {
+    return { text: 'ahpls: stopped', detail: `language server not running · ${trust}`, level: 'error' };
+  }
+  if (server === 'starting') {
+    return { text: 'ahpls: starting', detail: trust, level: 'normal' };
+  }
+  if (host === undefined) {
+    return { text: 'ahpls: running', detail: `no agent host status yet · ${trust}`, level: 'normal' };
+  }
+  const conn = [host.host, host.message].filter((x) => x !== undefined && x !== '').join(' — ');
+  const detail = (lead: string): string => [lead, trust].filter((x) => x !== '').join(' · ');
+  const unconfigured = host.message !== undefined && /not configured|no agent host configured/i.test(host.message);
+  switch (host.state) {
+    case 'connected':
+      return { text: 'ahpls: host connected', detail: detail(conn), level: 'normal' };
+    case 'connecting':
+      return { text: 'ahpls: connecting', detail: detail(conn), level: 'normal' };
+    case 'refused':
+      return { text: 'ahpls: host refused', detail: detail(conn), level: 'error' };
+    case 'disconnected':
+    default:
+      return unconfigured
+        ? { text: 'ahpls: running', detail: detail(conn), level: 'normal' }
+        : { text: 'ahpls: host disconnected', detail: detail(conn), level: 'warning' };
   }
 }

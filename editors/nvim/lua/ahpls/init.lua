@@ -42,7 +42,7 @@ local has_011 = vim.fn.has('nvim-0.11') == 1
 
 -- tbl_deep_extend merges lists index by index ({'x'} over {'ahpls','serve'}
 -- would give {'x','serve'}); list options replace the defaults instead.
-local list_options = { 'cmd', 'filetypes', 'root_markers' }
+local list_options = { 'cmd', 'filetypes', 'root_markers', 'root_dir' }
 local function merge(opts)
   opts = opts or {}
   local out = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts)
@@ -260,6 +260,30 @@ local function before_init(params, config)
   end
 end
 
+--- The root for a buffer under `opts`: the user's `root_dir` when given (a
+--- string, or a function(fname, bufnr) -> string|nil as in nvim-lspconfig),
+--- else the nearest folder with one of `opts.root_markers` (`.git` first).
+---@param path string absolute file name of the buffer
+---@param bufnr integer|nil
+---@param opts table|nil defaults to the options of the last setup()
+---@return string|nil
+function M.root_for(path, bufnr, opts)
+  opts = opts or M._opts
+  local rd = opts.root_dir
+  if type(rd) == 'string' and rd ~= '' then
+    return rd
+  end
+  if type(rd) == 'function' then
+    local ok, r = pcall(rd, path, bufnr)
+    if not ok then
+      notify('root_dir failed: ' .. tostring(r), vim.log.levels.ERROR)
+      return nil
+    end
+    return (type(r) == 'string' and r ~= '') and r or nil
+  end
+  return M.find_root(path, opts.root_markers)
+end
+
 --- The client configuration shared by both paths (without root/attach logic).
 ---@param opts table|nil
 function M.client_config(opts)
@@ -296,15 +320,27 @@ function M.client_config(opts)
 end
 
 --- The table lsp/ahpls.lua returns (Neovim 0.11+).
+---
+--- The root is decided when a buffer opens, not when this file loads, so
+--- `vim.lsp.config('ahpls', { root_markers = {...} })` after loading still
+--- counts (a `root_dir` given there replaces this function altogether).
 function M.lsp_config(opts)
   local cfg = M.client_config(opts)
-  local markers = (opts and opts.root_markers) or M.root_markers
+  local own = merge(opts)
+  cfg.root_markers = own.root_markers
   cfg.root_dir = function(bufnr, on_dir)
     local path = vim.api.nvim_buf_get_name(bufnr)
     if not M.is_ours(path) then
       return
     end
-    local root = M.find_root(path, markers)
+    local effective = { root_dir = own.root_dir, root_markers = own.root_markers }
+    local ok, merged = pcall(function()
+      return vim.lsp.config[M.name]
+    end)
+    if ok and type(merged) == 'table' and type(merged.root_markers) == 'table' then
+      effective.root_markers = merged.root_markers
+    end
+    local root = M.root_for(path, bufnr, effective)
     if root ~= nil then
       on_dir(root)
     end
@@ -320,7 +356,7 @@ function M.attach(bufnr)
   if vim.bo[bufnr].buftype ~= '' or not M.is_ours(path) then
     return nil
   end
-  local root = M.find_root(path, M._opts.root_markers)
+  local root = M.root_for(path, bufnr, M._opts)
   if root == nil then
     return nil
   end
@@ -351,7 +387,7 @@ function M.attach(bufnr)
 end
 
 --- Configures ahpls. Safe to call more than once; the last call wins for new clients.
----@param opts table|nil cmd, settings = { ahpls = {...} }, init_options, root_markers, filetypes, capabilities, on_attach, on_exit, handlers, flags
+---@param opts table|nil cmd, settings = { ahpls = {...} }, init_options, root_markers, root_dir (string or function(fname, bufnr)), filetypes, capabilities, on_attach, on_exit, handlers, flags
 function M.setup(opts)
   M._opts = merge(opts)
   M.create_user_commands()
@@ -419,6 +455,76 @@ function M.toggle(opts)
   end)
 end
 
+local function str(v)
+  return type(v) == 'string' and v ~= '' and v or nil
+end
+
+local function list(v)
+  return type(v) == 'table' and v or {}
+end
+
+--- Lines for :AhplsHostConnection: the last `ahpls/hostStatus` and the
+--- answer of ahpls.showHostConnection (hostlink.Status), one fact a line.
+---@param status table|nil { state, host, message }
+---@param result any the command's result (a table, a string, nil or vim.NIL)
+---@return string[]
+function M.format_host_connection(status, result)
+  local lines = {}
+  local r = type(result) == 'table' and result or {}
+  local state = str(r.state) or (status and status.state) or 'not reported yet'
+  local head = 'Agent host: ' .. state
+  local url = str(r.url) or (status and status.host)
+  if url then
+    head = head .. ' (' .. url .. ')'
+  end
+  table.insert(lines, head)
+  local msg = str(r.message) or (status and status.message)
+  if msg then
+    table.insert(lines, '  Last message: ' .. msg)
+  end
+  if str(r.protocolVersion) or str(r.dialect) then
+    table.insert(lines, ('  Protocol: %s%s'):format(str(r.protocolVersion) or '?', str(r.dialect) and (' (dialect ' .. r.dialect .. ')') or ''))
+  end
+  if str(r.clientId) then
+    table.insert(lines, '  Client id: ' .. r.clientId)
+  end
+  local details = list(r.sessionDetails)
+  local sessions = list(r.sessions)
+  if #details > 0 or #sessions > 0 then
+    table.insert(lines, '  Sessions:')
+    if #details > 0 then
+      for _, d in ipairs(details) do
+        local dirs = table.concat(list(d.workingDirectories), ', ')
+        table.insert(lines, ('    %s%s%s'):format(tostring(d.uri), str(d.title) and (' "' .. d.title .. '"') or '', dirs ~= '' and (' in ' .. dirs) or ''))
+      end
+    else
+      for _, u in ipairs(sessions) do
+        table.insert(lines, '    ' .. tostring(u))
+      end
+    end
+  elseif type(result) == 'table' and r.state == 'connected' then
+    table.insert(lines, '  Sessions: none joined')
+  end
+  local plugins = list(r.plugins)
+  if #plugins > 0 then
+    table.insert(lines, '  Published plugins:')
+    for _, p in ipairs(plugins) do
+      local line = ('    %s  %s'):format(tostring(p.name or p.id), tostring(p.uri or ''))
+      if #list(p.omitted) > 0 then
+        line = line .. '  (left out: ' .. table.concat(p.omitted, ', ') .. ')'
+      end
+      table.insert(lines, line)
+    end
+  end
+  for _, c in ipairs(list(r.toolCollisions)) do
+    table.insert(lines, '  Tool collision: ' .. tostring(c))
+  end
+  if type(result) == 'string' and result ~= '' then
+    table.insert(lines, result)
+  end
+  return lines
+end
+
 --- Shows the agent-host connection: the last ahpls/hostStatus and the server's answer.
 function M.show_host_connection(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
@@ -427,18 +533,12 @@ function M.show_host_connection(bufnr)
     return
   end
   local s = M._host_status[c.id]
-  local line = s and ('host ' .. s.state .. (s.host and (' ' .. s.host) or '') .. (s.message and (' — ' .. s.message) or ''))
-    or 'no host status reported yet'
   execute(c, M.lsp_commands.show_host_connection, {}, bufnr, function(err, result)
-    local extra = ''
+    local lines = M.format_host_connection(s, (not err) and result or nil)
     if err then
-      extra = ' (server: ' .. (err.message or 'error') .. ')'
-    elseif type(result) == 'string' then
-      extra = '\n' .. result
-    elseif result ~= nil and result ~= vim.NIL then
-      extra = '\n' .. vim.inspect(result)
+      table.insert(lines, '  (the server did not answer: ' .. (err.message or 'error') .. ')')
     end
-    notify(line .. extra)
+    notify(table.concat(lines, '\n'))
   end)
 end
 

@@ -4,14 +4,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   buildToggleArgs,
+  CMD_REFRESH_CUSTOMIZATIONS,
   CMD_RESTART,
+  CMD_SET_HOST_TOKEN,
   CMD_SHOW_HOST_CONNECTION,
   CMD_TOGGLE_CUSTOMIZATION,
+  CMD_TOGGLE_GLOBAL,
+  CMD_TOGGLE_SESSION,
+  CMD_TOGGLE_WORKSPACE,
   formatCommandResult,
   LSP_COMMANDS,
   toggleChoices,
   unadvertisedLspCommands,
 } from '../../src/commands';
+import { LSP_LIST_CUSTOMIZATIONS } from '../../src/customizations';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
 
@@ -50,8 +56,20 @@ describe('LSP command forwarding', () => {
   });
   it('palette ids never collide with LSP command ids (vscode-languageclient registers those)', () => {
     const palette = pkg.contributes.commands.map((c: { command: string }) => c.command);
-    assert.deepEqual(palette.sort(), [CMD_RESTART, CMD_SHOW_HOST_CONNECTION, CMD_TOGGLE_CUSTOMIZATION].sort());
-    for (const id of LSP_COMMANDS) {
+    assert.deepEqual(
+      palette.sort(),
+      [
+        CMD_RESTART,
+        CMD_SHOW_HOST_CONNECTION,
+        CMD_TOGGLE_CUSTOMIZATION,
+        CMD_SET_HOST_TOKEN,
+        CMD_REFRESH_CUSTOMIZATIONS,
+        CMD_TOGGLE_SESSION,
+        CMD_TOGGLE_WORKSPACE,
+        CMD_TOGGLE_GLOBAL,
+      ].sort(),
+    );
+    for (const id of [...LSP_COMMANDS, LSP_LIST_CUSTOMIZATIONS]) {
       assert.ok(!palette.includes(id), id);
     }
   });

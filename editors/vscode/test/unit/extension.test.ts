@@ -11,7 +11,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.js
 describe('activate() without a usable binary', () => {
   before(async () => {
     rec.settings = { path: '/nonexistent/ahpls-for-test' };
-    await ext.activate({ extensionPath: path.join(__dirname, 'no-extension-here'), subscriptions: [] } as never);
+    await ext.activate({ extensionPath: path.join(__dirname, 'no-extension-here'), subscriptions: [], secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose: () => undefined }) } } as never);
   });
 
   it('registers exactly the palette commands of package.json', () => {

@@ -12,6 +12,7 @@ export interface Recorder {
   warnings: string[];
   log: string[];
   statusItems: { text: string; tooltip: unknown; command: unknown; visible: boolean; backgroundColor: unknown }[];
+  languageStatus: { text: string; detail: string; severity: number; busy: boolean } | undefined;
   grantTrust: () => void;
 }
 
@@ -24,6 +25,7 @@ export const rec: Recorder = {
   warnings: [],
   log: [],
   statusItems: [],
+  languageStatus: undefined,
   grantTrust: () => undefined,
 };
 
@@ -64,6 +66,22 @@ const fake: Record<string, unknown> = {
     constructor(readonly id: string) {}
   },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  LanguageStatusSeverity: { Information: 0, Warning: 1, Error: 2 },
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  EventEmitter: class {
+    event = () => disposable;
+    fire(): void {}
+    dispose(): void {}
+  },
+  languages: {
+    createLanguageStatusItem: (id: string) => {
+      const item = { id, text: '', detail: '', severity: 0, busy: false, name: '', command: undefined, dispose() {} };
+      rec.languageStatus = item;
+      return item;
+    },
+    // The fake workspace has one SKILL.md open, so the server starts at activation.
+    match: () => 1,
+  },
   Disposable: class {
     static from(): unknown {
       return disposable;
@@ -80,6 +98,7 @@ const fake: Record<string, unknown> = {
         show: () => undefined,
         dispose: () => undefined,
       }),
+      createTreeView: () => disposable,
       createStatusBarItem: () => {
         const item = { text: '', tooltip: undefined, command: undefined, visible: false, backgroundColor: undefined, name: '', show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
         rec.statusItems.push(item);
@@ -112,6 +131,8 @@ const fake: Record<string, unknown> = {
         return rec.trusted;
       },
       workspaceFolders: undefined,
+      textDocuments: [{ uri: Uri.file('/w/.github/skills/s/SKILL.md') }],
+      findFiles: async () => [],
       onDidChangeConfiguration: () => disposable,
       onDidGrantWorkspaceTrust: (l: () => void) => {
         trustListeners.push(l);

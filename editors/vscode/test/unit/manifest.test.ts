@@ -47,10 +47,10 @@ describe('package.json', () => {
   it('activates on exactly the workspaceContains patterns of filekinds.ts', () => {
     assert.deepEqual(pkg.activationEvents, activationEvents());
   });
-  it('points main at the compiled extension and pins the VS Code engine the client library needs', () => {
-    assert.equal(pkg.main, './out/src/extension.js');
+  it('points main at the bundled extension and pins the VS Code engine the client library needs', () => {
+    assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.engines.vscode, '^1.91.0');
-    assert.ok(fs.existsSync(path.join(__dirname, '../../src/extension.js')), 'build output missing');
+    assert.ok(fs.existsSync(path.join(__dirname, '../../../dist/extension.js')), 'bundle missing (npm run bundle)');
   });
   it('contributes every ahpls.* setting the extension reads', () => {
     assert.deepEqual(Object.keys(props).sort(), [

@@ -1,0 +1,361 @@
+// The real VS Code test: code-server (VS Code 1.100.3) with the ahpls vsix
+// installed, driven by headless Debian Chromium through playwright-core.
+// editors/e2e.sh installs everything and passes the paths in the environment:
+//   CODE_SERVER, PLAYWRIGHT_CORE, AHPLS_VSIX, AHPLS_E2E_FIXTURE,
+//   AHPLS_E2E_ARTIFACTS, AHPLS_TESTHOST (optional: the AHP test host binary),
+//   AHPLS_E2E_TIMEOUT (seconds, default 420), CHROMIUM (default /usr/bin/chromium).
+//
+// What a user does, in order: open a workspace with a broken SKILL.md; see
+// the Problems entry; apply the quick fix and see "No problems"; hover a
+// frontmatter key; read the status bar item and the language status item; see
+// the skill in the Customizations view and toggle it off for the session.
+// Every step waits for a condition (never a fixed sleep) under one overall
+// deadline. On failure a screenshot, the page text and code-server's log are
+// kept in AHPLS_E2E_ARTIFACTS; on success the final screenshot is kept too.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const env = process.env;
+for (const k of ['CODE_SERVER', 'PLAYWRIGHT_CORE', 'AHPLS_VSIX', 'AHPLS_E2E_FIXTURE', 'AHPLS_E2E_ARTIFACTS']) {
+  if (!env[k]) {
+    console.error(`e2e: ${k} is not set (run editors/e2e.sh)`);
+    process.exit(2);
+  }
+}
+const require = createRequire(import.meta.url);
+const { chromium } = require(env.PLAYWRIGHT_CORE);
+const artifacts = env.AHPLS_E2E_ARTIFACTS;
+const deadline = Date.now() + Number(env.AHPLS_E2E_TIMEOUT || 420) * 1000;
+const t0 = Date.now();
+fs.mkdirSync(artifacts, { recursive: true });
+
+const children = [];
+let browser;
+let page;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ahpls-e2e-'));
+const serverLog = path.join(artifacts, 'code-server.log');
+
+function log(msg) {
+  console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+}
+
+function remaining() {
+  const ms = deadline - Date.now();
+  if (ms <= 0) throw new Error('overall time limit reached');
+  return ms;
+}
+
+/** Polls `cond` until it returns a truthy value; the message names what never happened. */
+async function waitFor(what, cond, timeoutMs = 60000) {
+  const end = Math.min(Date.now() + timeoutMs, deadline);
+  let last;
+  for (;;) {
+    try {
+      const v = await cond();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function cleanup() {
+  try {
+    await browser?.close();
+  } catch {}
+  for (const c of children) {
+    try {
+      process.kill(-c.pid, 'SIGTERM'); // each child leads its own process group
+    } catch {}
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+// --- the palette -------------------------------------------------------------------
+async function palette(text, { pick } = {}) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: remaining() });
+  await input.fill(text);
+  if (pick !== undefined) {
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: pick }).first();
+    await row.waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) });
+    await row.click();
+  } else {
+    // Wait until the list shows the command, then run the first match.
+    await page
+      .locator('.quick-input-widget .monaco-list-row')
+      .first()
+      .waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) });
+    await page.keyboard.press('Enter');
+  }
+  await input.waitFor({ state: 'hidden', timeout: Math.min(remaining(), 30000) });
+}
+
+async function runCommand(title) {
+  await palette(`>${title}`, { pick: title });
+}
+
+async function main() {
+  // --- workspace, settings, the AHP test host ----------------------------------------
+  const ws = path.join(work, 'workspace');
+  fs.cpSync(env.AHPLS_E2E_FIXTURE, ws, { recursive: true });
+  const skill = path.join(ws, '.github/skills/my-skill/SKILL.md');
+  const userData = path.join(work, 'user-data');
+  const extDir = path.join(work, 'extensions');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+
+  let hostURL = '';
+  if (env.AHPLS_TESTHOST) {
+    const h = spawn(env.AHPLS_TESTHOST, [ws], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+    children.push(h);
+    hostURL = await waitFor(
+      'the AHP test host URL',
+      () =>
+        new Promise((resolve) => {
+          let buf = '';
+          h.stdout.on('data', (d) => {
+            buf += d;
+            const line = buf.split('\n')[0];
+            if (buf.includes('\n')) resolve(line.trim());
+          });
+          h.on('exit', () => resolve(''));
+        }),
+      30000,
+    );
+    log(`AHP test host at ${hostURL}`);
+  }
+  const settings = {
+    'security.workspace.trust.enabled': false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'extensions.autoUpdate': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'chat.commandCenter.enabled': false,
+    'window.commandCenter': false,
+    'files.autoSave': 'off',
+  };
+  if (hostURL) settings['ahpls.host'] = hostURL;
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+
+  // --- install the vsix and start code-server -----------------------------------------
+  const csArgs = ['--user-data-dir', userData, '--extensions-dir', extDir];
+  log(`installing ${path.basename(env.AHPLS_VSIX)}`);
+  const inst = spawnSync(env.CODE_SERVER, [...csArgs, '--install-extension', env.AHPLS_VSIX], {
+    encoding: 'utf8',
+    timeout: remaining(),
+  });
+  if (inst.status !== 0) {
+    throw new Error(`code-server --install-extension failed (${inst.status}):\n${inst.stdout}\n${inst.stderr}`);
+  }
+  const installed = fs.readdirSync(extDir).find((d) => d.startsWith('ahpls-dev.ahpls-'));
+  if (!installed) throw new Error(`the extension is not in ${extDir}: ${fs.readdirSync(extDir).join(', ')}`);
+  const bundled = path.join(extDir, installed, 'bin', 'ahpls');
+  fs.accessSync(bundled, fs.constants.X_OK); // the vsix's binary arrived executable
+  log(`installed ${installed} (bundled server ${bundled})`);
+
+  const port = await freePort();
+  const out = fs.openSync(serverLog, 'w');
+  const cs = spawn(
+    env.CODE_SERVER,
+    [...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', ws],
+    // ahpls keeps its state under XDG_STATE_HOME; keep it out of the real home.
+    { stdio: ['ignore', out, out], detached: true, env: { ...env, XDG_STATE_HOME: path.join(work, 'state'), AHPLS_HOST: '' } },
+  );
+  children.push(cs);
+  await waitFor('code-server to listen', async () => {
+    if (cs.exitCode !== null) throw new Error(`code-server exited with ${cs.exitCode}`);
+    const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+    return r?.ok;
+  });
+  log(`code-server on 127.0.0.1:${port}`);
+
+  // --- the browser -------------------------------------------------------------------
+  browser = await chromium.launch({
+    executablePath: env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    timeout: remaining(),
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(30000);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { timeout: remaining() });
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: remaining() });
+  await page.locator('.statusbar').waitFor({ state: 'visible', timeout: remaining() });
+  log('workbench loaded');
+
+  // --- open the broken skill -------------------------------------------------------------
+  await palette('SKILL.md', { pick: 'SKILL.md' });
+  await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor({ timeout: remaining() });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'My_Skill' }).waitFor({ timeout: remaining() });
+  log('SKILL.md open');
+
+  // --- Problems -------------------------------------------------------------------------
+  await runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => page.keyboard.press('Control+Shift+M'));
+  const problems = page.locator('.markers-panel');
+  await problems.waitFor({ state: 'visible', timeout: remaining() });
+  const entry = problems.locator('.monaco-list-row', { hasText: /My_Skill/ }).first();
+  await entry.waitFor({ state: 'visible', timeout: Math.min(remaining(), 90000) });
+  const problemText = (await entry.innerText()).replace(/\s+/g, ' ');
+  log(`Problems entry: ${problemText}`);
+  if (!/skill\/name/.test(await problems.innerText())) {
+    throw new Error(`the Problems entry does not name an ahpls rule: ${problemText}`);
+  }
+
+  // --- hover, on the flagged value ---------------------------------------------------------
+  // The mouse rests on the value, as a user's would; VS Code shows the hover
+  // (the diagnostic and ahpls's own text) after its delay.
+  const value = page.locator('.monaco-editor .view-line span', { hasText: /^My_Skill$/ }).last();
+  await value.hover({ timeout: remaining() });
+  const hoverText = await waitFor(
+    'a hover with ahpls text on the name value',
+    async () => {
+      const texts = await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').allInnerTexts();
+      const t = texts.join('\n').trim();
+      if (t === '') {
+        await value.hover({ position: { x: 5 + Math.floor(Math.random() * 20), y: 5 }, timeout: 5000 });
+      }
+      return /name|skill/i.test(t) ? t : undefined;
+    },
+    90000,
+  );
+  log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 240)}`);
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('Escape');
+
+  // --- quick fix -> No problems ----------------------------------------------------------
+  await entry.dblclick(); // puts the cursor on the diagnostic and focuses the editor
+  await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
+  await runCommand('Quick Fix...');
+  const fix = page.locator('.action-widget .monaco-list-row.action', { hasText: /my-skill/ }).first();
+  await fix.waitFor({ state: 'visible', timeout: remaining() });
+  log(`quick fix: ${(await fix.innerText()).trim()}`);
+  // The action widget applies its focused entry on Enter (a click can land
+  // on its hover overlay); move the focus to the fix first.
+  for (let i = 0; i < 10 && !/\bfocused\b/.test((await fix.getAttribute('class')) ?? ''); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-editor .view-lines', { hasText: 'name: my-skill' }).waitFor({ timeout: remaining() });
+  // Saved, so that what the agent host reads back is the fixed file too.
+  await runCommand('File: Save');
+  await waitFor('the fix on disk', () => fs.readFileSync(skill, 'utf8').includes('name: my-skill'), 30000);
+  await waitFor('"No problems" in the Problems view', async () => /No problems/i.test(await problems.innerText({ timeout: 5000 })), 90000);
+  log('Problems: No problems');
+
+  // --- status bar item and language status item -----------------------------------------
+  const want = hostURL ? /ahpls: host/ : /ahpls/;
+  const status = page.locator('.statusbar-item', { hasText: want }).first();
+  await status.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
+  if (hostURL) {
+    // Connected shows the plug icon and no error/warning background.
+    await waitFor('the status bar item to say the host is connected', async () => {
+      const aria = (await status.getAttribute('aria-label')) ?? '';
+      const cls = (await status.getAttribute('class')) ?? '';
+      return !/error|warning/.test(cls) && /ahpls: host/.test(aria + (await status.innerText())) ? true : undefined;
+    });
+  }
+  log(`status bar item: ${(await status.innerText()).trim()}`);
+
+  await page.locator('.monaco-editor .view-lines').first().click();
+  const langStatus = page.locator('#status\\.languageStatus');
+  await langStatus.waitFor({ state: 'visible', timeout: remaining() });
+  await langStatus.click();
+  const langHover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'ahpls' }).first();
+  await langHover.waitFor({ state: 'visible', timeout: remaining() });
+  const langText = (await langHover.innerText()).replace(/\s+/g, ' ');
+  log(`language status: ${langText.slice(0, 200)}`);
+  if (hostURL && !/ahpls: host connected/.test(langText)) {
+    throw new Error(`language status does not say the host is connected: ${langText}`);
+  }
+  await page.keyboard.press('Escape');
+
+  // --- the Customizations view -------------------------------------------------------------
+  await runCommand('Focus on Customizations View');
+  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Customizations' }) });
+  await pane.waitFor({ state: 'visible', timeout: remaining() });
+  if (hostURL) {
+    const row = pane.locator('.monaco-list-row', { hasText: 'my-skill' }).first();
+    await waitFor('my-skill to be on in the Customizations view', async () => /my-skill.*\bon\b/s.test(await row.innerText()), 90000);
+    log(`Customizations: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+    await row.click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Toggle for This Session' }).first().click();
+    await waitFor('my-skill to be off after the session toggle', async () => /my-skill.*\boff\b/s.test(await row.innerText()), 60000);
+    log(`Customizations after toggle: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+  } else {
+    await pane.locator('.monaco-list-row', { hasText: /agent host/ }).first().waitFor({ timeout: remaining() });
+    log(`Customizations: ${(await pane.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+  }
+
+  await page.screenshot({ path: path.join(artifacts, 'pass.png') });
+  log(`passed; screenshot ${path.join(artifacts, 'pass.png')}`);
+}
+
+const timer = setTimeout(
+  () => {
+    console.error('e2e: overall time limit reached');
+    void fail(new Error('overall time limit reached'));
+  },
+  deadline - Date.now() + 5000,
+);
+
+async function fail(e) {
+  console.error(`e2e FAILED after ${((Date.now() - t0) / 1000).toFixed(1)}s: ${e?.stack ?? e}`);
+  try {
+    if (page) {
+      await page.screenshot({ path: path.join(artifacts, 'failure.png'), timeout: 10000 });
+      fs.writeFileSync(path.join(artifacts, 'failure-page.txt'), await page.locator('body').innerText({ timeout: 10000 }));
+      console.error(`screenshot: ${path.join(artifacts, 'failure.png')}`);
+    }
+  } catch (se) {
+    console.error(`no screenshot: ${se.message}`);
+  }
+  try {
+    console.error('--- tail of code-server.log');
+    console.error(fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n'));
+  } catch {}
+  await cleanup();
+  process.exit(1);
+}
+
+main().then(
+  async () => {
+    clearTimeout(timer);
+    await cleanup();
+    log('ok');
+    process.exit(0);
+  },
+  (e) => fail(e),
+);
