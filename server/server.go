@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -113,6 +114,8 @@ type Server struct {
 
 	exitOnce sync.Once
 	exitCh   chan struct{}
+
+	hostStatusSent atomic.Bool // an ahpls/hostStatus went out (outbound.go)
 
 	mu sync.Mutex // guards everything below
 	// state moves forward only: new → initialized (after initialize) → shutdown.

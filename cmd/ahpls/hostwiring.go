@@ -139,6 +139,9 @@ func (m *hostManager) apply(st hostSettings) {
 		return
 	}
 	link.SetExecutor(hostlink.NewToolExecutor(link, m, m.log))
+	// Report at once (the link's own first report comes from its
+	// goroutine), so the server's "no host" default never shows (#18).
+	m.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: st.Host})
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	m.mu.Lock()
