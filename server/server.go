@@ -318,7 +318,7 @@ func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
 			}
 			return nil, nil
 		}
-		return result, err
+		return result, validError(err)
 	}
 }
 
