@@ -213,6 +213,9 @@ func (b *Bridge) apply() bool {
 		return true
 	}
 	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.log))
+	// Report at once (the link's own first report comes from its
+	// goroutine), so the server's "no host" default never shows (#18).
+	b.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: st.Host})
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	b.mu.Lock()

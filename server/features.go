@@ -131,7 +131,9 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 		}
 		parts = append(parts, hoverDiagnostic(d, s.opts.Checkers))
 	}
-	if field := fieldHover(fs, off); field != "" {
+	if ev := s.hookEventHover(fs, off); ev != "" {
+		parts = append([]string{ev}, parts...)
+	} else if field := fieldHover(fs, off); field != "" {
 		parts = append([]string{field}, parts...)
 	}
 	if len(parts) == 0 {
@@ -143,11 +145,13 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 	}, nil
 }
 
-// hoverDiagnostic explains one finding: the rule, what it checks, and what
-// every consumer does with it.
+// hoverDiagnostic explains one finding with what the marker does not
+// show: the rule and its documentation link, what the rule checks, and what
+// every consumer does with it. The message itself is left out: editors
+// already show it next to the hover (#18).
 func hoverDiagnostic(d model.Diagnostic, checkers []diagnostics.Checker) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** (%s) — [%s](%s)\n\n%s", d.Rule, d.Severity, d.Rule, model.RuleHref(d.Rule), d.Message)
+	fmt.Fprintf(&b, "**%s** (%s) — [rule documentation](%s)", d.Rule, d.Severity, model.RuleHref(d.Rule))
 	if info, ok := diagnostics.LookupRule(d.Rule, checkers...); ok && info.Summary != "" {
 		fmt.Fprintf(&b, "\n\n%s", info.Summary)
 	}
@@ -237,7 +241,11 @@ func (l *lspServer) Completion(ctx context.Context, p *protocol.CompletionParams
 		return empty, nil
 	}
 	off := offsetAt(text, p.Position, s.Encoding())
-	items := completeAt(kind, text, off, model.EffectiveTargets(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, model.FormatNone))
+	targets := model.EffectiveTargets(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, model.FormatNone)
+	if kind.Markdown() {
+		return &protocol.CompletionList{Items: completeMarkdown(kind, loc.rel, text, off, targets)}, nil
+	}
+	items := completeAt(kind, text, off, targets)
 	return &protocol.CompletionList{Items: items}, nil
 }
 

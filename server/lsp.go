@@ -130,13 +130,11 @@ func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedPara
 	} else if !s.opts.NoFSNotify && len(roots) > 0 {
 		s.startFSWatch(roots)
 	}
-	for _, r := range roots {
-		n := s.scanFolder(r)
-		s.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("ahpls: %d customization files in %s", n, r))
-	}
+	s.scanWithProgress(bg, roots)
 	if s.opts.OnInitialized != nil {
 		s.opts.OnInitialized(bg, roots)
 	}
+	s.ensureHostStatus()
 	return nil
 }
 
@@ -343,8 +341,10 @@ func (l *lspServer) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.D
 	}
 	s.mu.Unlock()
 	s.recheckAll(CauseConfig)
-	for _, r := range added {
-		s.scanFolder(r)
+	if len(added) > 0 {
+		// Scanning calls the client for progress: release the read loop.
+		jsonrpc2.Async(ctx)
+		s.scanWithProgress(s.ctx, added)
 	}
 	if s.opts.OnFoldersChanged != nil {
 		s.opts.OnFoldersChanged(s.Folders())

@@ -122,6 +122,8 @@ type Server struct {
 	exitOnce sync.Once
 	exitCh   chan struct{}
 
+	hostStatusSent atomic.Bool // an ahpls/hostStatus went out (outbound.go)
+
 	mu sync.Mutex // guards everything below
 	// state moves forward only: new → initialized (after initialize) → shutdown.
 	state      lifecycle
@@ -333,7 +335,7 @@ func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
 			}
 			return nil, nil
 		}
-		return result, err
+		return result, validError(err)
 	}
 }
 

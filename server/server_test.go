@@ -297,7 +297,9 @@ func TestExecuteCommands(t *testing.T) {
 	assert.Contains(t, err.Error(), "no agent host connected")
 
 	c.srv.SendHostStatus(HostStatus{State: "connecting", Host: "ws://127.0.0.1:1"})
-	n := c.waitFor("hostStatus", func(n note) bool { return n.Method == MethodHostStatus })
+	n := c.waitFor("hostStatus", func(n note) bool {
+		return n.Method == MethodHostStatus && strings.Contains(string(n.Params), "connecting")
+	})
 	assert.JSONEq(t, `{"state":"connecting","host":"ws://127.0.0.1:1"}`, string(n.Params))
 }
 

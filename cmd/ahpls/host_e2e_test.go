@@ -107,7 +107,8 @@ func TestBinaryWithAgentHost(t *testing.T) {
 	var call map[string]any
 	require.NoError(t, host.Wait(ctx, func(v *ahptest.View) bool { call = v.ToolCall(chat, id); return call["status"] == "completed" }))
 	assert.Equal(t, true, call["success"], call)
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return progress["begin"] == 1 && progress["end"] == 1 }, 10*time.Second, 20*time.Millisecond,
+	// Two reports: the first scan of the workspace (#18) and the tool.
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return progress["begin"] == 2 && progress["end"] == 2 }, 10*time.Second, 20*time.Millisecond,
 		"the running tool showed as work-done progress")
 
 	// An unsaved edit breaks a skill: it is republished without it.

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Completion that knows where it is (#18), for Markdown headers:
+//   - at the start of a header line: the keys not yet present, only those
+//     a target reading this file reads;
+//   - after `key:`: the key's values (booleans, enums, the folder name for
+//     a skill's `name`);
+//   - on an indented line under `hooks:`: the hook event names of the
+//     targets.
+
+// completeMarkdown proposes what fits at byte offset off of a Markdown
+// customization's header; outside the header it proposes nothing.
+func completeMarkdown(kind model.Kind, rel string, text []byte, off int, targets []model.Target) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	fm := diagnostics.SplitFrontmatter(text)
+	if !fm.Present || off < fm.Body.Start || off > fm.Body.End {
+		return items
+	}
+	lineStart := bytes.LastIndexByte(text[:off], '\n') + 1
+	line := string(text[lineStart:off])
+	indented := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+	if indented {
+		if parentKey(text, lineStart, fm.Body.Start) == "hooks" && !strings.Contains(line, ":") {
+			return valueItems(hookEventNames(targets), "hook event")
+		}
+		return items
+	}
+	if key, _, found := strings.Cut(line, ":"); found {
+		return valueCompletions(kind, rel, strings.TrimSpace(key))
+	}
+	// A key: the ones not present yet (the line being typed does not count).
+	present := map[string]bool{}
+	if entries, ok := diagnostics.FrontmatterEntries(text); ok {
+		lineEnd := bytes.IndexByte(text[off:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text) - off
+		}
+		for _, e := range entries {
+			if e.KeySpan.Start >= lineStart && e.KeySpan.Start <= off+lineEnd {
+				continue
+			}
+			present[e.Key] = true
+		}
+	}
+	for _, it := range keyItems(kind, targets) {
+		if present[it.Label] || !readBy(kind, it.Label, targets) {
+			continue
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// readBy reports whether a target of the file reads key (keys documented
+// for no target in particular count as read by all).
+func readBy(kind model.Kind, key string, targets []model.Target) bool {
+	f, ok := lookupField(kind, key)
+	if !ok || len(f.Targets) == 0 || len(targets) == 0 {
+		return true
+	}
+	for _, t := range f.Targets {
+		for _, e := range targets {
+			if t == e {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueCompletions proposes values for key.
+func valueCompletions(kind model.Kind, rel, key string) []protocol.CompletionItem {
+	if key == "name" {
+		name := defaultName(kind, rel)
+		if name == "" || name == "." {
+			return []protocol.CompletionItem{}
+		}
+		detail := "the file name"
+		if kind == model.KindSkill {
+			detail = "the folder name (consumers find the skill by it)"
+		}
+		return []protocol.CompletionItem{{
+			Label:     name,
+			Kind:      protocol.CompletionItemKindValue,
+			Detail:    protocol.NewOptional(detail),
+			Preselect: protocol.NewOptional(true),
+		}}
+	}
+	if values := fieldValues(kind, key); len(values) > 0 {
+		detail := key
+		if boolKeys[key] {
+			detail = "boolean"
+		}
+		return valueItems(values, detail)
+	}
+	return []protocol.CompletionItem{}
+}
+
+// parentKey returns the top-level key whose block holds the line starting
+// at lineStart: the nearest line above it that starts without indentation.
+func parentKey(text []byte, lineStart, bodyStart int) string {
+	for end := lineStart - 1; end > bodyStart; {
+		start := bytes.LastIndexByte(text[:end], '\n') + 1
+		if start < bodyStart {
+			start = bodyStart
+		}
+		l := text[start:end]
+		if len(l) > 0 && l[0] != ' ' && l[0] != '\t' && l[0] != '#' {
+			k, _, ok := bytes.Cut(l, []byte(":"))
+			if !ok {
+				return ""
+			}
+			return string(bytes.TrimSpace(k))
+		}
+		end = start - 1
+	}
+	return ""
+}
+
+// hookEventDoc says what a hook event is for, for hover.
+func hookEventDoc(name string) string {
+	var readers []string
+	for _, t := range model.AllTargets {
+		for _, e := range diagnostics.HookEvents(t) {
+			if e == name {
+				readers = append(readers, t.DisplayName())
+				break
+			}
+		}
+	}
+	if len(readers) == 0 {
+		return ""
+	}
+	doc := hookEventDocs[name]
+	if doc == "" {
+		doc = "A hook event."
+	}
+	return fmt.Sprintf("**%s** (hook event)\n\n%s\n\nFired by: %s", name, doc, strings.Join(dedupe(readers), ", "))
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hookEventDocs describes the common hook events (public documentation of
+// Claude Code and VS Code hooks, in our words).
+var hookEventDocs = map[string]string{
+	"PreToolUse":          "Runs before a tool call; can allow, deny or change it.",
+	"PostToolUse":         "Runs after a tool call succeeded.",
+	"PostToolUseFailure":  "Runs after a tool call failed.",
+	"UserPromptSubmit":    "Runs when the user submits a prompt, before the model sees it.",
+	"Notification":        "Runs when the agent sends a notification.",
+	"Stop":                "Runs when the agent finishes its response.",
+	"SubagentStart":       "Runs when a subagent starts.",
+	"SubagentStop":        "Runs when a subagent finishes.",
+	"PreCompact":          "Runs before the conversation is compacted.",
+	"SessionStart":        "Runs when a session starts or resumes.",
+	"SessionEnd":          "Runs when a session ends.",
+	"PermissionRequest":   "Runs when a permission dialog would be shown.",
+	"preToolUse":          "Runs before a tool call; can deny it.",
+	"postToolUse":         "Runs after a tool call.",
+	"sessionStart":        "Runs when a session starts.",
+	"sessionEnd":          "Runs when a session ends.",
+	"userPromptSubmitted": "Runs when the user submits a prompt.",
+	"errorOccurred":       "Runs when an error occurs.",
+}
+
+// hookEventHover documents the hook event name under the cursor: a key of
+// a JSON "hooks" object, or an indented key under a Markdown header's
+// `hooks:`.
+func (s *Server) hookEventHover(fs *fileState, off int) string {
+	text := fs.snap.Text
+	var name string
+	if fs.kind.Markdown() {
+		fm := diagnostics.SplitFrontmatter(text)
+		if !fm.Present || off < fm.Body.Start || off > fm.Body.End {
+			return ""
+		}
+		lineStart := bytes.LastIndexByte(text[:off], '\n') + 1
+		lineEnd := bytes.IndexByte(text[lineStart:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text) - lineStart
+		}
+		line := text[lineStart : lineStart+lineEnd]
+		k, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok || len(line) == 0 || line[0] != ' ' && line[0] != '\t' || parentKey(text, lineStart, fm.Body.Start) != "hooks" {
+			return ""
+		}
+		if kEnd := lineStart + len(k); off > kEnd {
+			return ""
+		}
+		name = string(bytes.Trim(bytes.TrimSpace(k), `"'`))
+	} else {
+		k, ok := jsonKeyAt(text, off)
+		if !ok {
+			return ""
+		}
+		// The key's opening quote: the object it sits in must be "hooks".
+		q := min(off, len(text)-1)
+		for q >= 0 && !(text[q] == '"' && bytes.HasPrefix(text[q+1:], []byte(k+`"`))) {
+			q--
+		}
+		if q < 0 || !insideHooksObject(text[:q]) {
+			return ""
+		}
+		name = k
+	}
+	return hookEventDoc(name)
+}

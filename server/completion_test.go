@@ -1,0 +1,98 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/uri"
+)
+
+func completionLabels(t *testing.T, c *testClient, u uri.URI, text string, line, col int) []string {
+	t.Helper()
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, text)))
+	var list struct {
+		Items []struct {
+			Label string `json:"label"`
+		} `json:"items"`
+	}
+	require.NoError(t, c.call("textDocument/completion", posParams(u, line, col), &list))
+	out := []string{}
+	for _, it := range list.Items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+func TestCompletionKnowsWhereItIs(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	gh := func(rel string) uri.URI { return uri.File(filepath.Join(root, filepath.FromSlash(rel))) }
+
+	// Keys not yet present, only those the file's targets read: a
+	// .github skill (VS Code agent host, Agent Skills) gets no Claude-only keys.
+	got := completionLabels(t, c, gh(".github/skills/k/SKILL.md"), "---\nname: k\ndescription: K.\n\n---\n", 3, 0)
+	assert.Equal(t, []string{"license", "compatibility", "metadata", "allowed-tools", "argument-hint", "user-invocable", "disable-model-invocation", "context"}, got)
+	// The same file under .claude/skills also gets Claude Code's keys.
+	got = completionLabels(t, c, gh(".claude/skills/k/SKILL.md"), "---\nname: k\ndescription: K.\n\n---\n", 3, 0)
+	assert.Contains(t, got, "when_to_use")
+	assert.NotContains(t, got, "name")
+	assert.NotContains(t, got, "description")
+
+	// Values: the folder name for `name`, booleans, enums.
+	assert.Equal(t, []string{"db-migrate"}, completionLabels(t, c, gh(".github/skills/db-migrate/SKILL.md"), "---\nname: \n---\n", 1, 6))
+	assert.Equal(t, []string{"true", "false"}, completionLabels(t, c, gh(".github/skills/b/SKILL.md"), "---\nuser-invocable: \n---\n", 1, 16))
+	assert.Equal(t, []string{"vscode", "github-copilot"}, completionLabels(t, c, gh(".github/agents/a.agent.md"), "---\ntarget: \n---\n", 1, 8))
+
+	// Hook event names (not field names) under an agent's `hooks:`.
+	got = completionLabels(t, c, gh(".github/agents/h.agent.md"), "---\nhooks:\n  \n---\n", 2, 2)
+	assert.Contains(t, got, "PreToolUse")
+	assert.NotContains(t, got, "description")
+
+	// Nothing in the body.
+	assert.Equal(t, []string{}, completionLabels(t, c, gh(".github/skills/z/SKILL.md"), "---\nname: z\n---\nbody\n", 3, 2))
+}
+
+type wireHover struct {
+	Contents struct {
+		Value string `json:"value"`
+	} `json:"contents"`
+}
+
+func TestHoverHookEventsAndDiagnostics(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	hover := func(u uri.URI, line, col int) string {
+		t.Helper()
+		var raw json.RawMessage
+		require.NoError(t, c.call("textDocument/hover", posParams(u, line, col), &raw))
+		var h wireHover
+		_ = json.Unmarshal(raw, &h)
+		return h.Contents.Value
+	}
+	hooks := uri.File(filepath.Join(root, ".github", "hooks", "h.json"))
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(hooks, 1, "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n")))
+	c.waitPublish(hooks, ptr(1), nil)
+	got := hover(hooks, 2, 7)
+	assert.True(t, strings.HasPrefix(got, "**PreToolUse** (hook event)\n\nRuns before a tool call; can allow, deny or change it.\n\nFired by: "), got)
+	assert.Contains(t, got, "Claude Code")
+
+	agent := uri.File(filepath.Join(root, ".github", "agents", "a.agent.md"))
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(agent, 1, "---\ndescription: A.\nhooks:\n  Stop: []\n---\n")))
+	c.waitPublish(agent, ptr(1), nil)
+	assert.Contains(t, hover(agent, 3, 3), "**Stop** (hook event)")
+
+	// A diagnostic's hover adds what the marker does not show: no message.
+	u := skillURI(root, "db-migrate")
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, "---\nname: DB Migrate\ndescription: D.\n---\n")))
+	p := c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "skill/name-charset")) == 1 })
+	msg := withCode(p.diags(t), "skill/name-charset")[0].Message
+	got = hover(u, 1, 8)
+	assert.NotContains(t, got, msg)
+	assert.Contains(t, got, fmt.Sprintf("**skill/name-charset** (info) — [rule documentation](%s)", "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#skillname-charset"))
+	assert.Contains(t, got, "| consumer | reaction |")
+}
