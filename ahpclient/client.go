@@ -114,6 +114,15 @@ type Options struct {
 	Folders    []string
 	JoinNested bool
 
+	// JoinQuiet and JoinMaxDelay coalesce join work for bursts of root
+	// session notifications: the join decision runs once the notifications
+	// have been quiet for JoinQuiet (default 25ms), and at least every
+	// JoinMaxDelay (default 250ms) while they keep coming, so a burst of
+	// 20,000 sessionAdded costs a handful of evaluations and no subscribe
+	// for a session added and removed within it.
+	JoinQuiet    time.Duration
+	JoinMaxDelay time.Duration
+
 	// ChatTurns is subscribe.view.turns for chats (0 = host default); ahpls
 	// needs only the active turn, so 1 is a good value.
 	ChatTurns int
@@ -286,6 +295,16 @@ type Client struct {
 	failed          map[string]bool
 	activeClient    map[string]any
 	closed          bool
+	// Coalesced join evaluation (scheduleJoinsLocked).
+	joinTimer   *time.Timer
+	joinPending bool
+	joinSince   time.Time // first notification of the pending burst
+	// rejoin throttles following a session again after it was lost
+	// (removed, failed, left): a host flapping a session costs one
+	// subscribe per backoff period, not one per notification.
+	rejoin      map[string]rejoinState
+	rejoinTimer *time.Timer
+	rejoinDue   time.Time
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -354,6 +373,12 @@ func New(opts Options) (*Client, error) {
 	if opts.WriteBudget <= 0 {
 		opts.WriteBudget = DefaultWriteBudget
 	}
+	if opts.JoinQuiet <= 0 {
+		opts.JoinQuiet = 25 * time.Millisecond
+	}
+	if opts.JoinMaxDelay < opts.JoinQuiet {
+		opts.JoinMaxDelay = max(250*time.Millisecond, opts.JoinQuiet)
+	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
 	}
@@ -370,6 +395,7 @@ func New(opts Options) (*Client, error) {
 		explicit:  map[string]bool{},
 		joined:    map[string]bool{},
 		failed:    map[string]bool{},
+		rejoin:    map[string]rejoinState{},
 		stop:      make(chan struct{}),
 		inbound:   make(chan inboundRequest, opts.RequestQueue),
 	}
@@ -1182,7 +1208,7 @@ func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) 
 				c.summaries[p.Session] = merged
 			}
 		}
-		c.evaluateJoinsLocked()
+		c.scheduleJoinsLocked()
 		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
 		c.unlock()
 	default:

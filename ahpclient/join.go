@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 )
@@ -110,6 +111,7 @@ func (c *Client) Join(session string) {
 	c.mu.Lock()
 	c.explicit[session] = true
 	delete(c.failed, session)
+	delete(c.rejoin, session)
 	c.evaluateJoinsLocked()
 	c.unlock()
 }
@@ -136,7 +138,39 @@ func (c *Client) Joined() []string {
 	return out
 }
 
+// scheduleJoinsLocked coalesces join evaluation for root notifications
+// (issue 16): a host announcing thousands of sessions at once must not make
+// the client evaluate and subscribe per notification. The evaluation runs
+// JoinQuiet after the last notification, or JoinMaxDelay after the first
+// of a burst that does not stop.
+func (c *Client) scheduleJoinsLocked() {
+	now := time.Now()
+	if !c.joinPending {
+		c.joinPending, c.joinSince = true, now
+	}
+	wait := min(c.opts.JoinQuiet, c.opts.JoinMaxDelay-now.Sub(c.joinSince))
+	if wait < 0 {
+		wait = 0
+	}
+	if c.joinTimer == nil {
+		c.joinTimer = time.AfterFunc(wait, c.runScheduledJoins)
+		return
+	}
+	c.joinTimer.Reset(wait)
+}
+
+func (c *Client) runScheduledJoins() {
+	c.mu.Lock()
+	if c.joinPending && !c.closed {
+		c.joinPending = false
+		c.evaluateJoinsLocked()
+	}
+	c.unlock()
+}
+
 func (c *Client) evaluateJoinsLocked() {
+	// Any evaluation covers what a scheduled one would have done.
+	c.joinPending = false
 	if c.conn == nil {
 		return
 	}
@@ -159,8 +193,13 @@ func (c *Client) evaluateJoinsLocked() {
 		}
 	}
 	conn := c.conn
+	now := time.Now()
 	for s := range want {
 		if c.joined[s] {
+			continue
+		}
+		if r, ok := c.rejoin[s]; ok && now.Before(r.at) {
+			c.evaluateAtLocked(r.at)
 			continue
 		}
 		c.joined[s] = true
@@ -175,7 +214,64 @@ func (c *Client) evaluateJoinsLocked() {
 	}
 }
 
+// rejoinState is the throttle on following a lost session again.
+type rejoinState struct {
+	at      time.Time     // not before
+	backoff time.Duration // the last wait
+}
+
+const (
+	rejoinBase  = time.Second
+	rejoinMax   = 30 * time.Second
+	rejoinReset = time.Minute // a session stable this long starts from rejoinBase again
+)
+
+// lostSessionLocked notes that a session stopped being followed: the
+// next join waits rejoinBase, doubling with each loss up to rejoinMax.
+func (c *Client) lostSessionLocked(s string) {
+	now := time.Now()
+	r := c.rejoin[s]
+	if now.Sub(r.at) > rejoinReset {
+		r.backoff = 0
+	}
+	r.backoff = min(max(rejoinBase, 2*r.backoff), rejoinMax)
+	r.at = now.Add(r.backoff)
+	c.rejoin[s] = r
+	// Bounded: forget throttles long past.
+	if len(c.rejoin) > 1024 {
+		for k, v := range c.rejoin {
+			if now.Sub(v.at) > rejoinReset {
+				delete(c.rejoin, k)
+			}
+		}
+	}
+}
+
+// evaluateAtLocked makes sure joins are evaluated again at t.
+func (c *Client) evaluateAtLocked(t time.Time) {
+	if c.rejoinTimer != nil && !c.rejoinDue.IsZero() && !t.Before(c.rejoinDue) {
+		return
+	}
+	c.rejoinDue = t
+	d := time.Until(t)
+	if c.rejoinTimer == nil {
+		c.rejoinTimer = time.AfterFunc(d, c.runRejoin)
+		return
+	}
+	c.rejoinTimer.Reset(d)
+}
+
+func (c *Client) runRejoin() {
+	c.mu.Lock()
+	c.rejoinDue = time.Time{}
+	if !c.closed {
+		c.evaluateJoinsLocked()
+	}
+	c.unlock()
+}
+
 func (c *Client) leaveLocked(conn *rpcConn, s string) {
+	c.lostSessionLocked(s)
 	var uris []string
 	for uri, ch := range c.channels {
 		if ch.session == s {

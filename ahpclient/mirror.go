@@ -311,6 +311,7 @@ func (c *Client) dropChannelLocked(uri, reason string, cause error) {
 			c.emitLocked(Event{Kind: EventSessionLeft, Channel: uri, Reason: reason, Err: cause})
 		}
 		c.failed[uri] = true
+		c.lostSessionLocked(uri)
 	}
 }
 

@@ -62,6 +62,16 @@ func TestLoadStatesBecomeDiagnostics(t *testing.T) {
 		manifest := h.path("plugins/tooling/.plugin/plugin.json")
 		firstLine := model.Span{Start: 0, End: 3} // "---"
 
+		// A 0.8 host's enablement shape is learnt only from what the host
+		// authored (issue 15), here the MCP child it reports: show one
+		// first, so the republish that learning causes happens now and not
+		// in the middle of the states below.
+		if !h.host.v1 {
+			ready := fmt.Sprintf(`[{"type":"mcpServer","id":"m-docs","uri":%q,"name":"docs","enabled":true,"state":{"kind":"ready"}}]`, h.pluginURI("proj")+"/.mcp.json")
+			h.emit(h.session, h.pluginUpdate("proj", `{"kind":"loaded"}`, ready))
+			h.settled(h.session, "proj")
+		}
+
 		// Our synthesized plugin, state by state.
 		h.emit(h.session, h.pluginUpdate("proj", `{"kind":"loading"}`, ""))
 		h.emit(h.session, h.pluginUpdate("proj", `{"kind":"error","message":"skills/lint/SKILL.md: missing description"}`, ""))
