@@ -142,12 +142,11 @@ type Server struct {
 
 // clientCaps is the part of the client's capabilities that changes what we do.
 type clientCaps struct {
-	configuration  bool // workspace/configuration
-	watchDynamic   bool // dynamic registration of workspace/didChangeWatchedFiles
-	watchRelative  bool
-	showDocument   bool
-	workDone       bool
-	codeActionLits bool
+	configuration bool // workspace/configuration
+	watchDynamic  bool // dynamic registration of workspace/didChangeWatchedFiles
+	watchRelative bool
+	showDocument  bool
+	workDone      bool
 }
 
 // New returns a server that is not yet connected.
