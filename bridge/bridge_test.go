@@ -179,3 +179,47 @@ func TestHostFindingsFollowTheText(t *testing.T) {
 	_, excluded := h.ed.Excluded()[path]
 	assert.False(t, excluded)
 }
+
+// The host commands over LSP: argument errors name the shape, a file URI
+// toggles that file's item in the joined session, the list shows it off.
+func TestHostCommands(t *testing.T) {
+	h := newHosted(t, nil)
+	ctx := context.Background()
+	h.wait("joined", func() bool {
+		st, err := h.ed.HostStatus(ctx)
+		return err == nil && st.State == "connected" && len(st.Sessions) == 1 && len(st.Plugins) > 0
+	})
+	err := h.ed.Command(ctx, "ahpls.toggleCustomization", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "takes one argument")
+	err = h.ed.Command(ctx, "ahpls.toggleCustomization", nil, map[string]any{"id": "x"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"enabled" is missing`)
+
+	h.wait("the host lists the skill", func() bool {
+		var list map[string][]map[string]any
+		if h.ed.Command(ctx, "ahpls.listCustomizations", &list) != nil {
+			return false
+		}
+		for _, r := range list[h.session] {
+			if r["name"] == "run-tests" {
+				return true
+			}
+		}
+		return false
+	})
+	skill := filepath.Join(h.ws, ".github", "skills", "run-tests", "SKILL.md")
+	var rows []map[string]any
+	require.NoError(t, h.ed.Command(ctx, "ahpls.toggleCustomization", &rows, map[string]any{"uri": "file://" + filepath.ToSlash(skill), "enabled": false}))
+	require.NotEmpty(t, rows)
+	var list map[string][]map[string]any
+	require.NoError(t, h.ed.Command(ctx, "ahpls.listCustomizations", &list))
+	require.Contains(t, list, h.session)
+	off := false
+	for _, r := range list[h.session] {
+		if r["name"] == "run-tests" && r["on"] == false {
+			off = true
+		}
+	}
+	assert.True(t, off, "run-tests is off in %v", list[h.session])
+}

@@ -162,7 +162,6 @@ type Link struct {
 	histOrder  map[string][]string   // plugin id → nonces, oldest first
 	dialect    enablement.Dialect
 	lastEntry  []byte
-	entry      any // last entry handed to ahpclient
 	collisions []tools.Collision
 	excl       map[string][]model.Diagnostic // by abs path
 	exclSum    map[string][32]byte           // hash of the text each excl was computed from

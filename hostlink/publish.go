@@ -277,9 +277,7 @@ func (l *Link) clientTreeLocked(f *folder) enablement.ClientTree {
 	me := l.client.ClientID()
 	for _, p := range snap.Plugins {
 		src := enablement.ClientPluginSource{ID: pluginID(me, f.key, p.Name), URI: p.URI, Name: p.Name, Nonce: p.Nonce}
-		for _, s := range bundledServers(p) {
-			src.Servers = append(src.Servers, s)
-		}
+		src.Servers = append(src.Servers, bundledServers(p)...)
 		tree.Plugins = append(tree.Plugins, src)
 	}
 	return tree

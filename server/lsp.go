@@ -55,9 +55,12 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 			}
 		}
 	}
-	if len(folders) == 0 && p.RootURI != nil {
-		if path, ok := uriPath(*p.RootURI); ok {
-			folders = append(folders, folder{uri: uri.URI(strings.Clone(string(*p.RootURI))), path: path})
+	// rootUri is deprecated in favour of workspaceFolders, which win; it is
+	// still what older clients send.
+	//lint:ignore SA1019 the fallback for clients without workspaceFolders
+	if root := p.RootURI; len(folders) == 0 && root != nil {
+		if path, ok := uriPath(*root); ok {
+			folders = append(folders, folder{uri: uri.URI(strings.Clone(string(*root))), path: path})
 		}
 	}
 	if h, ok := s.log.Handler().(*LogHandler); ok {
