@@ -36,7 +36,7 @@ var hookRules = []RuleInfo{
 		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
 		Evidence: []Evidence{
 			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
-			{"CC", "ok/SKIP", "Claude Code's settings schema lists its events (customization-formats.md §5.7 [CC]); an unknown key never fires"},
+			{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
 			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
 		},
 	},
