@@ -35,7 +35,8 @@ var hookRules = []RuleInfo{
 		Kinds:    hookKinds,
 		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
 		Evidence: []Evidence{
-			{"CC", "ok/SKIP", "Claude Code's settings schema lists its events (customization-formats.md §5.7 [CC]); an unknown key never fires"},
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
+			{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
 			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
 		},
 	},
@@ -44,6 +45,9 @@ var hookRules = []RuleInfo{
 		Summary:  "A flat handler where Claude Code requires matcher groups.",
 		Kinds:    hookKinds,
 		Severity: "CC REJ.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Hook matcher \\\"hooks\\\" must be an array of hook entries; received undefined; entry ignored at runtime\""},
+		},
 	},
 	{
 		ID:       "hooks/matcher-ignored",
@@ -75,6 +79,7 @@ var hookRules = []RuleInfo{
 		Kinds:    hookKinds,
 		Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
 		Evidence: []Evidence{
+			{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
 			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
 		},
 	},
@@ -84,6 +89,7 @@ var hookRules = []RuleInfo{
 		Kinds:    hookKinds,
 		Severity: "REJ per target that finds none of its command fields.",
 		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
 			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
 		},
 	},
@@ -92,6 +98,9 @@ var hookRules = []RuleInfo{
 		Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
 		Kinds:    "hooks, settings",
 		Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
+		},
 	},
 	{
 		ID:       "hooks/field-form",

@@ -38,8 +38,8 @@ var headerRules = []RuleInfo{
 		Kinds:    "skill, ccagent",
 		Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
 		Evidence: []Evidence{
+			{"CC", "WARN", "`claude plugin validate` 2.1.332 on a plugin agent: \"No frontmatter block found. Add YAML frontmatter between --- delimiters …\""},
 			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): a skill without a description is skipped; skills-ref \"SKILL.md must start with YAML frontmatter (---)\""},
-			{"CC", "LOSE", "`claude plugin validate` on plugin agents: loads \"with its name taken from the filename\""},
 		},
 	},
 	{

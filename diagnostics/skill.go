@@ -33,9 +33,9 @@ var skillRules = []RuleInfo{
 		Kinds:    "skill",
 		Severity: "VS WARN (validator Error marker; loads under the folder name) · VH ok · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
 		Evidence: []Evidence{
-			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; discovery does not test VALID_SKILL_NAME_REGEX)"},
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; the regex is used by the validator and installers, not by skill loading, as far as traced)"},
 			{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
-			{"CC", "ok", "Claude Code lists the skill under its folder name; `claude plugin validate` is silent on skill names"},
+			{"CC", "ok", "`claude plugin validate` 2.1.332 on a plugin with `name: PDF Helper` in skills/pdf-helper: success, provides \"p1:pdf-helper\" (the folder name)"},
 			{"AS", "SPEC", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\""},
 			{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
 		},
