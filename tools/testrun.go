@@ -673,6 +673,13 @@ func sortedKeys(m map[string]bool) []string {
 // workspace root; every argument is single-quoted when it needs to be.
 func reproduceLine(dir string, argv []string) string {
 	var b strings.Builder
+	var kept []string
+	for _, a := range argv {
+		if !strings.HasPrefix(a, "--junitxml=") { // our temp file, not the user's
+			kept = append(kept, a)
+		}
+	}
+	argv = kept
 	if dir != "." {
 		b.WriteString("cd " + shellQuote(dir) + " && ")
 	}

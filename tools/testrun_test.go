@@ -38,14 +38,18 @@ func copyTree(t *testing.T, src string) string {
 	return dst
 }
 
-// needTool skips visibly when a framework's toolchain is missing here.
+// needTool skips visibly when a framework's toolchain is missing from the
+// PATH the tools run with (testEnviron).
 func needTool(t *testing.T, name string, args ...string) {
 	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
+	prog, err := resolveProgram("/", name, testEnviron())
+	if err != nil {
 		t.Skipf("SKIP: %s is not installed on this machine; the %s runner is not exercised", name, name)
 	}
 	if len(args) > 0 {
-		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		cmd := exec.Command(prog, args...)
+		cmd.Env = testEnviron()
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Skipf("SKIP: `%s %s` failed (%v): %s", name, strings.Join(args, " "), err, out)
 		}
 	}
@@ -229,10 +233,9 @@ func TestRunTestsGo200(t *testing.T) {
 	wire, err := json.Marshal(res.Wire())
 	require.NoError(t, err)
 	assert.Less(t, len(wire), 4096, "the whole wire result, text and structured content")
-	// At most one update per progressInterval (plus the final one).
-	for i := 2; i < len(times); i++ {
-		assert.GreaterOrEqual(t, times[i].Sub(times[i-1]), progressInterval-20*time.Millisecond, "updates %d and %d", i-1, i)
-	}
+	// At most one update per progressInterval tick, plus the final one (a
+	// slow machine only lowers the count, so this cannot fail by timing).
+	assert.LessOrEqual(t, len(times), int(res.Duration/progressInterval)+2)
 	rate := float64(len(times)) / res.Duration.Seconds()
 	t.Logf("200 tests: %d progress updates in %s (%.1f/s); text result %d bytes, wire result %d bytes", len(times), res.Duration.Round(time.Millisecond), rate, len(res.Output), len(wire))
 }
