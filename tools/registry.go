@@ -23,6 +23,12 @@ type Options struct {
 	// Environ is the environment command tools inherit from (filtered by
 	// DefaultEnvAllow and each tool's inheritEnv); nil means os.Environ().
 	Environ []string
+	// OnTestDiagnostics, when set, receives the editor diagnostics of
+	// failing tests (source TestDiagnosticsSource) after each
+	// ahpls_run_tests call: file URI → its diagnostics, where an empty
+	// list clears a file whose tests pass again. Called from the goroutine
+	// of the call; it must not block.
+	OnTestDiagnostics func(map[string][]Diagnostic)
 }
 
 // Registry holds the tools of one workspace folder: the built-in editor
@@ -50,6 +56,7 @@ type Registry struct {
 	testDef      *Definition
 	testsOff     bool
 	failed       lastFailed // what failed last time, for failedOnly
+	onTestDiags  func(map[string][]Diagnostic)
 }
 
 // NewRegistry creates a registry for opts.Root, which must be an existing
@@ -73,7 +80,7 @@ func NewRegistry(opts Options) (*Registry, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	r := &Registry{root: root, realRoot: real, editor: opts.Editor, environ: env, trusted: opts.Trusted}
+	r := &Registry{root: root, realRoot: real, editor: opts.Editor, environ: env, trusted: opts.Trusted, onTestDiags: opts.OnTestDiagnostics}
 	if opts.Editor != nil {
 		r.builtins = builtinDefinitions()
 	}

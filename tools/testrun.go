@@ -332,12 +332,79 @@ func (l *lineSplitter) Flush() {
 type lastFailed struct {
 	mu    sync.Mutex
 	byDir map[string][]TestFailure
+	shown map[string]bool // URIs that carry test diagnostics now
+}
+
+// TestDiagnosticsSource is the LSP diagnostic source of failing tests.
+const TestDiagnosticsSource = "ahpls tests"
+
+// TestDiagnostics returns the diagnostics of every test that failed in the
+// last run of its project, by file URI, and the URIs that had some before
+// and have none now (to clear). It updates what counts as shown.
+func (r *Registry) TestDiagnostics() map[string][]Diagnostic {
+	r.failed.mu.Lock()
+	defer r.failed.mu.Unlock()
+	out := map[string][]Diagnostic{}
+	for _, fs := range r.failed.byDir {
+		for _, f := range fs {
+			if f.File == "" || f.Line <= 0 {
+				continue
+			}
+			uri, _, err := r.workspaceURI(filepath.FromSlash(f.File), false)
+			if err != nil {
+				continue
+			}
+			msg := f.Name + " failed"
+			if f.Message != "" {
+				msg += ": " + f.Message
+			}
+			out[uri] = append(out[uri], Diagnostic{
+				URI:      uri,
+				Range:    Range{Start: Position{Line: f.Line - 1}, End: Position{Line: f.Line}},
+				Severity: "error",
+				Message:  msg,
+				Source:   TestDiagnosticsSource,
+				Code:     f.Name,
+			})
+		}
+	}
+	for uri := range r.failed.shown {
+		if _, ok := out[uri]; !ok {
+			out[uri] = []Diagnostic{}
+		}
+	}
+	r.failed.shown = map[string]bool{}
+	for uri, ds := range out {
+		if len(ds) > 0 {
+			r.failed.shown[uri] = true
+		}
+	}
+	return out
 }
 
 func (l *lastFailed) get(dir string) []TestFailure {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.byDir[dir]
+}
+
+// add records failures of a partial run (a pattern or a path) without
+// forgetting the project's other failures.
+func (l *lastFailed) add(dir string, fs []TestFailure) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byDir == nil {
+		l.byDir = map[string][]TestFailure{}
+	}
+	have := map[string]bool{}
+	for _, f := range l.byDir[dir] {
+		have[f.Package+"\x00"+f.Name] = true
+	}
+	for _, f := range fs {
+		if !have[f.Package+"\x00"+f.Name] {
+			l.byDir[dir] = append(l.byDir[dir], f)
+		}
+	}
 }
 
 func (l *lastFailed) set(dir string, f []TestFailure) {
@@ -458,6 +525,11 @@ func runTests(ctx context.Context, r *Registry, d *Definition, input map[string]
 		}
 		if pattern == "" && j.target == "" || failedOnly {
 			r.failed.set(j.p.Dir, run.Failures)
+		} else if len(run.Failures) > 0 {
+			r.failed.add(j.p.Dir, run.Failures)
+		}
+		if r.onTestDiags != nil {
+			r.onTestDiags(r.TestDiagnostics())
 		}
 		if res.Cancelled || res.TimedOut {
 			out := failure(res.ErrorCode, "Tests "+map[bool]string{true: "were cancelled", false: "timed out"}[res.Cancelled])

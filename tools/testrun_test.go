@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,7 +137,11 @@ func TestRunTestsIsOfferedOnlyWhenTrustedAndDetected(t *testing.T) {
 func TestRunTestsGo(t *testing.T) {
 	needTool(t, "go")
 	root := copyTree(t, "testdata/testrun/gomod")
-	r := testRegistry(t, root, true)
+	var diags map[string][]Diagnostic
+	r, err := NewRegistry(Options{Root: root, Trusted: true, Environ: testEnviron(),
+		OnTestDiagnostics: func(d map[string][]Diagnostic) { diags = d }})
+	require.NoError(t, err)
+	fileURI := (&url.URL{Scheme: "file", Path: filepath.Join(root, "calc_test.go")}).String()
 	var mu sync.Mutex
 	var updates []string
 	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(p Progress) {
@@ -164,6 +169,10 @@ func TestRunTestsGo(t *testing.T) {
 	require.NotEmpty(t, updates)
 	assert.Regexp(t, `^\d+ passed, \d+ failed`, updates[len(updates)-1])
 	mu.Unlock()
+	// The editor gets a diagnostic at the failing line.
+	require.Len(t, diags[fileURI], 1, "%v", diags)
+	assert.Equal(t, Diagnostic{URI: fileURI, Range: Range{Start: Position{Line: 13}, End: Position{Line: 14}}, Severity: "error",
+		Message: "TestMul failed: Mul(2, 2) = 4, want 5", Source: "ahpls tests", Code: "TestMul"}, diags[fileURI][0])
 
 	// failedOnly re-runs just TestMul in its package; fixing it clears it.
 	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
@@ -178,6 +187,7 @@ func TestRunTestsGo(t *testing.T) {
 	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
 	assert.True(t, res.Success, res.Output)
 	assert.Empty(t, report(t, res).Runs[0].Failures)
+	assert.Equal(t, map[string][]Diagnostic{fileURI: {}}, diags, "the fixed test's diagnostic is cleared")
 
 	// pattern and path map to -run and a package pattern, each one argv element.
 	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"path":"sub","pattern":"TestSub|; rm -rf /"}`), nil)
