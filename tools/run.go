@@ -20,6 +20,14 @@ type execSpec struct {
 	Timeout time.Duration
 	Limit   int    // output bytes kept
 	Label   string // tool title for messages
+	// OnOutput, when set, sees every byte of output in order (from one
+	// goroutine; the chunk is only valid during the call). The test
+	// runner parses its framework's events here without the output limit.
+	OnOutput func([]byte)
+	// Status, when set, replaces the output snapshot in progress updates
+	// ("12 passed, 1 failed, running pkg/x"); an unchanged text is not
+	// sent again. It is called from the goroutine that runs the call.
+	Status func() string
 }
 
 // Timing knobs. They are variables so that tests of the mechanism could
@@ -86,6 +94,9 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		for {
 			n, err := pr.Read(chunk)
 			if n > 0 {
+				if s.OnOutput != nil {
+					s.OnOutput(chunk[:n])
+				}
 				mu.Lock()
 				buf.Write(chunk[:n])
 				version++
@@ -100,7 +111,15 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 	go func() { waitDone <- cmd.Wait() }()
 
 	var sent uint64
+	var sentStatus string
 	emit := func() {
+		if s.Status != nil {
+			if text := s.Status(); text != sentStatus {
+				sentStatus = text
+				onProgress(Progress{Output: text, Elapsed: time.Since(start)})
+			}
+			return
+		}
 		mu.Lock()
 		if version == sent {
 			mu.Unlock()
