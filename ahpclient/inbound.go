@@ -1,0 +1,185 @@
+package ahpclient
+
+// The inbound part of Client: host→client requests under the request
+// budget (a bounded queue, a fixed set of workers, busy beyond them) and
+// root notifications. Action envelopes go on to the mirror (mirror.go).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// inboundRequest is one host→client request waiting for a worker.
+type inboundRequest struct {
+	conn   *rpcConn
+	id     json.RawMessage
+	method string
+	params json.RawMessage
+	h      Handler
+}
+
+// BudgetStats is what the host currently makes the client hold, for
+// tests and diagnostics.
+type BudgetStats struct {
+	QueuedRequests int   // host requests waiting for a worker
+	QueuedBytes    int64 // size of their params
+	WriteBytes     int64 // encoded frames waiting for or in a write, current connection
+	WriteBytesPeak int64 // the most held at once on the current connection
+}
+
+// Budget reports BudgetStats.
+func (c *Client) Budget() BudgetStats {
+	st := BudgetStats{QueuedRequests: len(c.inbound), QueuedBytes: c.queuedBytes.Load()}
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn != nil {
+		st.WriteBytes, st.WriteBytesPeak = conn.budget.inUse(), conn.budget.highWater()
+	}
+	return st
+}
+
+// CodeBusy answers a host→client request beyond the request budget.
+const CodeBusy = -32000
+
+// onRequest runs on the read loop: it queues the request for a worker or,
+// when the queue is full, answers CodeBusy at once. Nothing here waits for
+// a handler, so a flood costs at most the queue.
+func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
+	c.handlersMu.RLock()
+	h := c.handlers[method]
+	c.handlersMu.RUnlock()
+	if h == nil {
+		conn.reply(id, nil, &RPCError{Code: CodeMethodNotFound, Message: method + " is not supported by this client"})
+		return
+	}
+	size := int64(len(params))
+	if c.queuedBytes.Add(size) <= c.opts.RequestQueueBytes {
+		select {
+		case c.inbound <- inboundRequest{conn, id, method, params, h}:
+			return
+		default:
+		}
+	}
+	c.queuedBytes.Add(-size)
+	c.log.Warn("ahp: host request refused: too many in flight", "method", method, "workers", c.opts.MaxConcurrentRequests, "queue", c.opts.RequestQueue)
+	conn.reply(id, nil, &RPCError{Code: CodeBusy, Message: fmt.Sprintf("ahpls is busy: more than %d requests in flight; retry later", c.opts.MaxConcurrentRequests+c.opts.RequestQueue)})
+}
+
+// worker runs queued host requests, one at a time, off the read loop (a
+// handler may read files or call back into the client).
+func (c *Client) worker() {
+	for {
+		select {
+		case <-c.stop:
+			return
+		case r := <-c.inbound:
+			c.queuedBytes.Add(-int64(len(r.params)))
+			c.serve(r)
+		}
+	}
+}
+
+func (c *Client) serve(r inboundRequest) {
+	conn := r.conn
+	select {
+	case <-conn.done:
+		return // the connection went while it waited; nobody to answer
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-conn.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	res, err := safeCall(ctx, r.h, r.params)
+	if err != nil {
+		var re *RPCError
+		if !errors.As(err, &re) {
+			re = &RPCError{Code: CodeInternalError, Message: err.Error()}
+		}
+		conn.reply(r.id, nil, re)
+		return
+	}
+	conn.reply(r.id, res, nil)
+}
+
+func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("handler panic: %v", r)
+		}
+	}()
+	return h(ctx, params)
+}
+
+func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) {
+	switch method {
+	case "action":
+		var env actionEnvelope
+		if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
+			conn.bad(fmt.Errorf("bad action envelope: %v", err))
+			return
+		}
+		c.mu.Lock()
+		c.applyEnvelopeLocked(&env)
+		c.unlock()
+	case "root/sessionAdded", "root/sessionRemoved", "root/sessionSummaryChanged":
+		var p struct {
+			Summary map[string]any `json:"summary"`
+			Session string         `json:"session"`
+			Changes map[string]any `json:"changes"`
+		}
+		if m, ok := decodeObject(params); ok {
+			p.Summary, _ = m["summary"].(map[string]any)
+			p.Session, _ = m["session"].(string)
+			p.Changes, _ = m["changes"].(map[string]any)
+		}
+		c.mu.Lock()
+		if c.touched != nil {
+			uri := p.Session
+			if uri == "" {
+				uri, _ = p.Summary["resource"].(string)
+			}
+			c.touched[uri] = true
+		}
+		switch method {
+		case "root/sessionAdded":
+			if uri, ok := p.Summary["resource"].(string); ok {
+				c.summaries[uri] = p.Summary
+				delete(c.failed, uri)
+			}
+		case "root/sessionRemoved":
+			delete(c.summaries, p.Session)
+			if c.joined[p.Session] {
+				c.dropChannelLocked(p.Session, "removed", nil)
+			}
+		case "root/sessionSummaryChanged":
+			if old, ok := c.summaries[p.Session]; ok {
+				merged := make(map[string]any, len(old)+len(p.Changes))
+				for k, v := range old {
+					merged[k] = v
+				}
+				for k, v := range p.Changes {
+					if k != "resource" {
+						merged[k] = v
+					}
+				}
+				c.summaries[p.Session] = merged
+			}
+		}
+		c.scheduleJoinsLocked()
+		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
+		c.unlock()
+	default:
+		c.mu.Lock()
+		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
+		c.mu.Unlock()
+	}
+}
