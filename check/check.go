@@ -300,6 +300,9 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
+	if len(diags) == 0 {
+		return nil // most files: no line index needed
+	}
 	idx := model.NewLineIndex(text)
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {

@@ -140,7 +140,11 @@ type Root struct {
 // every read below it fails with NotExist.
 func NewRoot(dir string) *Root {
 	dir = filepath.Clean(dir)
-	real, err := filepath.EvalSymlinks(dir)
+	// Absolute, so that resolved paths compare with it ("." would not).
+	real, err := filepath.Abs(dir)
+	if err == nil {
+		real, err = filepath.EvalSymlinks(real)
+	}
 	if err != nil {
 		real = ""
 	}
