@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -113,8 +114,8 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 
 // checkFolder walks a workspace folder the way the server's scan does
 // (wsfs.Walk: depth ≤ model.MaxDepth, default and configured excludes, no
-// symlinked folders) while GOMAXPROCS workers read and check the files it
-// finds. Each file is read once, through the safe reader.
+// symlinked folders), then GOMAXPROCS workers read and check the files it
+// found. Each file is read once, through the safe reader.
 func checkFolder(root string, cfg Config) ([]Finding, error) {
 	globs := cfg.Exclude
 	if wc, err := wsfs.LoadConfig(root); err != nil {
@@ -136,41 +137,37 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 
-	type job struct {
-		i int
-		e wsfs.Entry
-	}
-	jobs := make(chan job, 4*workers)
-	var mu sync.Mutex
-	results := map[int][]Finding{}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if fs := checkEntry(root, r, layout, dfs, j.e, cfg.Rules); len(fs) > 0 {
-					mu.Lock()
-					results[j.i] = fs
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	n := 0
+	// Walk first (listing folders is cheap and never opens a file), then
+	// let the workers take entries by index: no channel hand-off per file,
+	// and each result lands in its own slot, so the order is the walk's.
+	var entries []wsfs.Entry
 	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex}, func(e wsfs.Entry) error {
-		if e.IsDir() {
-			return nil
+		if !e.IsDir() {
+			entries = append(entries, e)
 		}
-		jobs <- job{n, e}
-		n++
 		return nil
 	})
-	close(jobs)
-	wg.Wait()
 	if werr != nil {
 		return nil, werr
 	}
+	results := make([][]Finding, len(entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(1, len(entries))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(entries) {
+					return
+				}
+				results[i] = checkEntry(root, r, layout, dfs, entries[i], cfg.Rules)
+			}
+		}()
+	}
+	wg.Wait()
+	n := len(entries)
 	// Manifests the layout refused to read (a FIFO named plugin.json) are
 	// findings too, unless the walk already reported that path.
 	seen := map[string]bool{}
@@ -308,6 +305,9 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
+	if len(diags) == 0 {
+		return nil // most files: no line index needed
+	}
 	idx := model.NewLineIndex(text)
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {

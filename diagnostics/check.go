@@ -172,6 +172,9 @@ func badEncoding(b []byte) (int, bool) {
 }
 
 func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1 // the common case, several times faster than decoding rune by rune
+	}
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {

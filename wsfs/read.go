@@ -25,8 +25,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Reason says why a file was refused.
@@ -126,13 +128,23 @@ func Describe(m fs.FileMode) string {
 type Root struct {
 	dir  string // as given, cleaned
 	real string // dir with symlinks resolved ("" when it is missing)
+	// realDirs caches folders (rel) whose path from the root holds no
+	// symlink, so resolving a file in them costs one lstat instead of one
+	// per path component. A Root is meant to live for one run (a check,
+	// one request): a folder swapped for a symlink during its life is
+	// still caught for the final component by O_NOFOLLOW, not for parents.
+	realDirs sync.Map
 }
 
 // NewRoot returns the root at dir. A missing dir is not an error here;
 // every read below it fails with NotExist.
 func NewRoot(dir string) *Root {
 	dir = filepath.Clean(dir)
-	real, err := filepath.EvalSymlinks(dir)
+	// Absolute, so that resolved paths compare with it ("." would not).
+	real, err := filepath.Abs(dir)
+	if err == nil {
+		real, err = filepath.EvalSymlinks(real)
+	}
 	if err != nil {
 		real = ""
 	}
@@ -208,12 +220,21 @@ func (r *Root) Resolve(rel string) (string, error) {
 	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return "", &Error{Path: rel, Reason: NotExist, Err: fs.ErrNotExist}
 	}
+	dir := path.Dir(rel)
+	if _, ok := r.realDirs.Load(dir); ok || dir == "." {
+		if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", statErr(rel, err)
 	}
 	if !Within(r.real, real) {
 		return "", &Error{Path: rel, Reason: OutsideRoot}
+	}
+	if dir != "." && filepath.Dir(real) == filepath.Join(r.real, filepath.FromSlash(dir)) {
+		r.realDirs.Store(dir, true)
 	}
 	return real, nil
 }

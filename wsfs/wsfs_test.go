@@ -85,6 +85,20 @@ func TestReadRefusesHazards(t *testing.T) {
 	assert.True(t, errors.Is(err, fs.ErrNotExist))
 }
 
+func TestRelativeRoot(t *testing.T) {
+	root, _ := hostile(t)
+	t.Chdir(root)
+	r := NewRoot(".")
+	b, err := r.Read("in.md", 0)
+	require.NoError(t, err)
+	assert.Equal(t, "inner", string(b))
+	_, err = r.Read("fifo.md", 0)
+	assert.Equal(t, NotRegular, ReasonOf(err))
+	st, err := r.Stat("big.md")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1<<30), st.Size())
+}
+
 func TestReadFileOutsideAnyRoot(t *testing.T) {
 	root, _ := hostile(t)
 	_, err := ReadFile(filepath.Join(root, "fifo.md"), 0)
