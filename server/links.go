@@ -67,6 +67,11 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 			return protocol.LocationSlice{{URI: uri.File(fl.target)}}, nil
 		}
 	}
+	if d.kind.Markdown() {
+		if locs := s.nameDefinition(d, off); len(locs) > 0 {
+			return locs, nil
+		}
+	}
 	return protocol.LocationSlice{}, nil
 }
 
