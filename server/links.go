@@ -67,6 +67,11 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 			return protocol.LocationSlice{{URI: uri.File(fl.target)}}, nil
 		}
 	}
+	if d.kind.Markdown() {
+		if locs := s.nameDefinition(d, off); len(locs) > 0 {
+			return locs, nil
+		}
+	}
 	return protocol.LocationSlice{}, nil
 }
 
@@ -323,15 +328,20 @@ func markdownRefs(text []byte) []mdRef {
 		start = 0
 	}
 	_, fences := markdownOutline(text)
+	// Lines come in order and fences are sorted: walk them together.
+	fi := 0
 	inFence := func(off int) bool {
-		for _, f := range fences {
+		for fi < len(fences) {
+			f := fences[fi]
 			end := f.close.End
 			if f.close == (model.Span{}) {
 				end = len(text)
 			}
-			if off >= f.open.Start && off <= end {
-				return true
+			if off > end {
+				fi++
+				continue
 			}
+			return off >= f.open.Start
 		}
 		return false
 	}

@@ -149,3 +149,53 @@ func TestWorkspaceSymbol(t *testing.T) {
 }
 
 func sleepBriefly() { time.Sleep(20 * time.Millisecond) }
+
+// symbolTree flattens an outline to "name/kind" lines, dots for depth.
+func symbolTree(t *testing.T, got string) []string {
+	t.Helper()
+	var syms []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(got), &syms))
+	var out []string
+	var walk func(syms []any, depth int)
+	walk = func(syms []any, depth int) {
+		for _, x := range syms {
+			s := x.(map[string]any)
+			out = append(out, fmt.Sprintf("%s%s/%v", strings.Repeat(".", depth), s["name"], s["kind"]))
+			if ch, ok := s["children"].([]any); ok {
+				walk(ch, depth+1)
+			}
+		}
+	}
+	all := make([]any, len(syms))
+	for i := range syms {
+		all[i] = syms[i]
+	}
+	walk(all, 0)
+	return out
+}
+
+func TestDocumentSymbolPluginAndMarketplace(t *testing.T) {
+	root := t.TempDir()
+	plugin := writeFile(t, root, "plugins/p/.claude-plugin/plugin.json",
+		`{"name": "p", "skills": ["./skills/a"], "mcpServers": {"docs": {"command": "node"}}}`)
+	market := writeFile(t, root, ".claude-plugin/marketplace.json",
+		`{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "p", "source": "./plugins/p"}]}`)
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	assert.Equal(t, []string{
+		"name/15",
+		"skills/3",
+		"../skills/a/1",
+		"mcpServers/3",
+		".docs/2",
+		"..command/15",
+	}, symbolTree(t, c.request("textDocument/documentSymbol", docParams(plugin))))
+	assert.Equal(t, []string{
+		"name/15",
+		"owner/19",
+		".name/15",
+		"plugins/18",
+		".p/4",
+		"..name/15",
+		"..source/15",
+	}, symbolTree(t, c.request("textDocument/documentSymbol", docParams(market))))
+}

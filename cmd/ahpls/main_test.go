@@ -53,12 +53,16 @@ func TestBinaryOverStdio(t *testing.T) {
 
 	var mu sync.Mutex
 	got := make(chan json.RawMessage, 64)
+	var statuses []string
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(procRWC{stdout, stdin}))
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		if req.Method() == "textDocument/publishDiagnostics" {
+		switch req.Method() {
+		case "textDocument/publishDiagnostics":
 			got <- append(json.RawMessage(nil), req.Params()...)
+		case "ahpls/hostStatus":
+			statuses = append(statuses, string(req.Params()))
 		}
 		return nil, nil
 	})
@@ -112,6 +116,10 @@ func TestBinaryOverStdio(t *testing.T) {
 	require.NoError(t, err, "exit code 0 after shutdown; stderr:\n%s", stderr.String())
 	assert.Equal(t, 0, cmd.ProcessState.ExitCode())
 	assert.NotContains(t, stderr.String(), "panic")
+	// Without a host configured the status still reaches the editor (#18).
+	mu.Lock()
+	assert.Equal(t, []string{`{"state":"disconnected","message":"no agent host configured (ahpls.host)"}`}, statuses)
+	mu.Unlock()
 	// INFO lines (initialize, the scan count, settings) went to the editor
 	// as window/logMessage; stderr is for warnings and errors only (#18).
 	assert.Empty(t, stderr.String(), "a session without problems writes nothing to stderr")
