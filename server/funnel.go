@@ -75,8 +75,10 @@ type fileState struct {
 	snapSum     [32]byte // sha256 of snap.Text when snapSumOK
 	snapSumOK   bool
 
-	// memo is the last rules run on this file's content (see rulesFor).
-	memo checkMemo
+	// memo is the last rules run on this file's content, running1 the one
+	// under way (see rulesFor).
+	memo     checkMemo
+	running1 *memoRun
 
 	// published is the JSON of the last set sent; "" = never published.
 	published string
@@ -101,20 +103,45 @@ func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, w
 	s.mu.Lock()
 	gen, opts := s.rulesGen, s.settings.Options()
 	opts.Checkers = s.opts.Checkers
-	if fs := s.files[u]; fs != nil && fs.memo.ok && fs.memo.rules == gen && fs.memo.kind == kind && bytes.Equal(fs.memo.text, text) {
-		diags := fs.memo.diags
+	fs := s.stateFor(u)
+	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && bytes.Equal(m.text, text) {
 		s.mu.Unlock()
-		return diags
+		return m.diags
 	}
+	if r := fs.running1; r != nil && r.rules == gen && r.kind == kind && bytes.Equal(r.text, text) {
+		// The same run is under way (the server's check and the
+		// publisher asked at once): wait for it rather than run twice.
+		s.mu.Unlock()
+		<-r.done
+		return r.diags
+	}
+	r := &memoRun{checkMemo: checkMemo{ok: true, text: text, kind: kind, rules: gen}, done: make(chan struct{})}
+	fs.running1 = r
 	s.mu.Unlock()
-	diags := diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wfs, Layout: layout}, opts)
+	defer func() {
+		s.mu.Lock()
+		if fs.running1 == r {
+			fs.running1 = nil
+		}
+		s.mu.Unlock()
+		close(r.done)
+	}()
+	r.diags = diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wfs, Layout: layout}, opts)
 	s.checks.Add(1)
 	s.mu.Lock()
 	if s.rulesGen == gen {
-		s.stateFor(u).memo = checkMemo{ok: true, text: text, kind: kind, rules: gen, diags: diags}
+		if cur := s.files[u]; cur != nil {
+			cur.memo = r.checkMemo
+		}
 	}
 	s.mu.Unlock()
-	return diags
+	return r.diags
+}
+
+// memoRun is a rules run in progress; done is closed when diags is set.
+type memoRun struct {
+	checkMemo
+	done chan struct{}
 }
 
 // Checks is how many times the server has run the rules over a file since

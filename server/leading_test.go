@@ -127,3 +127,33 @@ func TestExternalFindingsFollowTheirText(t *testing.T) {
 	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(cleanSkill)), host)  // current
 	c.waitPublish(u, ptr(2), func(ds []wireDiag) bool { return len(withCode(ds, "publish/excluded")) == 1 })
 }
+
+// The host keys are decoded with the rest of the section, once, into the
+// one Settings value the bridge reads.
+func TestParseHostSettings(t *testing.T) {
+	cases := []struct {
+		name     string
+		raw      string
+		want     Settings
+		warnings int
+	}{
+		{"none", `{}`, Settings{}, 0},
+		{"all", `{"ahpls":{"host":"ws://127.0.0.1:1/ahp","hostHeaders":{"Authorization":"Bearer t"},"sessions":["ahp-session:/s1"],"trustWorkspaceTools":true,"tools":{"tools":[]}}}`,
+			Settings{Host: "ws://127.0.0.1:1/ahp", HostHeaders: map[string]string{"Authorization": "Bearer t"}, Sessions: []string{"ahp-session:/s1"}, TrustWorkspaceTools: true, Tools: []byte(`{"tools":[]}`)}, 0},
+		{"auto sessions", `{"sessions":"auto"}`, Settings{}, 0},
+		{"empty session list is auto", `{"sessions":[]}`, Settings{}, 0},
+		{"nulls", `{"host":null,"hostHeaders":null,"sessions":null,"trustWorkspaceTools":null,"tools":null}`, Settings{}, 0},
+		{"wrong types", `{"host":1,"hostHeaders":["x"],"sessions":"some","trustWorkspaceTools":"yes"}`, Settings{}, 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, warnings := ParseSettings([]byte(c.raw))
+			assert.Equal(t, c.want.Host, st.Host)
+			assert.Equal(t, c.want.HostHeaders, st.HostHeaders)
+			assert.Equal(t, c.want.Sessions, st.Sessions)
+			assert.Equal(t, c.want.TrustWorkspaceTools, st.TrustWorkspaceTools)
+			assert.Equal(t, string(c.want.Tools), string(st.Tools))
+			assert.Len(t, warnings, c.warnings, "%v", warnings)
+		})
+	}
+}
