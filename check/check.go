@@ -107,7 +107,7 @@ func checkFolder(root string, opts diagnostics.Options) ([]Finding, error) {
 			}
 			return nil
 		}
-		if !e.Type().IsRegular() {
+		if !e.Type().IsRegular() && !symlinkInside(root, p) {
 			return nil
 		}
 		kind := model.Classify(rel, layout)
@@ -184,6 +184,31 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 		})
 	}
 	return out
+}
+
+// symlinkInside reports a symlink to a regular file that stays inside
+// root: agents read a symlinked SKILL.md like any other (skills-ref and
+// Claude Code follow it), so it is checked where it is linked; links that
+// leave the workspace stay unread.
+func symlinkInside(root, p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return false
+	}
+	st, err := os.Stat(target)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func readLimited(p string) ([]byte, error) {

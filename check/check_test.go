@@ -3,10 +3,11 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -17,31 +18,76 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/ws.golden")
-
 // The rule fixtures of package diagnostics are a workspace folder.
 const rulesWS = "../diagnostics/testdata/ws"
 
 // TestGoldenRulesWorkspace runs `ahpls check` on the rule fixtures and
-// compares the text output with testdata/ws.golden. When the rule rooms add
-// fixtures, regenerate with `go test ./check -run TestGoldenRulesWorkspace
-// -update` and review the diff.
+// compares the text output with what the rule room's per-file goldens
+// (`line:col-line:col severity rule message`) say, in `ahpls check`'s
+// order and format. The expected output is built from those goldens, so a
+// new rule fixture needs no second golden here.
 func TestGoldenRulesWorkspace(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Main([]string{rulesWS}, &out, &errb, "test")
 	require.Empty(t, errb.String())
-	golden := filepath.Join("testdata", "ws.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, out.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	if string(want) != out.String() {
-		t.Errorf("output differs from %s (regenerate with -update after reviewing):\n%s", golden, lineDiff(string(want), out.String()))
+	want := expectedFromRuleGoldens(t)
+	if want != out.String() {
+		t.Errorf("output differs from the rule goldens under %s:\n%s", rulesWS, lineDiff(want, out.String()))
 	}
 	if strings.Contains(out.String(), ": error: ") {
 		assert.Equal(t, 1, code, "an error finding fails the run")
 	}
+}
+
+// expectedFromRuleGoldens prints every line of every per-file golden as
+// `path:line:col: severity: message [rule]`, sorted like Run sorts.
+func expectedFromRuleGoldens(t *testing.T) string {
+	type line struct {
+		path            string
+		line, col       int
+		rule, formatted string
+	}
+	var lines []line
+	require.NoError(t, filepath.WalkDir(rulesWS, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".golden") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		file := strings.TrimSuffix(p, ".golden")
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			f := strings.SplitN(l, " ", 4)
+			require.Len(t, f, 4, "%s: malformed golden line %q", p, l)
+			var ln, col int
+			_, err := fmt.Sscanf(f[0], "%d:%d-", &ln, &col)
+			require.NoError(t, err, "%s: %q", p, l)
+			lines = append(lines, line{file, ln, col, f[2], fmt.Sprintf("%s:%d:%d: %s: %s [%s]\n", file, ln, col, f[1], f[3], f[2])})
+		}
+		return nil
+	}))
+	sort.SliceStable(lines, func(i, j int) bool {
+		a, b := lines[i], lines[j]
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		if a.col != b.col {
+			return a.col < b.col
+		}
+		return a.rule < b.rule
+	})
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.formatted)
+	}
+	return b.String()
 }
 
 // Every line `ahpls check` prints for the rule fixtures agrees with the
@@ -258,4 +304,32 @@ func BenchmarkCheck1000Skills(b *testing.B) {
 			b.Fatal("expected findings")
 		}
 	}
+}
+
+// A symlinked customization file that stays inside the workspace is checked
+// where it is linked (agents and skills-ref follow it); one that leaves the
+// workspace is not read.
+func TestSymlinkedFilesInsideTheWorkspace(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	bad := "---\nname: Bad Name\ndescription: d\n---\n"
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "src", "persona.md"), []byte(bad), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "persona.md"), []byte(bad), 0o644))
+	for _, d := range []string{"inside", "outside"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, ".github", "skills", d), 0o755))
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "..", "src", "persona.md"), filepath.Join(root, ".github", "skills", "inside", "SKILL.md")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	require.NoError(t, os.Symlink(filepath.Join(outside, "persona.md"), filepath.Join(root, ".github", "skills", "outside", "SKILL.md")))
+	found, err := Run([]string{root}, diagnostics.Options{})
+	require.NoError(t, err)
+	var rels []string
+	for _, f := range found {
+		if f.Rule == "skill/name-charset" {
+			rels = append(rels, f.Rel)
+		}
+	}
+	assert.Equal(t, []string{".github/skills/inside/SKILL.md"}, rels)
 }

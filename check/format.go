@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // WriteText prints one line per finding:
@@ -128,7 +129,7 @@ func artifactURI(p string) string {
 func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	rules := []sarifRule{}
 	index := map[string]int{}
-	for _, r := range diagnostics.Rules() {
+	for _, r := range diagnostics.Rules(tools.Checker()) {
 		index[r.ID] = len(rules)
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
@@ -234,7 +235,7 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := diagnostics.Options{NoImpliedTargets: *noImplied}
+	opts := diagnostics.Options{NoImpliedTargets: *noImplied, Checkers: []diagnostics.Checker{tools.Checker()}}
 	if len(rules) > 0 {
 		opts.Rules = rules
 	}

@@ -60,7 +60,7 @@ func runDemo(t *testing.T, opts Options) (string, error) {
 func TestDemoOnExampleWorkspace(t *testing.T) {
 	out, err := runDemo(t, Options{})
 	require.NoError(t, err, out)
-	for _, want := range []string{"[check]", "skill/name-charset", "[publish]", "ahpls_run_tests", "left out: .github/skills/db-migrate/SKILL.md",
+	for _, want := range []string{"[check]", "skill/desc-missing", "[publish]", "ahpls_run_tests", "left out: .github/skills/db-migrate/SKILL.md",
 		"[read]", "skills/run-tests/SKILL.md", "[load]", "loaded", "[tool]", "--- PASS: TestAdd", "[result]", "success=true", "[done]"} {
 		assert.Contains(t, out, want)
 	}

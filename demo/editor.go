@@ -68,7 +68,7 @@ func (e *headlessEditor) exclusions() []string {
 // Diagnostics backs the built-in ahpls_diagnostics tool with the same
 // rules `ahpls check` runs.
 func (e *headlessEditor) Diagnostics(ctx context.Context, uri string) ([]tools.Diagnostic, error) {
-	findings, err := check.Run([]string{e.ws}, diagnostics.Options{})
+	findings, err := check.Run([]string{e.ws}, diagnostics.Options{Checkers: []diagnostics.Checker{tools.Checker()}})
 	if err != nil {
 		return nil, err
 	}

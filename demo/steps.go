@@ -16,6 +16,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
@@ -109,7 +110,7 @@ func (r *run) takeViolation() error {
 
 // check runs the rules over the workspace, as `ahpls check` does.
 func (r *run) check(ctx context.Context) error {
-	findings, err := check.Run([]string{r.ws}, diagnostics.Options{})
+	findings, err := check.Run([]string{r.ws}, diagnostics.Options{Checkers: []diagnostics.Checker{tools.Checker()}})
 	if err != nil {
 		return err
 	}

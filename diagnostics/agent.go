@@ -14,19 +14,77 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindAgent, checkAgent)
-	registerRules(
-		RuleInfo{"agent/infer", "'infer' is deprecated in VS Code agents."},
-		RuleInfo{"agent/target", "'target' is neither 'vscode' nor 'github-copilot'."},
-		RuleInfo{"agent/github-only", "'mcp-servers' without 'target: github-copilot'."},
-		RuleInfo{"agent/handoff", "A malformed 'handoffs' list or item."},
-		RuleInfo{"agent/handoff-key", "An unknown key in a handoff, or an 'agent' no agent file defines."},
-		RuleInfo{"agent/agents", "'agents' is not a list of names, or 'tools' lacks 'agent'."},
-		RuleInfo{"agent/github-permissions", "An unknown scope or bad value under 'github.permissions'."},
-		RuleInfo{"agent/desc-missing", "The agent has no 'description' (GitHub.com requires one)."},
-		RuleInfo{"agent/body-length", "The agent body exceeds GitHub.com's 30,000 characters."},
-	)
+// agentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var agentRules = []RuleInfo{
+	{
+		ID:       "agent/infer",
+		Summary:  "'infer' is deprecated in VS Code agents.",
+		Kinds:    "agent",
+		Severity: "VS WARN (deprecation marker) · VH ? · CL IGN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateInfer: 'promptValidator.inferDeprecated' \"The 'infer' attribute is deprecated in favour of 'user-invocable' and 'disable-model-invocation'.\" (Error marker)"},
+		},
+	},
+	{
+		ID:       "agent/target",
+		Summary:  "'target' is neither 'vscode' nor 'github-copilot'.",
+		Kinds:    "agent",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateTarget: 'promptValidator.targetInvalidValue' \"The 'target' attribute must be one of: {0}.\" (Error marker)"},
+		},
+	},
+	{
+		ID:       "agent/github-only",
+		Summary:  "'mcp-servers' without 'target: github-copilot'.",
+		Kinds:    "agent",
+		Severity: "V IGN.",
+	},
+	{
+		ID:       "agent/handoff",
+		Summary:  "A malformed 'handoffs' list or item.",
+		Kinds:    "agent",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) (the handoff is not offered).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateHandoffs: 'handoffsMustBeArray', 'missingHandoffProperties', 'duplicateHandoffLabel' (Error markers)"},
+		},
+	},
+	{
+		ID:       "agent/handoff-key",
+		Summary:  "An unknown key in a handoff, or an 'agent' no agent file defines.",
+		Kinds:    "agent",
+		Severity: "V WARN.",
+	},
+	{
+		ID:       "agent/agents",
+		Summary:  "'agents' is not a list of names, or 'tools' lacks 'agent'.",
+		Kinds:    "agent",
+		Severity: "not a string list: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `tools` without `agent`: V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateAgentsAttribute: 'agentsMustBeArray' (Error marker); 'agentsRequiresAgentTool' (Warning)"},
+		},
+	},
+	{
+		ID:       "agent/github-permissions",
+		Summary:  "An unknown scope or bad value under 'github.permissions'.",
+		Kinds:    "agent",
+		Severity: "unknown scope: V WARN; bad value: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateGithubPermissions: 'unknownPermissionScope' (Warning), 'invalidPermissionValue' (Error marker)"},
+		},
+	},
+	{
+		ID:       "agent/desc-missing",
+		Summary:  "The agent has no 'description' (GitHub.com requires one).",
+		Kinds:    "agent",
+		Severity: "CL REJ? (GitHub.com requires a description).",
+	},
+	{
+		ID:       "agent/body-length",
+		Summary:  "The agent body exceeds GitHub.com's 30,000 characters.",
+		Kinds:    "agent",
+		Severity: "CL LOSE? (GitHub.com cap).",
+	},
 }
 
 var (
@@ -78,16 +136,16 @@ func (m *mdFile) agentRules() {
 		case "true":
 			fixes = append(fixes, model.Fix{Title: "Delete 'infer' (true is the default)", Preferred: true, Edits: []model.Edit{{Span: del}}})
 		}
-		m.report("agent/infer", inf.keySpan, model.V(model.Reject).With(model.Verdicts{model.TargetCopilotCLI: model.Ignore}),
-			"{T} reject{s} the deprecated 'infer'; use 'disable-model-invocation' instead.||{T} ignore{s} 'infer'.", fixes...)
+		m.report("agent/infer", inf.keySpan, model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Unknown, model.TargetCopilotCLI: model.Ignore},
+			"{T} mark{s} 'infer' as deprecated: use 'user-invocable' and 'disable-model-invocation'.||{T} may not read the deprecated 'infer'.", fixes...)
 	}
 	target := ""
 	if tf := m.field("target"); tf != nil {
 		s, ok := str(tf.v)
 		target = s
 		if !ok || !contains(agentTargets, s) {
-			m.report("agent/target", tf.valSpan, model.V(model.Reject),
-				"{T} reject{s} 'target: "+m.valueText(tf)+"': use 'vscode' or 'github-copilot'.", enumFix(tf, s, agentTargets, 6)...)
+			m.report("agent/target", tf.valSpan, vsMarked(),
+				"{T} ignore{s} 'target: "+m.valueText(tf)+"': use 'vscode' or 'github-copilot'.", enumFix(tf, s, agentTargets, 6)...)
 		}
 	}
 	if mf := m.field("mcp-servers"); mf != nil && target != "github-copilot" {
@@ -103,8 +161,8 @@ func (m *mdFile) agentRules() {
 	}
 	if af := m.field("agents"); af != nil {
 		if af.v.Kind != yaml.SequenceNode || !allStrings(af.v) {
-			m.report("agent/agents", af.valSpan, model.V(model.Reject),
-				"{T} reject{s} this agent: 'agents' must be a list of agent names, not "+nodeWhat(af.v)+".")
+			m.report("agent/agents", af.valSpan, vsMarked(),
+				"{T} ignore{s} 'agents': it must be a list of agent names, not "+nodeWhat(af.v)+".")
 		} else if tf := m.field("tools"); tf != nil && tf.v.Kind == yaml.SequenceNode && !hasItem(tf.v, "agent") {
 			var fixes []model.Fix
 			if tf.v.Style&yaml.FlowStyle != 0 && len(tf.v.Content) > 0 {
@@ -138,8 +196,8 @@ func (m *mdFile) agentRules() {
 					allowed = []string{"write", "none"}
 				}
 				if v.Kind != yaml.ScalarNode || !contains(allowed, v.Value) {
-					m.report("agent/github-permissions", m.doc.span(v), model.V(model.Reject),
-						"{T} reject{s} "+q(k.Value+": "+v.Value)+": allowed values are "+strings.Join(allowed, ", ")+".")
+					m.report("agent/github-permissions", m.doc.span(v), vsMarked(),
+						"{T} ignore{s} "+q(k.Value+": "+v.Value)+": allowed values are "+strings.Join(allowed, ", ")+".")
 				}
 			}
 		}
@@ -173,16 +231,16 @@ func (m *mdFile) indexOf(f *mdField) int {
 }
 
 func (m *mdFile) handoffs(hf *mdField) {
-	rej := model.V(model.Reject)
+	rej := vsMarked()
 	if hf.v.Kind != yaml.SequenceNode {
-		m.report("agent/handoff", hf.valSpan, rej, "{T} reject{s} this agent: 'handoffs' must be a list, not "+nodeWhat(hf.v)+".")
+		m.report("agent/handoff", hf.valSpan, rej, "{T} ignore{s} 'handoffs': it must be a list, not "+nodeWhat(hf.v)+".")
 		return
 	}
 	labels := map[string]*yaml.Node{}
 	for _, item := range hf.v.Content {
 		span := m.doc.span(item)
 		if item.Kind != yaml.MappingNode {
-			m.report("agent/handoff", span, rej, "{T} reject{s} this agent: each handoff must have 'label', 'agent' and 'prompt', not be "+nodeWhat(item)+".")
+			m.report("agent/handoff", span, rej, "{T} ignore{s} a broken handoff: each handoff must have 'label', 'agent' and 'prompt', not be "+nodeWhat(item)+".")
 			continue
 		}
 		var missing []string
@@ -192,7 +250,7 @@ func (m *mdFile) handoffs(hf *mdField) {
 			}
 		}
 		if len(missing) > 0 {
-			m.report("agent/handoff", span, rej, "{T} reject{s} this agent: a handoff lacks "+strings.Join(missing, " and ")+".")
+			m.report("agent/handoff", span, rej, "{T} ignore{s} a broken handoff: a handoff lacks "+strings.Join(missing, " and ")+".")
 		}
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, v := item.Content[i], item.Content[i+1]
@@ -201,14 +259,14 @@ func (m *mdFile) handoffs(hf *mdField) {
 			case "label", "agent", "prompt", "model":
 				s, ok := str(v)
 				if !ok {
-					m.report("agent/handoff", vs, rej, "{T} reject{s} this agent: handoff "+q(k.Value)+" must be a string, not "+nodeWhat(v)+".")
+					m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff "+q(k.Value)+" must be a string, not "+nodeWhat(v)+".")
 					continue
 				}
 				if k.Value == "label" {
 					if !hasAlnum(s) {
-						m.report("agent/handoff", vs, rej, "{T} reject{s} this agent: handoff label "+q(s)+" has no letter or digit.")
+						m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" has no letter or digit.")
 					} else if first, dup := labels[s]; dup {
-						if m.report("agent/handoff", vs, rej, "{T} reject{s} this agent: handoff label "+q(s)+" is used twice.") {
+						if m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" is used twice.") {
 							last := &m.r.diags[len(m.r.diags)-1]
 							last.Related = append(last.Related, model.Related{Span: m.doc.span(first), Message: "first use of " + q(s)})
 						}

@@ -12,18 +12,62 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindClaudeAgent, checkClaudeAgent)
-	registerRules(
-		RuleInfo{"ccagent/name-missing", "The subagent has no 'name'; Claude Code skips a project subagent without one."},
-		RuleInfo{"ccagent/name-skip", "The subagent name starts with '-' or contains ':'."},
-		RuleInfo{"ccagent/name-case", "The subagent name is not lower-case letters and hyphens."},
-		RuleInfo{"ccagent/desc-missing", "The subagent has no 'description'; Claude Code skips a project subagent without one."},
-		RuleInfo{"ccagent/enum", "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value."},
-		RuleInfo{"ccagent/color", "'color' is not one of Claude Code's colours."},
-		RuleInfo{"ccagent/tools", "'tools'/'disallowedTools' is neither a comma string nor a list."},
-		RuleInfo{"ccagent/plugin-ignored", "'hooks', 'mcpServers' or 'permissionMode' in a plugin agent."},
-	)
+// claudeAgentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var claudeAgentRules = []RuleInfo{
+	{
+		ID:       "ccagent/name-missing",
+		Summary:  "The subagent has no 'name'; Claude Code skips a project subagent without one.",
+		Kinds:    "ccagent",
+		Severity: "CC SKIP (project); a plugin agent is named after its file.",
+	},
+	{
+		ID:       "ccagent/name-skip",
+		Summary:  "The subagent name starts with '-' or contains ':'.",
+		Kinds:    "ccagent",
+		Severity: "CC SKIP.",
+	},
+	{
+		ID:       "ccagent/name-case",
+		Summary:  "The subagent name is not lower-case letters and hyphens.",
+		Kinds:    "ccagent",
+		Severity: "CC SPEC (docs only).",
+	},
+	{
+		ID:       "ccagent/desc-missing",
+		Summary:  "The subagent has no 'description'; Claude Code skips a project subagent without one.",
+		Kinds:    "ccagent",
+		Severity: "CC SKIP (project), WARN (plugin).",
+	},
+	{
+		ID:       "ccagent/enum",
+		Summary:  "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value.",
+		Kinds:    "ccagent",
+		Severity: "CC LOSE · V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateClaudeAttributes: 'promptValidator.claude.attributeNotFound' \"Unknown value '{0}', valid: {1}.\" (Warning)"},
+		},
+	},
+	{
+		ID:       "ccagent/color",
+		Summary:  "'color' is not one of Claude Code's colours.",
+		Kinds:    "ccagent",
+		Severity: "CC IGN.",
+	},
+	{
+		ID:       "ccagent/tools",
+		Summary:  "'tools'/'disallowedTools' is neither a comma string nor a list.",
+		Kinds:    "ccagent",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ?.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateTools: 'toolsMustBeArrayOrMap' \"The 'tools' attribute must be an array or a comma separated string.\" (Error marker)"},
+		},
+	},
+	{
+		ID:       "ccagent/plugin-ignored",
+		Summary:  "'hooks', 'mcpServers' or 'permissionMode' in a plugin agent.",
+		Kinds:    "ccagent",
+		Severity: "CC LOSE (not applied).",
+	},
 }
 
 var (
@@ -148,8 +192,8 @@ func (m *mdFile) ccAgentRules() {
 		}
 		ok := (f.v.Kind == yaml.ScalarNode && f.v.Tag == "!!str") || (f.v.Kind == yaml.SequenceNode && allStrings(f.v)) || isNull(f.v)
 		if !ok {
-			m.report("ccagent/tools", f.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
-				"{T} reject{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
+			m.report("ccagent/tools", f.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+				"{T} ignore{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
 		}
 	}
 	if m.plugin {

@@ -25,6 +25,9 @@ type Options struct {
 	// Rules overrides severities by rule id (`ahpls.rules`); a zero
 	// Severity turns the rule off.
 	Rules map[string]model.Severity
+	// Checkers check kinds that no built-in checker handles (package tools'
+	// `.ahpls/tools.json` validator); a built-in kind cannot be replaced.
+	Checkers []Checker
 }
 
 // WorkspaceFS answers existence questions about the workspace folder for
@@ -95,20 +98,49 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 		})
 		return r.finish()
 	}
-	registry.RLock()
-	checker := checkers[f.Kind]
-	registry.RUnlock()
+	checker := builtinChecker(f.Kind)
+	if checker == nil {
+		checker = extraChecker(f.Kind, opts)
+	}
 	if checker != nil {
 		checker(f, r)
 	}
 	return r.finish()
 }
 
-// checkers maps each kind to its checker; each kind's file registers itself
-// in an init function so the rooms for Markdown and JSON kinds stay apart.
-var checkers = map[model.Kind]func(File, *reporter){}
-
-func register(k model.Kind, c func(File, *reporter)) { checkers[k] = c }
+// builtinChecker is the checker table: one line per file kind. Rules that
+// compare files run inside these (crossfile.go, duplicates.go).
+func builtinChecker(k model.Kind) func(File, *reporter) {
+	switch k {
+	case model.KindSkill:
+		return checkSkill
+	case model.KindAgent:
+		return checkAgent
+	case model.KindClaudeAgent:
+		return checkClaudeAgent
+	case model.KindPrompt:
+		return checkPrompt
+	case model.KindCommand:
+		return checkCommand
+	case model.KindInstructions:
+		return checkInstructions
+	case model.KindRule:
+		return checkRule
+	case model.KindMemory:
+		return checkMemory
+	case model.KindPlugin:
+		return checkPluginManifest
+	case model.KindMarketplace:
+		return checkMarketplace
+	case model.KindHooks:
+		return checkHooksFile
+	case model.KindMCP:
+		return checkMCPFile
+	case model.KindSettings:
+		return checkSettings
+	}
+	return nil
+}
 
 func badEncoding(b []byte) (int, bool) {
 	if i := bytes.IndexByte(b, 0); i >= 0 {

@@ -12,12 +12,20 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindCommand, checkCommand)
-	registerRules(
-		RuleInfo{"cmd/argument-hint-list", "'argument-hint: [x]' is a YAML list, which Claude Code tolerates."},
-		RuleInfo{"cmd/ignored-key", "'name' or 'paths' in a command, which Claude Code ignores."},
-	)
+// commandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var commandRules = []RuleInfo{
+	{
+		ID:       "cmd/argument-hint-list",
+		Summary:  "'argument-hint: [x]' is a YAML list, which Claude Code tolerates.",
+		Kinds:    "cmd",
+		Severity: "CC ok (tolerated) · CL ? · Hint [I].",
+	},
+	{
+		ID:       "cmd/ignored-key",
+		Summary:  "'name' or 'paths' in a command, which Claude Code ignores.",
+		Kinds:    "cmd",
+		Severity: "CC IGN (the name is the file path).",
+	},
 }
 
 func checkCommand(f File, r *reporter) {

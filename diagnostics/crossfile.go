@@ -15,12 +15,26 @@ import (
 // Another file is read through WorkspaceReader (memory.go), the optional
 // extension of WorkspaceFS; without it these rules are skipped.
 
-func init() {
-	registerRules(
-		RuleInfo{"plugin/copies", "Manifest copies in one plugin disagree on the plugin name."},
-		RuleInfo{"mcp/duplicate", "One MCP server name in two files that one consumer merges."},
-		RuleInfo{"market/version", "A marketplace entry's version differs from its plugin's."},
-	)
+// crossFileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var crossFileRules = []RuleInfo{
+	{
+		ID:       "plugin/copies",
+		Summary:  "Manifest copies in one plugin disagree on the plugin name.",
+		Kinds:    "plugin",
+		Severity: "V WARN · CL WARN.",
+	},
+	{
+		ID:       "mcp/duplicate",
+		Summary:  "One MCP server name in two files that one consumer merges.",
+		Kinds:    "mcp",
+		Severity: "V SKIP (first wins) · CL LOSE (last wins).",
+	},
+	{
+		ID:       "market/version",
+		Summary:  "A marketplace entry's version differs from its plugin's.",
+		Kinds:    "market",
+		Severity: "CC WARN (plugin.json wins).",
+	},
 }
 
 // readJSONFile reads and parses another workspace file; ok is false when

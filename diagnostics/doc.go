@@ -4,7 +4,7 @@
 // and virtual-plugin publication all see the same findings.
 //
 // Start at Check (check.go): it guards size and encoding, then hands the
-// file to the checker for its kind — Markdown kinds with YAML frontmatter
+// file to the checker for its kind (builtinChecker, one line per kind) — Markdown kinds with YAML frontmatter
 // (frontmatter splitting, the strict YAML tree, the Claude Code retry and the
 // VS Code subset simulation) or JSON kinds (decoded with byte offsets). Every
 // finding goes through a reporter, which turns the per-target reactions of
@@ -14,7 +14,16 @@
 // Rules that compare files (manifest copies, duplicate MCP servers, skills
 // or subagents sharing a name) read the others through File.FS and its
 // optional extensions WorkspaceReader and WorkspaceLister (crossfile.go,
-// duplicates.go). Kinds validated in another package plug in with
-// RegisterChecker (external.go). docs/rules.md, the page every diagnostic
-// links to, is generated from Rules() by rulesdoc_test.go.
+// duplicates.go). Kinds validated in another package come in through
+// Options.Checkers (external.go).
+//
+// Each rule's metadata (summary, kinds, severity line, evidence) is a
+// RuleInfo next to the code that reports it; ruleTable (rules.go) lists the
+// groups. docs/rules.md, the page every diagnostic links to, is generated
+// from Rules() and the golden fixtures by internal/rulesdoc. Adding a rule:
+// its RuleInfo and report call in the checker file, a fixture under
+// testdata/ws with its .golden (go test ./diagnostics -run TestGolden
+// -update), then go generate ./diagnostics.
 package diagnostics
+
+//go:generate go run ./internal/rulesdoc -fixtures testdata/ws -o ../docs/rules.md

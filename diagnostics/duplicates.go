@@ -20,11 +20,20 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(
-		RuleInfo{"skill/name-duplicate", "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads."},
-		RuleInfo{"ccagent/duplicate", "Two subagents of one tree share a 'name'; Claude Code loads only one of them."},
-	)
+// duplicateRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var duplicateRules = []RuleInfo{
+	{
+		ID:       "skill/name-duplicate",
+		Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
+		Kinds:    "skill",
+		Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+	},
+	{
+		ID:       "ccagent/duplicate",
+		Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
+		Kinds:    "ccagent",
+		Severity: "CC SKIP (file order decides which one loads); both files are reported.",
+	},
 }
 
 // WorkspaceLister is an optional extension of WorkspaceFS for rules that

@@ -14,14 +14,55 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(
-		RuleInfo{"field/type", "A frontmatter field has the wrong YAML type (e.g. a list where a string is required)."},
-		RuleInfo{"field/empty", "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects."},
-		RuleInfo{"field/bool", "A boolean field is not a bare true/false."},
-		RuleInfo{"field/unknown", "A frontmatter key the kind does not know for an effective consumer."},
-		RuleInfo{"field/renamed", "A renamed key or file type (user-invokable, mode, *.chatmode.md)."},
-	)
+// fieldRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var fieldRules = []RuleInfo{
+	{
+		ID:       "field/type",
+		Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
+		Kinds:    vsKinds,
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts validateName/validateDescription/validateArgumentHint: \"The 'name' attribute must be a string.\" (Error)"},
+		},
+	},
+	{
+		ID:       "field/empty",
+		Summary:  "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects.",
+		Kinds:    vsKinds,
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `argument-hint`: V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.nameShouldNotBeEmpty', 'descriptionShouldNotBeEmpty' (Error)"},
+		},
+	},
+	{
+		ID:       "field/bool",
+		Summary:  "A boolean field is not a bare true/false.",
+		Kinds:    vsKinds + ", ccagent, cmd",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok (`yes/no/on/off/1/0`).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateUserInvocable/validateDisableModelInvocation: \"must be 'true' or 'false'\" (Error marker)"},
+		},
+	},
+	{
+		ID:       "field/unknown",
+		Summary:  "A frontmatter key the kind does not know for an effective consumer.",
+		Kinds:    vsKinds + ", ccagent, cmd, rule",
+		Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
+		Evidence: []Evidence{
+			{"VS", "IGN", "VS Code promptValidator.ts checkForInvalidArguments: \"Attribute '{0}' is not supported …\" at MarkerSeverity.Hint with MarkerTag.Unnecessary"},
+			{"UP", "REJ", "skills-ref/quick_validate.py: \"Unexpected fields in frontmatter\""},
+			{"all", "LOSE", "a near miss (`Name` for `name`): YAML keys are case-sensitive, so the intended field is missing"},
+		},
+	},
+	{
+		ID:       "field/renamed",
+		Summary:  "A renamed key or file type (user-invokable, mode, *.chatmode.md).",
+		Kinds:    "skill, agent, prompt",
+		Severity: "V WARN (Deprecated tag).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateAgent: 'promptValidator.modeDeprecated' (Warning, MarkerTag.Deprecated)"},
+		},
+	},
 }
 
 // FieldInfo describes one frontmatter key of a Markdown kind for hover and
@@ -250,7 +291,7 @@ func (m *mdFile) fieldType(f *mdField) {
 		if m.kind == model.KindSkill && f.key == "description" {
 			return // skill/desc-empty
 		}
-		v := model.V(model.Reject)
+		v := vsMarked()
 		if f.key == "argument-hint" {
 			v = model.V(model.Warn)
 		}
@@ -261,7 +302,7 @@ func (m *mdFile) fieldType(f *mdField) {
 		if span.Empty() {
 			span = f.keySpan
 		}
-		m.report("field/empty", span, v, "{T} reject{s} this "+kindName(m.kind)+": "+q(f.key)+" is empty.||{T} warn{s}: "+q(f.key)+" is empty.")
+		m.report("field/empty", span, v, "{T} ignore{s} the empty "+q(f.key)+" in this "+kindName(m.kind)+".")
 		return
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
@@ -280,8 +321,8 @@ func (m *mdFile) fieldType(f *mdField) {
 	if f.key == "model" {
 		want = "a string or a list of strings"
 	}
-	m.report("field/type", f.valSpan, model.V(model.Reject),
-		"{T} reject{s} this "+kindName(m.kind)+": "+q(f.key)+" must be "+want+", not "+what+".", fixes...)
+	m.report("field/type", f.valSpan, vsMarked(),
+		"{T} ignore{s} "+q(f.key)+" in this "+kindName(m.kind)+": it must be "+want+", not "+what+".", fixes...)
 }
 
 func (m *mdFile) toolsType(f *mdField) {
@@ -294,8 +335,8 @@ func (m *mdFile) toolsType(f *mdField) {
 	case isNull(n):
 		return
 	}
-	m.report("field/type", f.valSpan, model.V(model.Reject),
-		"{T} reject{s} this "+kindName(m.kind)+": 'tools' must be a list of tool names, not "+nodeWhat(n)+".")
+	m.report("field/type", f.valSpan, vsMarked(),
+		"{T} ignore{s} 'tools' in this "+kindName(m.kind)+": it must be a list of tool names, not "+nodeWhat(n)+".")
 }
 
 func allStrings(n *yaml.Node) bool {
@@ -352,8 +393,8 @@ func (m *mdFile) checkBool(n *yaml.Node, span model.Span, key string) {
 			fixes = append(fixes, model.Fix{Title: "Write false", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "false"}}})
 		}
 	}
-	m.report("field/bool", span, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK}),
-		"{T} reject{s} this "+kindName(m.kind)+": "+q(key)+" must be a bare true or false, not "+q(m.srcOf(span))+".", fixes...)
+	m.report("field/bool", span, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+		"{T} ignore{s} "+q(key)+": it must be a bare true or false, not "+q(m.srcOf(span))+".", fixes...)
 }
 
 func (m *mdFile) srcOf(s model.Span) string { return string(m.text[s.Start:s.End]) }
@@ -634,4 +675,14 @@ func KeyAt(text []byte, offset int) (key string, keySpan, valueSpan model.Span, 
 		}
 	}
 	return "", model.Span{}, model.Span{}, false
+}
+
+// vsMarked is the verdict for a value VS Code's validator marks with an
+// Error marker (promptValidator.ts) while the file still loads without
+// that value: VS Code warns, the agent host, which runs no validator,
+// loses the value (unverified). A marker is not a refusal: by the
+// severity policy an Error needs a consumer that refuses or fails to load
+// the file (issue #13 repro 6).
+func vsMarked() model.Verdicts {
+	return model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified()}
 }

@@ -183,8 +183,8 @@ func (w *fmHooks) entry(event string, item *yaml.Node) {
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: w.deleteEntry(item, i)}}})
 				continue
 			}
-			if s, ok := str(v); ok && s != "*" && s != "" {
-				w.report("hooks/matcher-ignored", m.doc.span(v), model.V(model.Lose),
+			if s, ok := str(v); ok && !matchesEverything(s) {
+				w.report("hooks/matcher-ignored", m.doc.span(v), matcherIgnored(event, fmKnownEvents),
 					"{T} run{s} this hook on every "+q(event)+" event: the matcher "+q(s)+" is ignored.")
 			}
 		default:

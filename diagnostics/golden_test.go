@@ -115,7 +115,7 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"file/too-large": "TestFileGuards",
 		"file/encoding":  "TestFileGuards",
 		"fm/crlf":        "TestUploadOnlyRules", // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error": "TestRegisterChecker", // no built-in rule panics on purpose
+		"internal/error": "TestExtraChecker",    // no built-in rule panics on purpose
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {

@@ -15,26 +15,135 @@ import (
 // per file for the Copilot form, so that a mixed file gets the right rule on
 // each entry. The same walk serves `hooks` in .claude/settings*.json.
 
-func init() {
-	register(model.KindHooks, checkHooksFile)
-	registerRules(
-		RuleInfo{"hooks/shape", "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape."},
-		RuleInfo{"hooks/version", "A Copilot-form hooks file has a `version` other than 1."},
-		RuleInfo{"hooks/event", "A hook event name that an effective consumer does not know; its hooks never run there."},
-		RuleInfo{"hooks/flat-for-claude", "A flat handler where Claude Code requires matcher groups."},
-		RuleInfo{"hooks/matcher-ignored", "VS Code ignores `matcher` and runs the hook on every such event."},
-		RuleInfo{"hooks/matcher-no-effect", "A `matcher` on an event Claude Code never filters."},
-		RuleInfo{"hooks/group-key", "A matcher-group key other than `matcher` and `hooks`."},
-		RuleInfo{"hooks/type", "A handler `type` that is missing or unsupported by a consumer."},
-		RuleInfo{"hooks/command", "A handler without the command field a consumer runs."},
-		RuleInfo{"hooks/field-type", "A handler field of the wrong type (timeout, cwd, env, async)."},
-		RuleInfo{"hooks/field-form", "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored."},
-		RuleInfo{"hooks/unknown-key", "A handler key no hooks family knows."},
-		RuleInfo{"hooks/user-config", "`${user_config.*}` in a shell-form hook command, which Claude Code rejects."},
-		RuleInfo{"hooks/unquoted-root", "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces."},
-		RuleInfo{"hooks/script", "The script a hook runs does not exist."},
-		RuleInfo{"token/plugin-root", "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it."},
-	)
+// hookRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var hookRules = []RuleInfo{
+	{
+		ID:       "hooks/shape",
+		Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
+		Kinds:    hookKinds,
+		Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+	},
+	{
+		ID:       "hooks/version",
+		Summary:  "A Copilot-form hooks file has a `version` other than 1.",
+		Kinds:    "hooks",
+		Severity: "CL REJ.",
+	},
+	{
+		ID:       "hooks/event",
+		Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
+		Kinds:    hookKinds,
+		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
+			{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
+			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
+		},
+	},
+	{
+		ID:       "hooks/flat-for-claude",
+		Summary:  "A flat handler where Claude Code requires matcher groups.",
+		Kinds:    hookKinds,
+		Severity: "CC REJ.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Hook matcher \\\"hooks\\\" must be an array of hook entries; received undefined; entry ignored at runtime\""},
+		},
+	},
+	{
+		ID:       "hooks/matcher-ignored",
+		Summary:  "VS Code ignores `matcher` and runs the hook on every such event.",
+		Kinds:    hookKinds,
+		Severity: "V LOSE (runs on every such event), only for a V target that runs the event (else hooks/event speaks) and only when the matcher selects less than everything (not `*`, `.*`, empty).",
+		Evidence: []Evidence{
+			{"V", "LOSE", "VS Code hooks documentation [VD]: matchers are not applied, every handler of the event runs; not yet traced to a function in VS Code's source"},
+		},
+	},
+	{
+		ID:       "hooks/matcher-no-effect",
+		Summary:  "A `matcher` on an event Claude Code never filters.",
+		Kinds:    hookKinds,
+		Severity: "CC IGN.",
+	},
+	{
+		ID:       "hooks/group-key",
+		Summary:  "A matcher-group key other than `matcher` and `hooks`.",
+		Kinds:    hookKinds,
+		Severity: "V WARN in agent `hooks:`, IGN in hook files.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownMatcherProperty' \"Unknown property '{0}' in hook matcher.\" (Warning, agent `hooks:`)"},
+		},
+	},
+	{
+		ID:       "hooks/type",
+		Summary:  "A handler `type` that is missing or unsupported by a consumer.",
+		Kinds:    hookKinds,
+		Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
+		Evidence: []Evidence{
+			{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
+			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
+		},
+	},
+	{
+		ID:       "hooks/command",
+		Summary:  "A handler without the command field a consumer runs.",
+		Kinds:    hookKinds,
+		Severity: "REJ per target that finds none of its command fields.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
+			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
+		},
+	},
+	{
+		ID:       "hooks/field-type",
+		Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
+		Kinds:    "hooks, settings",
+		Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+		Evidence: []Evidence{
+			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
+		},
+	},
+	{
+		ID:       "hooks/field-form",
+		Summary:  "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored.",
+		Kinds:    "hooks, settings",
+		Severity: "IGN, so the value is lost: LOSE.",
+	},
+	{
+		ID:       "hooks/unknown-key",
+		Summary:  "A handler key no hooks family knows.",
+		Kinds:    hookKinds,
+		Severity: "V WARN in agent `hooks:`, IGN in hook files · CC ok.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownHookProperty' (Warning, agent `hooks:`)"},
+		},
+	},
+	{
+		ID:       "hooks/user-config",
+		Summary:  "`${user_config.*}` in a shell-form hook command, which Claude Code rejects.",
+		Kinds:    "hooks, settings",
+		Severity: "CC REJ.",
+	},
+	{
+		ID:       "hooks/unquoted-root",
+		Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
+		Kinds:    "hooks, settings",
+		Severity: "CC WARN.",
+		Evidence: []Evidence{
+			{"CC", "WARN", "`claude plugin validate`: \"Shell command uses ${CLAUDE_PLUGIN_ROOT} without quotes … Wrap the placeholder in double quotes, or use exec form\""},
+		},
+	},
+	{
+		ID:       "hooks/script",
+		Summary:  "The script a hook runs does not exist.",
+		Kinds:    "hooks, settings",
+		Severity: "Fails on every run: Warning [I].",
+	},
+	{
+		ID:       "token/plugin-root",
+		Summary:  "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it.",
+		Kinds:    "hooks, settings, mcp, plugin, market",
+		Severity: "LOSE (empty or literal text).",
+	},
 }
 
 var (
@@ -323,8 +432,8 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
 				continue
 			}
-			if m.Value.Is(JSONString) && m.Value.Str != "*" && m.Value.Str != "" {
-				c.report("hooks/matcher-ignored", m.Value.Span, model.V(model.Lose),
+			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) {
+				c.report("hooks/matcher-ignored", m.Value.Span, matcherIgnored(event, w.knownEvents),
 					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
 			}
 		default:
@@ -339,6 +448,29 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 	for _, h := range gm.Value.Items {
 		w.handler(event, h)
 	}
+}
+
+// matchesEverything reports a matcher that selects every tool anyway, so a
+// consumer that ignores it loses nothing.
+func matchesEverything(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "*", ".*", ".+", "^.*$", "^.+$", "(.*)":
+		return true
+	}
+	return false
+}
+
+// matcherIgnored is the verdict of hooks/matcher-ignored under event: only
+// VS Code targets that run the event lose the matcher; where a target
+// never runs the event, hooks/event has already said so (issue #13 repro 6).
+func matcherIgnored(event string, known func(model.Target) []string) model.Verdicts {
+	v := model.Verdicts{}
+	for _, t := range []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost} {
+		if jHas(known(t), event) {
+			v[t] = model.Lose
+		}
+	}
+	return v
 }
 
 // memberDeleteSpan is what to delete to remove member i, comma included.

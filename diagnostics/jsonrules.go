@@ -14,12 +14,26 @@ import (
 // consumer that never opens the file cannot raise a diagnostic), and small
 // helpers for messages, fixes and near-miss suggestions.
 
-func init() {
-	registerRules(
-		RuleInfo{"json/syntax", "The file is not valid JSON; consumers reject the whole file."},
-		RuleInfo{"json/jsonc", "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not."},
-		RuleInfo{"json/duplicate-key", "A key appears twice in one object; readers keep only the last value."},
-	)
+// jsonRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var jsonRules = []RuleInfo{
+	{
+		ID:       "json/syntax",
+		Summary:  "The file is not valid JSON; consumers reject the whole file.",
+		Kinds:    jsonKinds,
+		Severity: "All REJ: the plugin is not loaded, the hooks or MCP file is skipped.",
+	},
+	{
+		ID:       "json/jsonc",
+		Summary:  "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not.",
+		Kinds:    jsonKinds,
+		Severity: "V ok (JSONC) · CC, CL REJ? (Warning).",
+	},
+	{
+		ID:       "json/duplicate-key",
+		Summary:  "A key appears twice in one object; readers keep only the last value.",
+		Kinds:    jsonKinds,
+		Severity: "All LOSE: the last value wins.",
+	},
 }
 
 // jsonCheck is the state of one JSON file's check.

@@ -18,21 +18,93 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(
-		RuleInfo{"fm/bom", "A byte-order mark precedes the opening '---'; VS Code then sees no header."},
-		RuleInfo{"fm/leading-lines", "Lines precede the opening '---'; VS Code and Claude Code then see no header."},
-		RuleInfo{"fm/missing", "A skill or Claude agent has no '---' header."},
-		RuleInfo{"fm/unclosed", "The '---' header has no closing '---' line."},
-		RuleInfo{"fm/inline-dashes", "'---' inside the header ends it early for Claude Code."},
-		RuleInfo{"fm/not-mapping", "The header is a scalar or a list, not a mapping."},
-		RuleInfo{"fm/crlf", "CRLF line endings, which claude.ai upload rejects."},
-		RuleInfo{"yaml/syntax", "Invalid YAML in the header that Claude Code's quoting retry cannot repair either."},
-		RuleInfo{"yaml/unquoted-special", "A plain value that only Claude Code's quoting retry reads whole."},
-		RuleInfo{"yaml/tab-indent", "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them."},
-		RuleInfo{"yaml/duplicate-key", "A key repeated in one header mapping; VS Code rejects the header, others keep one value."},
-		RuleInfo{"yaml/vscode-subset", "Valid YAML that VS Code's own YAML reader misreads."},
-	)
+// headerRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var headerRules = []RuleInfo{
+	{
+		ID:       "fm/bom",
+		Summary:  "A byte-order mark precedes the opening '---'; VS Code then sees no header.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V LOSE (no header: every field lost) · CC ok · AS SPEC.",
+	},
+	{
+		ID:       "fm/leading-lines",
+		Summary:  "Lines precede the opening '---'; VS Code and Claude Code then see no header.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V LOSE · CC LOSE (skill: AS SKIP; ccagent: as fm/missing).",
+	},
+	{
+		ID:       "fm/missing",
+		Summary:  "A skill or Claude agent has no '---' header.",
+		Kinds:    "skill, ccagent",
+		Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
+		Evidence: []Evidence{
+			{"CC", "WARN", "`claude plugin validate` 2.1.332 on a plugin agent: \"No frontmatter block found. Add YAML frontmatter between --- delimiters …\""},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): a skill without a description is skipped; skills-ref \"SKILL.md must start with YAML frontmatter (---)\""},
+		},
+	},
+	{
+		ID:       "fm/unclosed",
+		Summary:  "The '---' header has no closing '---' line.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V LOSE (all is header; REJ if it fails to parse) · CC: no header (skill LOSE, agent SKIP) · AS SKIP.",
+	},
+	{
+		ID:       "fm/inline-dashes",
+		Summary:  "'---' inside the header ends it early for Claude Code.",
+		Kinds:    mdHeaderKinds,
+		Severity: "CC: header ends there, SKIP if parsing breaks or name/description is lost, else LOSE · AS SPEC · V ok.",
+	},
+	{
+		ID:       "fm/not-mapping",
+		Summary:  "The header is a scalar or a list, not a mapping.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V REJ · CC REJ (empty metadata).",
+	},
+	{
+		ID:       "fm/crlf",
+		Summary:  "CRLF line endings, which claude.ai upload rejects.",
+		Kinds:    "skill",
+		Severity: "UP REJ; every other consumer accepts CRLF.",
+	},
+	{
+		ID:       "yaml/syntax",
+		Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
+		Evidence: []Evidence{
+			{"CC", "REJ", "`claude plugin validate` (plugin agent): \"YAML frontmatter failed to parse … every other frontmatter field silently dropped\", success false"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"YAML is completely unparseable → skip the skill\""},
+		},
+	},
+	{
+		ID:       "yaml/unquoted-special",
+		Summary:  "A plain value that only Claude Code's quoting retry reads whole.",
+		Kinds:    mdHeaderKinds,
+		Severity: "CC ok (retry) · V LOSE (value cut, later keys lost) · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"CC", "ok", "`claude plugin validate` is silent on `description: … Usage: …` (its quoting retry)"},
+			{"AS", "SPEC", "client guide (adding-skills-support.mdx, Lenient validation), Handling malformed YAML: \"the colon breaks parsing\"; a retry is only suggested"},
+			{"V", "LOSE", "VS Code's own YAML reader (src/vs/base/common/yaml.ts) as simulated in vssubset.go: the value ends at the colon"},
+		},
+	},
+	{
+		ID:       "yaml/tab-indent",
+		Summary:  "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them.",
+		Kinds:    mdHeaderKinds,
+		Severity: "CC ok (retry) · V per its reader (REJ on a tab-led block-scalar line) · CL ? · AS SKIP.",
+	},
+	{
+		ID:       "yaml/duplicate-key",
+		Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
+		Kinds:    mdHeaderKinds,
+		Severity: "V REJ · CC ? · AS SPEC.",
+	},
+	{
+		ID:       "yaml/vscode-subset",
+		Summary:  "Valid YAML that VS Code's own YAML reader misreads.",
+		Kinds:    mdHeaderKinds,
+		Severity: "`? ` keys, empty `key:`: V REJ; anchors, aliases, tags, `...`: V LOSE.",
+	},
 }
 
 // mdFile is one Markdown customization file being checked.
@@ -734,16 +806,13 @@ func (m *mdFile) firstSentence() string {
 	if !m.fm.Present {
 		body = m.text
 	}
-	fence := false
+	var fence codeFence
 	for pos := 0; pos < len(body); {
 		e, n := lineAt(body, pos)
+		inFence := fence.step(body[pos:e])
 		l := strings.TrimSpace(string(body[pos:e]))
 		pos = n
-		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "|") {
+		if inFence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "|") {
 			continue
 		}
 		l = strings.TrimLeft(l, "-*> ")

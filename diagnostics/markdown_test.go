@@ -395,8 +395,19 @@ func TestOneDiagnosticPerName(t *testing.T) {
 func TestMessagesNameConsumers(t *testing.T) {
 	ds := checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetVSCode, model.TargetVSCodeAgentHost)
 	require.Len(t, ds, 1)
-	assert.Equal(t, "The VS Code agent host and VS Code reject skill name 'Plugin Settings': it may use only a–z, 0–9 and '-'.", ds[0].Message)
-	assert.Equal(t, model.Reject, ds[0].Verdicts[model.TargetVSCode])
+	// Issue #13 repro 6: VS Code's validator marks the name and the skill
+	// still loads (folder name); the agent host takes the name as written.
+	assert.Equal(t, "VS Code flags skill name 'Plugin Settings' (only a–z, 0–9 and '-') and loads the skill under its folder name 'settings'.", ds[0].Message)
+	assert.Equal(t, model.SeverityWarning, ds[0].Severity)
+	assert.Equal(t, model.Warn, ds[0].Verdicts[model.TargetVSCode])
+	assert.Equal(t, model.OK, ds[0].Verdicts[model.TargetVSCodeAgentHost])
+	assert.Empty(t, checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetVSCodeAgentHost),
+		"the agent host alone accepts the name")
+	// claude.ai upload does refuse it.
+	ds = checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetClaudeUpload)
+	require.Len(t, ds, 1)
+	assert.Equal(t, model.SeverityError, ds[0].Severity)
+	assert.Contains(t, ds[0].Message, "rejects skill name")
 	assert.NotContains(t, ds[0].Verdicts, model.Target("nobody"))
 	// Verdicts for targets that do not read the kind are dropped.
 	ds = checkText(".github/prompts/p.prompt.md", "---\ndescription: a\ndescription: b\n---\n")
@@ -604,5 +615,30 @@ func BenchmarkCheckSkill4KB(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Check(f, Options{})
+	}
+}
+
+// CommonMark fences (issue #13 repro 7): the closing fence repeats the
+// opening character at least as often and carries nothing else.
+func TestCodeFence(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		in    []bool // step's answer per line
+	}{
+		{"three backticks", []string{"```", "x", "```", "y"}, []bool{true, true, true, false}},
+		{"inner shorter fence is content", []string{"````markdown", "```markdown", "[a](b.md)", "```", "````", "z"}, []bool{true, true, true, true, true, false}},
+		{"tilde does not close backticks", []string{"```", "~~~", "```"}, []bool{true, true, true}},
+		{"closing fence with info text is content", []string{"```", "``` x", "```"}, []bool{true, true, true}},
+		{"four spaces is no fence", []string{"    ```", "x"}, []bool{false, false}},
+		{"backtick in info string is no fence", []string{"``` a`b", "x"}, []bool{false, false}},
+		{"unclosed runs to the end", []string{"~~~~", "~~~", "x"}, []bool{true, true, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f codeFence
+			for i, l := range tc.lines {
+				assert.Equal(t, tc.in[i], f.step([]byte(l)), "line %d %q", i, l)
+			}
+		})
 	}
 }

@@ -15,16 +15,44 @@ import (
 // bare `plugins/x` source is fine for Copilot CLI, which is why the prefix
 // rule only fires where Claude Code reads the file.
 
-func init() {
-	register(model.KindMarketplace, checkMarketplace)
-	registerRules(
-		RuleInfo{"market/required", "`name`, `owner` (with `name`) or `plugins` is missing or mistyped."},
-		RuleInfo{"market/name", "The marketplace name is not kebab-case, too long or reserved."},
-		RuleInfo{"market/entry", "A plugin entry lacks `name`/`source`, or its name or description is too long."},
-		RuleInfo{"market/duplicate", "Two plugin entries share a name; Claude Code rejects the marketplace."},
-		RuleInfo{"market/source-path", "A local `source` without `./`, leaving the repository, or missing."},
-		RuleInfo{"market/source-object", "An object `source` of unknown kind or missing its required field."},
-	)
+// marketplaceRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var marketplaceRules = []RuleInfo{
+	{
+		ID:       "market/required",
+		Summary:  "`name`, `owner` (with `name`) or `plugins` is missing or mistyped.",
+		Kinds:    "market",
+		Severity: "CC REJ · CL REJ.",
+	},
+	{
+		ID:       "market/name",
+		Summary:  "The marketplace name is not kebab-case, too long or reserved.",
+		Kinds:    "market",
+		Severity: "not kebab-case, too long: CC REJ, CL REJ; reserved: CC REJ?.",
+	},
+	{
+		ID:       "market/entry",
+		Summary:  "A plugin entry lacks `name`/`source`, or its name or description is too long.",
+		Kinds:    "market",
+		Severity: "CC REJ · CL REJ?.",
+	},
+	{
+		ID:       "market/duplicate",
+		Summary:  "Two plugin entries share a name; Claude Code rejects the marketplace.",
+		Kinds:    "market",
+		Severity: "CC REJ.",
+	},
+	{
+		ID:       "market/source-path",
+		Summary:  "A local `source` without `./`, leaving the repository, or missing.",
+		Kinds:    "market",
+		Severity: "no `./`: CC REJ (CL ok); `..`: CC REJ; folder missing: CC REJ, CL SKIP.",
+	},
+	{
+		ID:       "market/source-object",
+		Summary:  "An object `source` of unknown kind or missing its required field.",
+		Kinds:    "market",
+		Severity: "CC REJ.",
+	},
 }
 
 var (

@@ -14,19 +14,62 @@ import (
 // plugin .mcp.json / mcp.json / .github/mcp.json, and `mcpServers` inline in
 // a plugin manifest, which share the server walk below.
 
-func init() {
-	register(model.KindMCP, checkMCPFile)
-	registerRules(
-		RuleInfo{"mcp/wrapper", "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape)."},
-		RuleInfo{"mcp/type", "A server `type` no consumer supports."},
-		RuleInfo{"mcp/command", "A stdio server without a `command`."},
-		RuleInfo{"mcp/url-no-type", "A server with `url` but no `type`, which Claude Code reads as stdio and drops."},
-		RuleInfo{"mcp/url", "A remote server without an absolute http(s) `url`."},
-		RuleInfo{"mcp/sse", "The `sse` transport, which Claude Code documents as deprecated in favour of `http`."},
-		RuleInfo{"mcp/field-type", "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type."},
-		RuleInfo{"mcp/name", "A server name Claude Code warns about or reserves."},
-		RuleInfo{"mcp/secret", "A literal credential in `headers` or `env`."},
-	)
+// mcpRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var mcpRules = []RuleInfo{
+	{
+		ID:       "mcp/wrapper",
+		Summary:  "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape).",
+		Kinds:    "mcp",
+		Severity: "`servers`: CC, V SKIP every server; a bare map in the root `.mcp.json`: CC ?.",
+	},
+	{
+		ID:       "mcp/type",
+		Summary:  "A server `type` no consumer supports.",
+		Kinds:    "mcp",
+		Severity: "SKIP (V also skips `ws`).",
+	},
+	{
+		ID:       "mcp/command",
+		Summary:  "A stdio server without a `command`.",
+		Kinds:    "mcp",
+		Severity: "All SKIP.",
+	},
+	{
+		ID:       "mcp/url-no-type",
+		Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
+		Kinds:    "mcp",
+		Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
+	},
+	{
+		ID:       "mcp/url",
+		Summary:  "A remote server without an absolute http(s) `url`.",
+		Kinds:    "mcp",
+		Severity: "All SKIP.",
+	},
+	{
+		ID:       "mcp/sse",
+		Summary:  "The `sse` transport, which Claude Code documents as deprecated in favour of `http`.",
+		Kinds:    "mcp",
+		Severity: "CC SPEC (deprecated).",
+	},
+	{
+		ID:       "mcp/field-type",
+		Summary:  "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type.",
+		Kinds:    "mcp",
+		Severity: "V LOSE (bad values dropped) · CC SKIP (entry).",
+	},
+	{
+		ID:       "mcp/name",
+		Summary:  "A server name Claude Code warns about or reserves.",
+		Kinds:    "mcp",
+		Severity: "bad characters: CC WARN?; reserved: CC SKIP.",
+	},
+	{
+		ID:       "mcp/secret",
+		Summary:  "A literal credential in `headers` or `env`.",
+		Kinds:    "mcp",
+		Severity: "Warning [I] (Agent Plugins forbid literal secrets).",
+	},
 }
 
 var (

@@ -15,8 +15,19 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	registerRules(RuleInfo{"md/link", "A relative link or #file: reference points at a missing file."})
+// linkRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var linkRules = []RuleInfo{
+	{
+		ID:       "md/link",
+		Summary:  "A relative link or #file: reference points at a missing file.",
+		Kinds:    mdKinds,
+		Severity: "VS WARN · VH, CC, CL LOSE (the linked instructions are missing when the agent follows the link). Links inside CommonMark code fences and code spans are not links.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateBody: 'promptValidator.fileNotFound' \"File '{0}' not found at '{1}'.\" at MarkerSeverity.Warning"},
+			{"AS", "–", "specification.mdx, File references: \"use relative paths from the skill root\"; the agent reads them on demand"},
+			{"all", "fence", "CommonMark 0.31 §4.5: the closing fence is at least as long as the opening one, of the same character"},
+		},
+	},
 }
 
 var (
@@ -63,25 +74,13 @@ func (m *mdFile) checkLinks() {
 // HTML comments blanked out (offsets are preserved).
 func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 	md := m.fm.Markdown
-	fence := ""
+	var fence codeFence
 	comment := false
 	buf := make([]byte, 0, 256)
 	for pos := md.Start; pos < md.End; {
 		e, n := lineAt(m.text, pos)
 		line := m.text[pos:e]
-		trim := bytes.TrimLeft(line, " ")
-		if len(line)-len(trim) <= 3 && (bytes.HasPrefix(trim, []byte("```")) || bytes.HasPrefix(trim, []byte("~~~"))) {
-			mark := string(trim[:3])
-			switch {
-			case fence == "":
-				fence = mark
-			case fence == mark:
-				fence = ""
-			}
-			pos = n
-			continue
-		}
-		if fence != "" {
+		if fence.step(line) {
 			pos = n
 			continue
 		}
@@ -91,6 +90,40 @@ func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 		fn(buf, pos)
 		pos = n
 	}
+}
+
+// codeFence follows CommonMark fenced code blocks line by line: an opening
+// fence is three or more backticks or tildes indented at most three spaces
+// (a backtick fence's info string holds no backtick); only a run of the same
+// character at least as long, followed by nothing but spaces, closes it. So
+// a "```markdown" line inside a "````" block is content (issue #13 repro 7).
+type codeFence struct {
+	char byte // 0 outside a fenced block
+	n    int  // the opening run's length
+}
+
+// step consumes one line and reports whether it is part of a fenced block
+// (its fences included).
+func (f *codeFence) step(line []byte) bool {
+	trim := bytes.TrimLeft(line, " ")
+	indent := len(line) - len(trim)
+	run := 0
+	if indent <= 3 && len(trim) > 0 && (trim[0] == '`' || trim[0] == '~') {
+		for run < len(trim) && trim[run] == trim[0] {
+			run++
+		}
+	}
+	if f.char == 0 {
+		if run < 3 || (trim[0] == '`' && bytes.IndexByte(trim[run:], '`') >= 0) {
+			return false
+		}
+		f.char, f.n = trim[0], run
+		return true
+	}
+	if run >= f.n && trim[0] == f.char && len(bytes.TrimRight(trim[run:], " \t\r")) == 0 {
+		f.char, f.n = 0, 0
+	}
+	return true
 }
 
 // blankComments replaces HTML comments with spaces; in reports whether the
@@ -175,6 +208,10 @@ func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 			return
 		}
 	}
-	m.report("md/link", span, model.V(model.Warn),
-		"{T} warn{s}: link target "+q(t)+" does not exist.")
+	// The agent reads a linked file when it needs it: a dead link loses
+	// that part of the instructions for every reader; VS Code's validator
+	// also marks it.
+	m.report("md/link", span, model.V(model.Lose).With(model.Verdicts{model.TargetVSCode: model.Warn,
+		model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose}),
+		"{T} cannot follow this link: "+q(t)+" does not exist.")
 }

@@ -12,12 +12,20 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindMemory, checkMemory)
-	registerRules(
-		RuleInfo{"memory/agents-md", "AGENTS.md that Claude Code never reads (no CLAUDE.md imports it)."},
-		RuleInfo{"memory/import", "An @path import in CLAUDE.md whose file is missing."},
-	)
+// memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var memoryRules = []RuleInfo{
+	{
+		ID:       "memory/agents-md",
+		Summary:  "AGENTS.md that Claude Code never reads (no CLAUDE.md imports it).",
+		Kinds:    "memory",
+		Severity: "CC IGN (reads only CLAUDE*.md).",
+	},
+	{
+		ID:       "memory/import",
+		Summary:  "An @path import in CLAUDE.md whose file is missing.",
+		Kinds:    "memory",
+		Severity: "CC LOSE.",
+	},
 }
 
 // WorkspaceReader is an optional extension of WorkspaceFS for rules that

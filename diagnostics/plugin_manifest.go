@@ -16,25 +16,98 @@ import (
 // location implies (Claude Code reads only .claude-plugin/plugin.json, VS
 // Code the first manifest present), so a copy is judged by who reads it.
 
-func init() {
-	register(model.KindPlugin, checkPluginManifest)
-	registerRules(
-		RuleInfo{"plugin/name-missing", "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin."},
-		RuleInfo{"plugin/name-format", "The plugin name is not kebab-case."},
-		RuleInfo{"plugin/name-length", "The plugin name is longer than 64 characters."},
-		RuleInfo{"plugin/name-reserved", "The plugin name is reserved for Anthropic's plugins."},
-		RuleInfo{"plugin/manifest-location", "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read."},
-		RuleInfo{"plugin/field-type", "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type."},
-		RuleInfo{"plugin/version-missing", "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates."},
-		RuleInfo{"plugin/unknown-key", "An unknown top-level manifest key."},
-		RuleInfo{"plugin/misplaced-key", "A marketplace or experimental key at the top of a Claude manifest."},
-		RuleInfo{"plugin/path-prefix", "A Claude component path that does not start with `./`."},
-		RuleInfo{"plugin/path-escape", "A component path that is absolute or leaves the plugin."},
-		RuleInfo{"plugin/path-missing", "A component path that does not exist."},
-		RuleInfo{"plugin/path-kind", "A component path of the wrong kind (file vs folder, extension)."},
-		RuleInfo{"plugin/in-dotdir", "Component folders inside .claude-plugin/, where Claude Code does not look."},
-		RuleInfo{"plugin/ap-schema", "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema."},
-	)
+// pluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var pluginRules = []RuleInfo{
+	{
+		ID:       "plugin/name-missing",
+		Summary:  "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin.",
+		Kinds:    "plugin",
+		Severity: "CC REJ · CL REJ · V ? (folder name).",
+	},
+	{
+		ID:       "plugin/name-format",
+		Summary:  "The plugin name is not kebab-case.",
+		Kinds:    "plugin",
+		Severity: "V SKIP · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
+	},
+	{
+		ID:       "plugin/name-length",
+		Summary:  "The plugin name is longer than 64 characters.",
+		Kinds:    "plugin",
+		Severity: "CL REJ? · AP REJ.",
+	},
+	{
+		ID:       "plugin/name-reserved",
+		Summary:  "The plugin name is reserved for Anthropic's plugins.",
+		Kinds:    "plugin",
+		Severity: "CC REJ (third parties); silent when an official marketplace lists it.",
+	},
+	{
+		ID:       "plugin/manifest-location",
+		Summary:  "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read.",
+		Kinds:    "plugin",
+		Severity: "V ? (documented, not in the code).",
+	},
+	{
+		ID:       "plugin/field-type",
+		Summary:  "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type.",
+		Kinds:    "plugin",
+		Severity: "`author`, `keywords`, `homepage`: CC REJ; `metadata`, `experimental`: CC WARN.",
+	},
+	{
+		ID:       "plugin/version-missing",
+		Summary:  "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates.",
+		Kinds:    "plugin",
+		Severity: "Info [I]: Claude's validator warns; VS Code keys updates on `version`.",
+	},
+	{
+		ID:       "plugin/unknown-key",
+		Summary:  "An unknown top-level manifest key.",
+		Kinds:    "plugin",
+		Severity: "CC IGN (warns) · AP IGN; a near miss (`agnets`): LOSE.",
+	},
+	{
+		ID:       "plugin/misplaced-key",
+		Summary:  "A marketplace or experimental key at the top of a Claude manifest.",
+		Kinds:    "plugin",
+		Severity: "marketplace keys: CC IGN; `themes`/`monitors` at the top: CC WARN.",
+	},
+	{
+		ID:       "plugin/path-prefix",
+		Summary:  "A Claude component path that does not start with `./`.",
+		Kinds:    "plugin",
+		Severity: "CC REJ · Copilot format ok.",
+	},
+	{
+		ID:       "plugin/path-escape",
+		Summary:  "A component path that is absolute or leaves the plugin.",
+		Kinds:    "plugin",
+		Severity: "CC REJ · V SKIP (dropped) · AP REJ.",
+	},
+	{
+		ID:       "plugin/path-missing",
+		Summary:  "A component path that does not exist.",
+		Kinds:    "plugin",
+		Severity: "CC REJ · V SKIP.",
+	},
+	{
+		ID:       "plugin/path-kind",
+		Summary:  "A component path of the wrong kind (file vs folder, extension).",
+		Kinds:    "plugin",
+		Severity: "CC REJ.",
+	},
+	{
+		ID:       "plugin/in-dotdir",
+		Summary:  "Component folders inside .claude-plugin/, where Claude Code does not look.",
+		Kinds:    "plugin",
+		Severity: "CC SKIP.",
+	},
+	{
+		ID:       "plugin/ap-schema",
+		Summary:  "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema.",
+		Kinds:    "plugin",
+		Severity: "AP fatal · V ?.",
+	},
 }
 
 const apSchemaURL = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"

@@ -8,12 +8,26 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindPrompt, checkPrompt)
-	registerRules(
-		RuleInfo{"prompt/agent", "'agent' names neither a built-in nor a discovered agent."},
-		RuleInfo{"prompt/tools-mode", "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them."},
-	)
+// promptRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var promptRules = []RuleInfo{
+	{
+		ID:       "prompt/agent",
+		Summary:  "'agent' names neither a built-in nor a discovered agent.",
+		Kinds:    "prompt",
+		Severity: "V WARN.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
+		},
+	},
+	{
+		ID:       "prompt/tools-mode",
+		Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
+		Kinds:    "prompt",
+		Severity: "V LOSE (ignored).",
+		Evidence: []Evidence{
+			{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
+		},
+	},
 }
 
 // builtinAgents are VS Code's built-in agents a prompt may name.

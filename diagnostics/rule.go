@@ -10,12 +10,23 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindRule, checkRule)
-	registerRules(
-		RuleInfo{"rule/paths", "'paths' is not a list of glob patterns."},
-		RuleInfo{"rule/apply-to", "'applyTo' in a Claude rule, which Claude Code ignores."},
-	)
+// claudeRuleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var claudeRuleRules = []RuleInfo{
+	{
+		ID:       "rule/paths",
+		Summary:  "'paths' is not a list of glob patterns.",
+		Kinds:    "rule",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok for a string.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "promptValidator.ts validatePaths: 'pathsMustBeArray', 'pathMustBeValidGlob' (Error markers)"},
+		},
+	},
+	{
+		ID:       "rule/apply-to",
+		Summary:  "'applyTo' in a Claude rule, which Claude Code ignores.",
+		Kinds:    "rule",
+		Severity: "CC IGN, so the rule is always loaded: LOSE.",
+	},
 }
 
 func checkRule(f File, r *reporter) {
@@ -36,20 +47,20 @@ func (m *mdFile) ruleRules() {
 				s, ok := str(it)
 				switch {
 				case !ok || strings.TrimSpace(s) == "":
-					m.report("rule/paths", span, model.V(model.Reject),
-						"{T} reject{s} this rule's 'paths': each item must be a non-empty glob pattern.")
+					m.report("rule/paths", span, vsMarked(),
+						"{T} ignore{s} this item of 'paths': each must be a non-empty glob pattern.")
 				case badGlob(s) != "":
-					m.report("rule/paths", span, model.V(model.Reject),
-						"{T} reject{s} pattern "+q(s)+": "+badGlob(s)+".")
+					m.report("rule/paths", span, vsMarked(),
+						"{T} never match{es} pattern "+q(s)+": "+badGlob(s)+".")
 				}
 			}
 		case pf.v.Kind == yaml.ScalarNode && pf.v.Tag == "!!str":
-			m.report("rule/paths", pf.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK}),
-				"{T} reject{s} 'paths' as a string; write a list (Claude Code accepts both).",
+			m.report("rule/paths", pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+				"{T} ignore{s} 'paths' as a string; write a list (Claude Code accepts both).",
 				replaceValue("Write as a one-item list", pf, "["+yamlScalar(pf.v.Value)+"]", true))
 		default:
-			m.report("rule/paths", pf.valSpan, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
-				"{T} reject{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")
+			m.report("rule/paths", pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+				"{T} ignore{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")
 		}
 	}
 	if af := m.field("applyTo"); af != nil {

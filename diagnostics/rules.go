@@ -1,47 +1,104 @@
 package diagnostics
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
-// RuleInfo describes one rule for hover, SARIF and the rules list.
+// RuleInfo is one rule's metadata: what hover, SARIF and docs/rules.md say
+// about it. Each rule's entry sits next to the code that reports it (the
+// <file>Rules variable at the top of each checker file), so a new rule is
+// one entry and one report call in one file.
 type RuleInfo struct {
 	ID      string // e.g. "skill/name-charset"
 	Summary string // one line: what the rule checks
+	// Kinds lists the file kinds the rule applies to, in the codes of
+	// docs/rules.md ("skill, cmd").
+	Kinds string
+	// Severity says in one line how the severity follows from each
+	// consumer's reaction (codes in the legend of docs/rules.md), or that
+	// ahpls sets it itself ([I]).
+	Severity string
+	// Evidence backs the reactions Severity claims: for each consumer, where
+	// its behaviour is seen (a function in its source, a validator's
+	// message, a spec line).
+	Evidence []Evidence
 }
 
-var ruleInfos = map[string]RuleInfo{}
+// Evidence is the source of one consumer reaction a rule claims.
+type Evidence struct {
+	// Consumer is a legend code of docs/rules.md (V, VS, VH, CC, CL, AS, UP, AP).
+	Consumer string
+	// Reaction is what the consumer does, in the legend's words ("REJ",
+	// "ok", "LOSE: cut to 64 characters").
+	Reaction string
+	// Source is where that is seen: "src/vs/…/file.ts functionName", a
+	// validator message in quotes, or a spec section.
+	Source string
+}
 
-// registerRules is called from each kind's init with the rules it owns, so
-// golden coverage and SARIF know every rule id.
-func registerRules(infos ...RuleInfo) {
-	for _, r := range infos {
-		ruleInfos[r.ID] = r
+// Document-kind groups used in Kinds.
+const (
+	mdHeaderKinds = "skill, agent, ccagent, prompt, cmd, instr, rule"
+	mdKinds       = "skill, agent, ccagent, prompt, cmd, instr, rule, memory"
+	jsonKinds     = "plugin, market, hooks, mcp, settings"
+	vsKinds       = "skill, agent, prompt, instr"
+	hookKinds     = "hooks, settings (`hooks`), agent/ccagent/skill/cmd frontmatter `hooks:`"
+)
+
+// ruleTable is every built-in rule: one group per checker file.
+var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
+	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
+	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
+	mcpRules, crossFileRules, duplicateRules)
+
+// fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var fileRules = []RuleInfo{
+	{
+		ID:       "file/too-large",
+		Summary:  "The file is larger than ahpls checks (4 MiB).",
+		Kinds:    "every kind",
+		Severity: "Warning [I]; the file is not parsed.",
+	},
+	{
+		ID:       "file/encoding",
+		Summary:  "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
+		Kinds:    "every kind",
+		Severity: "Error [I]; nothing else is reported.",
+	},
+	{
+		ID:       "internal/error",
+		Summary:  "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing.",
+		Kinds:    "every kind",
+		Severity: "Warning [I]; please report it with the file.",
+	},
+}
+
+// Rules lists every built-in rule and those of the extra checkers, sorted
+// by id.
+func Rules(extra ...Checker) []RuleInfo {
+	out := slices.Clone(ruleTable)
+	for _, c := range extra {
+		out = append(out, c.Rules...)
 	}
-}
-
-func init() {
-	registerRules(
-		RuleInfo{"file/too-large", "The file is larger than ahpls checks (4 MiB)."},
-		RuleInfo{"file/encoding", "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text."},
-		RuleInfo{"internal/error", "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing."},
-	)
-}
-
-// Rules lists every registered rule, sorted by id.
-func Rules() []RuleInfo {
-	registry.RLock()
-	defer registry.RUnlock()
-	out := make([]RuleInfo, 0, len(ruleInfos))
-	for _, r := range ruleInfos {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// LookupRule returns a rule's description.
-func LookupRule(id string) (RuleInfo, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	r, ok := ruleInfos[id]
-	return r, ok
+// LookupRule returns a rule's metadata; extra are the checkers passed in
+// Options.Checkers.
+func LookupRule(id string, extra ...Checker) (RuleInfo, bool) {
+	for _, c := range extra {
+		for _, r := range c.Rules {
+			if r.ID == id {
+				return r, true
+			}
+		}
+	}
+	for _, r := range ruleTable {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return RuleInfo{}, false
 }

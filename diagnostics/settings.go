@@ -13,11 +13,14 @@ import (
 // handlers are errors there), `extraKnownMarketplaces` and `enabledPlugins`.
 // Every other setting belongs to its tool and is left alone.
 
-func init() {
-	register(model.KindSettings, checkSettings)
-	registerRules(
-		RuleInfo{"settings/recommendations", "A marketplace recommendation or plugin enablement VS Code cannot read."},
-	)
+// settingsRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var settingsRules = []RuleInfo{
+	{
+		ID:       "settings/recommendations",
+		Summary:  "A marketplace recommendation or plugin enablement VS Code cannot read.",
+		Kinds:    "settings",
+		Severity: "V LOSE.",
+	},
 }
 
 var enabledPluginRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)

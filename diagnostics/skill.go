@@ -14,28 +14,169 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func init() {
-	register(model.KindSkill, checkSkill)
-	registerRules(
-		RuleInfo{"skill/name-missing", "The skill has no 'name'; consumers fall back to the folder name and VS Code warns."},
-		RuleInfo{"skill/name-charset", "The skill name uses characters other than a-z, 0-9 and '-'."},
-		RuleInfo{"skill/name-hyphens", "The skill name starts or ends with '-' or holds '--'."},
-		RuleInfo{"skill/name-length", "The skill name is longer than 64 characters."},
-		RuleInfo{"skill/name-dir", "The skill name differs from its folder name."},
-		RuleInfo{"skill/name-reserved", "The skill name holds a reserved word, or the folder name is reserved."},
-		RuleInfo{"skill/desc-missing", "The skill has no 'description', which agents need to decide when to use it."},
-		RuleInfo{"skill/desc-empty", "The skill's 'description' is empty or blank; VS Code rejects the skill."},
-		RuleInfo{"skill/desc-length", "The skill's 'description' is longer than 1024 characters."},
-		RuleInfo{"skill/listing-length", "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing."},
-		RuleInfo{"skill/desc-xml", "Angle brackets or XML tags in a skill's name or description."},
-		RuleInfo{"skill/compat", "'compatibility' is not a string of at most 500 characters."},
-		RuleInfo{"skill/metadata", "'metadata' is not a map of strings."},
-		RuleInfo{"skill/allowed-tools", "'allowed-tools' is not a space-separated string (Claude Code also takes a list)."},
-		RuleInfo{"skill/enum", "'shell', 'effort' or 'context' has a value the consumer does not know."},
-		RuleInfo{"skill/file-name", "The skill file is not named exactly SKILL.md."},
-		RuleInfo{"skill/nested", "A SKILL.md inside another skill's folder, which no consumer discovers."},
-		RuleInfo{"skill/body-lines", "The skill body is longer than 500 lines."},
-	)
+// skillRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var skillRules = []RuleInfo{
+	{
+		ID:       "skill/name-missing",
+		Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
+		Kinds:    "skill",
+		Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
+			{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
+			{"AS", "SPEC", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\""},
+		},
+	},
+	{
+		ID:       "skill/name-charset",
+		Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
+		Kinds:    "skill",
+		Severity: "VS WARN (validator Error marker; loads under the folder name) · VH ok · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; the regex is used by the validator and installers, not by skill loading, as far as traced)"},
+			{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
+			{"CC", "ok", "`claude plugin validate` 2.1.332 on a plugin with `name: PDF Helper` in skills/pdf-helper: success, provides \"p1:pdf-helper\" (the folder name)"},
+			{"AS", "SPEC", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\""},
+			{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
+		},
+	},
+	{
+		ID:       "skill/name-hyphens",
+		Summary:  "The skill name starts or ends with '-' or holds '--'.",
+		Kinds:    "skill",
+		Severity: "V ok · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\""},
+		},
+	},
+	{
+		ID:       "skill/name-length",
+		Summary:  "The skill name is longer than 64 characters.",
+		Kinds:    "skill",
+		Severity: "V LOSE (cut to 64, then the folder name) · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
+		},
+	},
+	{
+		ID:       "skill/name-dir",
+		Summary:  "The skill name differs from its folder name.",
+		Kinds:    "skill",
+		Severity: "VS WARN (loads under the folder name) · VH ok (loads under `name`) · CC ok · CL ? · AS SPEC.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
+			{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
+			{"AS", "SPEC", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"warn, load anyway\""},
+		},
+	},
+	{
+		ID:       "skill/name-reserved",
+		Summary:  "The skill name holds a reserved word, or the folder name is reserved.",
+		Kinds:    "skill",
+		Severity: "`claude`/`anthropic` in the name: UP REJ; folder `synced`: CC SKIP?.",
+	},
+	{
+		ID:       "skill/desc-missing",
+		Summary:  "The skill has no 'description', which agents need to decide when to use it.",
+		Kinds:    "skill",
+		Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		},
+	},
+	{
+		ID:       "skill/desc-empty",
+		Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
+		Kinds:    "skill",
+		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		},
+	},
+	{
+		ID:       "skill/desc-length",
+		Summary:  "The skill's 'description' is longer than 1024 characters.",
+		Kinds:    "skill",
+		Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
+			{"V", "LOSE", "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
+		},
+	},
+	{
+		ID:       "skill/listing-length",
+		Summary:  "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing.",
+		Kinds:    "skill",
+		Severity: "CC LOSE (listing cut).",
+	},
+	{
+		ID:       "skill/desc-xml",
+		Summary:  "Angle brackets or XML tags in a skill's name or description.",
+		Kinds:    "skill",
+		Severity: "V IGN (stripped) · UP REJ.",
+	},
+	{
+		ID:       "skill/compat",
+		Summary:  "'compatibility' is not a string of at most 500 characters.",
+		Kinds:    "skill",
+		Severity: "AS SPEC · UP REJ.",
+		Evidence: []Evidence{
+			{"AS", "SPEC", "specification.mdx: compatibility max 500 characters; skills-ref \"Compatibility exceeds 500 character limit\""},
+		},
+	},
+	{
+		ID:       "skill/metadata",
+		Summary:  "'metadata' is not a map of strings.",
+		Kinds:    "skill",
+		Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+	},
+	{
+		ID:       "skill/allowed-tools",
+		Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
+		Kinds:    "skill, cmd",
+		Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+	},
+	{
+		ID:       "skill/enum",
+		Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
+		Kinds:    "skill, cmd",
+		Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",
+		Evidence: []Evidence{
+			{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.contextForkNotSupported' (Warning) for `context: fork` without the skill tool"},
+		},
+	},
+	{
+		ID:       "skill/file-name",
+		Summary:  "The skill file is not named exactly SKILL.md.",
+		Kinds:    "skill",
+		Severity: "V ok · CC ? · CL ? · AS SPEC.",
+	},
+	{
+		ID:       "skill/nested",
+		Summary:  "A SKILL.md below a folder that holds another SKILL.md, which no consumer discovers on its own.",
+		Kinds:    "skill",
+		Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it. Only with a real enclosing SKILL.md; every other skill rule still runs.",
+		Evidence: []Evidence{
+			{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
+		},
+	},
+	{
+		ID:       "skill/catalog",
+		Summary:  "A SKILL.md two or more folders below a 'skills' folder (a catalog such as skills/<category>/<skill>/), with no SKILL.md in between.",
+		Kinds:    "skill",
+		Severity: "Info [I]: discovery depends on where a skills location points; every skill rule still runs.",
+		Evidence: []Evidence{
+			{"AS", "?", "client guide (adding-skills-support.mdx): scan subdirectories of each skills directory, \"max depth of 4-6 levels\" is left to the client"},
+		},
+	},
+	{
+		ID:       "skill/body-lines",
+		Summary:  "The skill body is longer than 500 lines.",
+		Kinds:    "skill",
+		Severity: "AS SHOULD.",
+	},
 }
 
 const (
@@ -49,15 +190,21 @@ const (
 
 func checkSkill(f File, r *reporter) {
 	m := newMD(f, r)
-	nested := nestedSkill(f.Path)
-	if nested {
+	// Nested means a real enclosing SKILL.md; a catalog folder
+	// (skills/<category>/<skill>/SKILL.md) is not a skill. Either way every
+	// rule below runs: whether an agent discovers the file is a separate
+	// statement (issue #13 repro 2).
+	if parent, rel, ok := m.parentSkill(); ok {
 		d := model.Diagnostic{Rule: "skill/nested", Severity: model.SeverityWarning, Span: line1(m.text),
-			Message: "No agent discovers this SKILL.md: it sits inside another skill's folder; link it from that skill instead."}
-		if parent, rel, ok := m.parentSkill(); ok && m.mentions(parent, rel) {
+			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
+		if m.mentions(parent, rel) {
 			d.Severity = model.SeverityInfo
 			d.Message = "No agent discovers this SKILL.md on its own; the skill in '" + path.Dir(parent) + "' links to it."
 		}
 		r.add(d)
+	} else if deepSkill(f.Path) {
+		r.add(model.Diagnostic{Rule: "skill/catalog", Severity: model.SeverityInfo, Span: line1(m.text),
+			Message: "Agents look for skills one folder below a 'skills' folder; they find this one only where a skills location points at '" + path.Dir(path.Dir(f.Path)) + "'."})
 	}
 	if base := path.Base(f.Path); base != "SKILL.md" {
 		m.report("skill/file-name", line1(m.text),
@@ -75,16 +222,12 @@ func checkSkill(f File, r *reporter) {
 			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
 				m.insertKeys("name: "+yamlScalar(kebabOr(m.folder())), "description: "+yamlScalar(m.firstSentence()))}})
 	} else if m.mapping {
-		if !nested {
-			m.skillName()
-		}
+		m.skillName()
 		m.skillDesc()
 		m.skillOther(f.Kind)
 		m.checkSharedFields(nil)
 	}
-	if !nested {
-		m.skillDuplicate()
-	}
+	m.skillDuplicate()
 	m.bodyLines()
 	m.checkLinks()
 }
@@ -96,8 +239,9 @@ func kebabOr(s string) string {
 	return s
 }
 
-// nestedSkill reports a SKILL.md more than one folder below a skills/ root.
-func nestedSkill(rel string) bool {
+// deepSkill reports a SKILL.md more than one folder below a skills/ root,
+// where no agent's skill discovery looks.
+func deepSkill(rel string) bool {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		if s == "skills" {
@@ -158,7 +302,8 @@ func (m *mdFile) skillName() {
 	nf := m.field("name")
 	if nf == nil {
 		m.report("skill/name-missing", m.header(),
-			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
 			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -205,7 +350,8 @@ func (m *mdFile) skillName() {
 			"{T} cut{s} this "+strconv.Itoa(utf8.RuneCountInString(name))+"-character skill name to 64 and then use{s} the folder name.||{T} limit{s} skill names to 64 characters; this one has "+strconv.Itoa(utf8.RuneCountInString(name))+".")
 	case name != folder:
 		m.report("skill/name-dir", nf.valSpan,
-			model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
 			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||{T} require{s} the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
 			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
 	}
@@ -257,8 +403,10 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 			as = model.Spec
 		}
 	}
-	v := model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown,
-		model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject})
+	// VS Code's validator marks the name but the skill still loads (under
+	// its folder name); the agent host and Claude Code take it as written.
+	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+		model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject}
 	var fixes []model.Fix
 	seen := map[string]bool{name: true, "": true}
 	addFix := func(title, value string) {
@@ -285,8 +433,12 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 	if len(fixes) > 0 && !anyPreferred(fixes) {
 		fixes[0].Preferred = true
 	}
+	hard := "{T} flag{s} skill name " + q(name) + " (only a–z, 0–9 and '-') and load{s} the skill under its folder name " + q(folder) + "."
+	if m.r.has(model.TargetClaudeUpload) {
+		hard = "{T} reject{s} skill name " + q(name) + ": it may use only a–z, 0–9 and '-'."
+	}
 	m.report("skill/name-charset", span, v,
-		"{T} reject{s} skill name "+q(name)+": it may use only a–z, 0–9 and '-'.||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
+		hard+"||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
 		fixes...)
 }
 
@@ -303,7 +455,8 @@ func (m *mdFile) skillDesc() {
 	df := m.field("description")
 	if df == nil {
 		m.report("skill/desc-missing", m.header(),
-			model.V(model.Warn).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown}),
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
+				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return
@@ -318,8 +471,8 @@ func (m *mdFile) skillDesc() {
 		if df.valSpan.Empty() {
 			newText = " " + newText
 		}
-		m.report("skill/desc-empty", span, model.V(model.Reject).With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
-			"{T} reject{s} this skill: its 'description' is empty.",
+		m.report("skill/desc-empty", span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+			"{T} cannot tell when to use this skill: its 'description' is empty.",
 			replaceValue("Fill in the description", df, newText, true))
 		return
 	}

@@ -128,7 +128,7 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 		if hit == nil {
 			hit = &r
 		}
-		parts = append(parts, hoverDiagnostic(d))
+		parts = append(parts, hoverDiagnostic(d, s.opts.Checkers))
 	}
 	if field := fieldHover(fs, off); field != "" {
 		parts = append([]string{field}, parts...)
@@ -144,10 +144,10 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 
 // hoverDiagnostic explains one finding: the rule, what it checks, and what
 // every consumer does with it.
-func hoverDiagnostic(d model.Diagnostic) string {
+func hoverDiagnostic(d model.Diagnostic, checkers []diagnostics.Checker) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (%s) — [%s](%s)\n\n%s", d.Rule, d.Severity, d.Rule, model.RuleHref(d.Rule), d.Message)
-	if info, ok := diagnostics.LookupRule(d.Rule); ok && info.Summary != "" {
+	if info, ok := diagnostics.LookupRule(d.Rule, checkers...); ok && info.Summary != "" {
 		fmt.Fprintf(&b, "\n\n%s", info.Summary)
 	}
 	if len(d.Verdicts) > 0 {

@@ -209,7 +209,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			}
 		}
 		if kind != model.KindNone {
-			diags = diagnostics.Check(diagnostics.File{Path: loc.rel, Kind: kind, Text: snap.Text, FS: wfs, Layout: layout}, s.Settings().Options())
+			diags = diagnostics.Check(diagnostics.File{Path: loc.rel, Kind: kind, Text: snap.Text, FS: wfs, Layout: layout}, s.ruleOptions())
 		}
 	}
 	enc := s.Encoding()

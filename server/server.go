@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -76,6 +77,9 @@ type Options struct {
 	// OnFoldersChanged, when set, hears the workspace folders (absolute
 	// paths) after the editor added or removed some. It must not block.
 	OnFoldersChanged func(folders []string)
+	// Checkers check file kinds validated outside package diagnostics (the
+	// client tool config); hover reads their rules too.
+	Checkers []diagnostics.Checker
 }
 
 // DefaultOptions is what `ahpls serve` uses.

@@ -32,6 +32,14 @@ func (st Settings) Options() diagnostics.Options {
 	return diagnostics.Options{Targets: st.Targets, NoImpliedTargets: !st.ImpliedTargets, Rules: st.Rules}
 }
 
+// ruleOptions are the rule engine's options for this session: the
+// settings plus the checkers the server was built with.
+func (s *Server) ruleOptions() diagnostics.Options {
+	o := s.Settings().Options()
+	o.Checkers = s.opts.Checkers
+	return o
+}
+
 // ParseSettings reads an `ahpls` section. It accepts the section itself
 // (`{"targets": …}`) or an object wrapping it (`{"ahpls": {…}}`), as editors
 // send either in initializationOptions and didChangeConfiguration. Problems

@@ -8,14 +8,18 @@ import (
 // RuleConfig is the rule id of every problem found in .ahpls/tools.json.
 const RuleConfig = "tools/config"
 
-// Registering here, not in diagnostics, keeps the rules room free of this
-// one: any binary that can run tools also checks their config, with the
-// same positions in the editor and in `ahpls check`.
-func init() {
-	diagnostics.RegisterChecker(model.KindTools, checkConfigText, diagnostics.RuleInfo{
-		ID:      RuleConfig,
-		Summary: "The client tool config (.ahpls/tools.json) does not match its JSON Schema, or a tool in it could not run as written.",
-	})
+// Checker is the config file's checker for diagnostics.Options.Checkers.
+// It lives here, not in diagnostics, to keep the rules room free of this
+// one; every caller that checks files (the server, `ahpls check`, the host
+// link) passes it, so the editor and `ahpls check` report the same
+// positions.
+func Checker() diagnostics.Checker {
+	return diagnostics.Checker{Kind: model.KindTools, Check: checkConfigText, Rules: []diagnostics.RuleInfo{{
+		ID:       RuleConfig,
+		Summary:  "The client tool config (.ahpls/tools.json) does not match its JSON Schema, or a tool in it could not run as written.",
+		Kinds:    "tools",
+		Severity: "Error, or Warning for what still works [I].",
+	}}}
 }
 
 // checkConfigText validates the file's structure. Whether the workspace is

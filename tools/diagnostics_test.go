@@ -14,14 +14,15 @@ import (
 // diagnostics.Check, at the offending value.
 func TestConfigFileIsDiagnosed(t *testing.T) {
 	text := []byte(`{"version": 1, "tools": [{"name": "1bad", "command": {"argv": ["go", "test"]}}]}`)
-	ds := diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: text}, diagnostics.Options{})
+	opts := diagnostics.Options{Checkers: []diagnostics.Checker{Checker()}}
+	ds := diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: text}, opts)
 	require.NotEmpty(t, ds)
 	assert.Equal(t, RuleConfig, ds[0].Rule)
 	assert.Equal(t, model.SeverityError, ds[0].Severity)
 	assert.Equal(t, `"1bad"`, string(text[ds[0].Span.Start:ds[0].Span.End]))
 
 	clean := []byte(`{"version": 1, "tools": [{"name": "unit", "command": {"argv": ["go", "test", "./..."]}}]}`)
-	assert.Empty(t, diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: clean}, diagnostics.Options{}))
-	_, ok := diagnostics.LookupRule(RuleConfig)
+	assert.Empty(t, diagnostics.Check(diagnostics.File{Path: ".ahpls/tools.json", Text: clean}, opts))
+	_, ok := diagnostics.LookupRule(RuleConfig, Checker())
 	assert.True(t, ok)
 }

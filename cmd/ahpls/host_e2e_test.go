@@ -110,9 +110,10 @@ func TestBinaryWithAgentHost(t *testing.T) {
 	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return progress["begin"] == 1 && progress["end"] == 1 }, 10*time.Second, 20*time.Millisecond,
 		"the running tool showed as work-done progress")
 
-	// An unsaved edit breaks a skill: it is republished without it.
+	// An unsaved edit breaks a skill (no description: the Agent Skills
+	// client guide skips it): it is republished without it.
 	skill := uri.File(filepath.Join(ws, ".github/skills/release-notes/SKILL.md"))
-	open, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": skill, "languageId": "markdown", "version": 1, "text": "---\nname: Release Notes\ndescription: Draft.\n---\n"}})
+	open, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": skill, "languageId": "markdown", "version": 1, "text": "---\nname: release-notes\n---\n"}})
 	require.NoError(t, conn.Notify(ctx, "textDocument/didOpen", json.RawMessage(open)))
 	require.NoError(t, host.Wait(ctx, func(v *ahptest.View) bool { _, n, ok := loaded(v); return ok && n == before-1 }), "republished without the broken skill")
 

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/hostlink"
 	"github.com/ahpls-dev/ahpls/model"
@@ -132,6 +133,7 @@ func (m *hostManager) apply(st hostSettings) {
 		}
 	}
 	opts := m.srv.Settings().Options()
+	opts.Checkers = []diagnostics.Checker{tools.Checker()}
 	cfg.RuleOptions = opts
 	link, err := hostlink.New(cfg, m, m.log)
 	if err != nil {

@@ -17,7 +17,9 @@ import (
 	"syscall"
 
 	"github.com/ahpls-dev/ahpls/check"
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/server"
+	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -99,6 +101,7 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	opts := server.DefaultOptions()
 	opts.Log = stderr
 	opts.Version = versionString()
+	opts.Checkers = []diagnostics.Checker{tools.Checker()}
 	// The agent-host side: a hostlink.Link follows the `ahpls.host`
 	// settings; every file change reaches it through OnPathChanged.
 	hosts := newHostManager(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))

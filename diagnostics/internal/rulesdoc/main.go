@@ -1,0 +1,393 @@
+// Command rulesdoc writes docs/rules.md: one section per rule from
+// diagnostics.Rules() (its summary, kinds, severity line and evidence), and
+// an example taken from the golden fixtures (the first of the most severe
+// findings of the rule there, so every example is a real run).
+//
+// Run it through `go generate ./diagnostics`; its test fails when the
+// committed file differs from what it would write.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ahpls-dev/ahpls/check"
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+func main() {
+	fixtures := flag.String("fixtures", "testdata/ws", "the golden workspace whose findings give the examples")
+	out := flag.String("o", "../docs/rules.md", "the file to write")
+	flag.Parse()
+	b, err := generate(*fixtures)
+	if err == nil {
+		err = os.WriteFile(*out, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rulesdoc:", err)
+		os.Exit(1)
+	}
+}
+
+// handExamples stand in for rules no fixture on disk can fire.
+var handExamples = map[string]docExample{
+	"file/too-large": {path: ".github/skills/huge/SKILL.md", lang: "text", code: "(a 5 MiB SKILL.md)\n", line: 1, sev: model.SeverityWarning,
+		message: "ahpls does not check files over 4 MiB; this one has 5242880 bytes."},
+	"internal/error": {path: ".github/skills/odd/SKILL.md", lang: "text", code: "(any input a rule did not expect)\n", line: 1, sev: model.SeverityWarning,
+		message: "ahpls could not finish checking this file (internal error: …); please report it."},
+}
+
+// handInputs are run through Check like a fixture would be.
+var handInputs = map[string]struct {
+	path    string
+	text    string
+	targets []model.Target
+}{
+	"file/encoding": {".github/skills/nul/SKILL.md", "---\nname: nul\x00\n---\n", nil},
+	"fm/crlf":       {".github/skills/crlf/SKILL.md", "---\r\nname: crlf\r\ndescription: Uses CRLF.\r\n---\r\n", []model.Target{model.TargetClaudeUpload}},
+}
+
+type docExample struct {
+	path, lang, code string
+	// targets is set when the example needs other than the default targets.
+	targets   []model.Target
+	line, col int
+	sev       model.Severity
+	message   string
+}
+
+// fixtureExamples runs Check over the golden workspace and keeps the first
+// finding of each rule (files in sorted order).
+func fixtureExamples(root string) (map[string]docExample, error) {
+	var files []string
+	if err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || strings.HasSuffix(p, ".golden") {
+			return err
+		}
+		files = append(files, p)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	layout := check.DirLayout(root)
+	out := map[string]docExample{}
+	for _, p := range files {
+		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+		kind := model.Classify(rel, layout)
+		if kind == model.KindNone {
+			continue
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: check.DirFS(root), Layout: layout}, diagnostics.Options{}) {
+			// The first of the most severe findings shows the rule's main case.
+			if prev, ok := out[d.Rule]; !ok || d.Severity < prev.sev { // LSP numbering: Error is 1
+				out[d.Rule] = makeExample(rel, kind, text, d)
+			}
+		}
+	}
+	for id, in := range handInputs {
+		text := []byte(in.text)
+		for _, d := range diagnostics.Check(diagnostics.File{Path: in.path, Text: text}, diagnostics.Options{Targets: in.targets}) {
+			if d.Rule == id {
+				ex := makeExample(in.path, model.Classify(in.path, nil), text, d)
+				ex.targets = in.targets
+				out[id] = ex
+				break
+			}
+		}
+	}
+	for id, ex := range handExamples {
+		out[id] = ex
+	}
+	return out, nil
+}
+
+// makeExample quotes up to three source lines of the finding's span.
+func makeExample(rel string, kind model.Kind, text []byte, d model.Diagnostic) docExample {
+	idx := model.NewLineIndex(text)
+	r := idx.Range(d.Span, model.UTF16)
+	lines := strings.Split(strings.ReplaceAll(string(text), "\r\n", "\n"), "\n")
+	first, last := r.Start.Line, r.End.Line
+	if r.End.Character == 0 && last > first {
+		last--
+	}
+	last = min(last, first+2, len(lines)-1)
+	var b strings.Builder
+	for i := first; i <= last; i++ {
+		l := strings.Map(func(c rune) rune {
+			switch {
+			case c == '\t':
+				return c
+			case c == '\uFEFF':
+				return -1
+			case unicode.IsControl(c):
+				return '·'
+			}
+			return c
+		}, lines[i])
+		if rs := []rune(l); len(rs) > 120 {
+			// Keep the finding in view: start a little before it.
+			from := 0
+			if i == first && r.Start.Character > 80 {
+				from = min(r.Start.Character-40, len(rs)-118)
+			}
+			l = string(rs[from:min(from+118, len(rs))])
+			if from > 0 {
+				l = "…" + l
+			}
+			if from+118 < len(rs) {
+				l += "…"
+			}
+		}
+		b.WriteString(l + "\n")
+	}
+	lang := "markdown"
+	switch {
+	case !kind.Markdown():
+		lang = "json"
+	case diagnostics.InHeader(text, d.Span.Start):
+		lang = "yaml"
+	}
+	return docExample{path: rel, lang: lang, code: b.String(), line: r.Start.Line + 1, col: r.Start.Character + 1, sev: d.Severity, message: d.Message}
+}
+
+// githubAnchor is the anchor GitHub gives a Markdown heading: lower case,
+// punctuation other than '-' and '_' dropped, spaces turned into '-'.
+func githubAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+const hrefPrefix = "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#"
+
+var kindTitles = []struct{ prefix, title string }{
+	{"file", "Every file"}, {"internal", "Every file"}, {"fm", "Frontmatter"}, {"yaml", "Frontmatter YAML"},
+	{"json", "JSON files"}, {"md", "Markdown links"}, {"field", "Shared frontmatter fields"}, {"skill", "Skills (SKILL.md)"},
+	{"agent", "VS Code agents (*.agent.md)"}, {"ccagent", "Claude subagents"}, {"prompt", "Prompts"}, {"cmd", "Claude commands"},
+	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
+	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
+	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"},
+}
+
+// generate renders docs/rules.md from Rules() and the fixtures under root.
+func generate(root string) ([]byte, error) {
+	examples, err := fixtureExamples(root)
+	if err != nil {
+		return nil, err
+	}
+	rules := diagnostics.Rules()
+	byPrefix := map[string][]diagnostics.RuleInfo{}
+	for _, r := range rules {
+		p, _, _ := strings.Cut(r.ID, "/")
+		byPrefix[p] = append(byPrefix[p], r)
+	}
+	var b bytes.Buffer
+	b.WriteString(rulesDocIntro)
+	fence := "```"
+	titled := map[string]bool{}
+	for _, kt := range kindTitles {
+		rs := byPrefix[kt.prefix]
+		if len(rs) == 0 {
+			continue
+		}
+		if !titled[kt.title] { // internal/ shares "Every file" with file/
+			titled[kt.title] = true
+			fmt.Fprintf(&b, "\n## %s\n", kt.title)
+		}
+		writeRules(&b, rs, examples, fence)
+		delete(byPrefix, kt.prefix)
+	}
+	// Prefixes without a title: rules of a checker registered from
+	// another package.
+	var rest []string
+	for p := range byPrefix {
+		rest = append(rest, p)
+	}
+	sort.Strings(rest)
+	for _, p := range rest {
+		fmt.Fprintf(&b, "\n## Other rules: %s\n", p)
+		writeRules(&b, byPrefix[p], examples, fence)
+	}
+	b.WriteString(rulesDocOtherRooms)
+	return b.Bytes(), nil
+}
+
+// rulesDocOtherRooms documents the rule ids that other rooms report
+// (package tools registers tools/config at run time; hostlink publishes the
+// rest while an agent host is configured), so their links resolve too.
+const rulesDocOtherRooms = `
+## Client tools and the agent host
+
+These come from outside the rule engine: the client tool config's own checker and the link to an agent host
+(reported only while ` + "`ahpls.host`" + ` is set).
+
+### tools/config
+
+The client tool config (` + "`.ahpls/tools.json`" + `) does not match its JSON Schema (` + "`tools/tools.schema.json`" + `), or a
+tool in it could not run as written (a working directory or program outside the workspace, a placeholder as
+the program). Error, or Warning for what still works.
+
+### tools/untrusted
+
+The workspace is not trusted (` + "`ahpls.trustWorkspaceTools`" + `), so this command tool is not registered with the
+agent host. Warning, on the tool's ` + "`command`" + `.
+
+### publish/excluded
+
+The file has an Error, so it is left out of the virtual plugin published to agent sessions; the message
+gives the reason. Warning, on the first line.
+
+### host/load-error
+
+The agent host reports that it could not load a plugin or directory (load state ` + "`error`" + `); shown on the
+file its message names, else on the plugin's manifest or first file. Error.
+
+### host/load-degraded
+
+The agent host loaded a plugin or directory with problems (load state ` + "`degraded`" + `). Warning.
+
+### host/mcp-error
+
+The agent host reports that an MCP server failed to start; shown on the server's key in ` + "`.mcp.json`" + `. Error.
+
+### enablement/state
+
+This customization is off in a joined session, or a decision about it is not yet confirmed by the host; the
+message gives the reason (its plugin is off, or a scope decided). Hint.
+`
+
+func kindTitleOf(prefix string) string {
+	for _, kt := range kindTitles {
+		if kt.prefix == prefix {
+			return kt.title
+		}
+	}
+	return ""
+}
+
+func writeRules(b *bytes.Buffer, rs []diagnostics.RuleInfo, examples map[string]docExample, fence string) {
+	for _, r := range rs {
+		fmt.Fprintf(b, "\n### %s\n\n%s\n\n", r.ID, r.Summary)
+		if r.Kinds != "" {
+			fmt.Fprintf(b, "- **Kinds:** %s\n", r.Kinds)
+		}
+		if r.Severity != "" {
+			fmt.Fprintf(b, "- **Severity:** %s\n", r.Severity)
+		}
+		if len(r.Evidence) > 0 {
+			b.WriteString("- **Evidence:**\n")
+			for _, e := range r.Evidence {
+				fmt.Fprintf(b, "  - %s %s: %s\n", e.Consumer, e.Reaction, e.Source)
+			}
+		}
+		ex, ok := examples[r.ID]
+		if !ok {
+			continue
+		}
+		where := fmt.Sprintf("`%s` line %d", ex.path, ex.line)
+		if ex.col > 0 {
+			where += fmt.Sprintf(", column %d", ex.col)
+		}
+		if len(ex.targets) > 0 {
+			var ts []string
+			for _, t := range ex.targets {
+				ts = append(ts, "`"+string(t)+"`")
+			}
+			where += " with targets " + strings.Join(ts, ", ")
+		}
+		f := fence
+		for strings.Contains(ex.code, f) {
+			f += "`"
+		}
+		fmt.Fprintf(b, "\nExample, %s:\n\n%s%s\n%s%s\n\n", where, f, ex.lang, ex.code, f)
+		fmt.Fprintf(b, "> **%s** %s\n", ex.sev, ex.message)
+	}
+}
+
+const rulesDocIntro = `# ahpls rules
+
+<!-- Generated by diagnostics/internal/rulesdoc from diagnostics.Rules(); do not edit by hand. -->
+<!-- Regenerate: go generate ./diagnostics -->
+
+Every diagnostic ahpls reports carries one of these rule ids as its ` + "`code`" + `, and its link points at the
+section below. Each section gives what the rule checks, the file kinds it applies to, how its severity follows
+from what each consumer does, and an example taken from ahpls' own test fixtures (checked with the default
+targets, ` + "`vscode-agent-host`" + ` and ` + "`agent-skills`" + `, plus the targets a path implies).
+
+Change a rule's severity or turn it off with ` + "`ahpls.rules`" + ` (` + "`{\"skill/name-dir\": \"off\"}`" + `) or
+` + "`ahpls check --rule skill/name-dir=off`" + `; choose consumers with ` + "`ahpls.targets`" + ` / ` + "`--targets`" + `.
+
+## How severities are decided
+
+A finding's severity is the most severe reaction among the effective targets that read the file's kind; the
+message names those consumers.
+
+| code | consumer |
+|---|---|
+| V | VS Code and the VS Code agent host (` + "`vscode`" + `, ` + "`vscode-agent-host`" + `) |
+| VS / VH | only VS Code / only the VS Code agent host |
+| CC | Claude Code (` + "`claude-code`" + `) |
+| CL | Copilot CLI and the GitHub.com cloud agent (` + "`copilot-cli`" + `) |
+| AS | the Agent Skills spec (` + "`agent-skills`" + `) |
+| UP | claude.ai upload and the Skills API (` + "`claude-upload`" + `, opt-in) |
+| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
+
+| reaction | what the consumer does | severity |
+|---|---|---|
+| SKIP | silently does not load the file or entry | Error |
+| REJ | fails loudly (an error, or the file or plugin does not load) | Error |
+| LOSE | loads, but silently drops, cuts or changes something | Warning |
+| WARN | loads and warns | Warning |
+| IGN | ignores an unsupported field, nothing else | Hint, shown faded |
+| SPEC | only the spec forbids it | Info |
+| SHOULD | a spec recommendation | Hint |
+| ok | accepts it | – |
+
+Evidence: each rule lists, per consumer, where its reaction is seen: a function or message in the consumer's
+source (VS Code's ` + "`promptValidator.ts`" + `), a validator's message (` + "`claude plugin validate`" + `, skills-ref), or a line of the
+Agent Skills specification or client guide. A marker a consumer's editor shows is not a refusal: when VS Code's
+validator marks a skill name as an error but still loads the skill under its folder name, that is WARN
+(Warning), and Error is kept for a consumer that refuses or fails to load the file.
+
+### Where ahpls and a consumer disagree
+
+- **skills-ref rejects YAML flow collections** (` + "`allowed-tools: [Read, Grep]`" + `, ` + "`mcp: [rube]`" + `): its strictyaml parser
+  refuses them (` + "`Found ugly disallowed JSONesque flow mapping`" + `), so it reports nothing else for the file. They are plain
+  YAML 1.2 that VS Code, Claude Code and anthropics/skills' ` + "`quick_validate.py`" + ` (PyYAML) all read; skills-ref is
+  wrong here and ahpls does not report them. On the corpus used to tune ahpls (~3,100 SKILL.md files) this is 945 of
+  skills-ref's 965 YAML rejections; ahpls still checks those files' names and descriptions.
+- **skills-ref rejects any top-level key outside the spec's six**; agents ignore such keys, so ahpls reports
+  ` + "`field/unknown`" + ` as a Hint (Error only with the opt-in ` + "`claude-upload`" + ` target, whose validator refuses them).
+- **skills-ref reports name and folder mismatches as errors**; the spec's own client guide says "warn, load anyway",
+  VS Code warns and the agent host and Claude Code load the skill, so ` + "`skill/name-dir`" + ` is Info with the default
+  targets and Warning with ` + "`vscode`" + `.
+- **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
+  sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
+
+A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
+**[I]** marks a severity ahpls sets itself.
+
+File kinds: ` + "`skill`" + ` SKILL.md · ` + "`agent`" + ` VS Code agent · ` + "`ccagent`" + ` Claude subagent · ` + "`prompt`" + ` · ` + "`cmd`" + ` Claude command ·
+` + "`instr`" + ` instructions · ` + "`rule`" + ` Claude rule · ` + "`memory`" + ` AGENTS.md, CLAUDE.md and friends · ` + "`plugin`" + ` manifest ·
+` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + `.
+`
