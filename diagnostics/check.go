@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -217,19 +216,8 @@ func newReporter(f File, opts Options) *reporter {
 
 // pluginFormatOf finds the nearest enclosing plugin root's format.
 func pluginFormatOf(rel string, layout model.Layout) model.PluginFormat {
-	dir := path.Dir(rel)
-	for {
-		if dir == "." {
-			dir = ""
-		}
-		if f := layout.PluginRoot(dir); f != model.FormatNone {
-			return f
-		}
-		if dir == "" {
-			return model.FormatNone
-		}
-		dir = path.Dir(dir)
-	}
+	f, _ := model.PluginOf(rel, layout)
+	return f
 }
 
 // addTarget widens the effective targets for this file (e.g. a hooks file

@@ -845,6 +845,8 @@ func (w *hooksWalk) script(h *JSONValue, v *JSONValue) {
 	if _, err := c.f.FS.Stat(rel); err == nil {
 		return
 	}
+	// The message names the script as written, not its workspace path, so
+	// it reads the same whichever folder is the workspace (issue #13).
 	c.fixed("hooks/script", v.StrSpan(c.text, lead, lead+end), model.SeverityWarning,
-		fmt.Sprintf("This hook fails on every run: '%s' does not exist.", jClipN(rel, 80)))
+		fmt.Sprintf("This hook fails on every run: '%s' does not exist.", jClipN(word, 80)))
 }

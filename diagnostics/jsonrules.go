@@ -2,7 +2,6 @@ package diagnostics
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 	"unicode"
@@ -217,31 +216,7 @@ func jsonFindingDiagnostic(text []byte, idx **model.LineIndex, f jsonFinding, wh
 // jPluginOf finds the plugin enclosing the file: from the Layout when there
 // is one, else from the path shape alone.
 func jPluginOf(f File) (model.PluginFormat, string) {
-	if f.Layout != nil {
-		dir := path.Dir(f.Path)
-		for {
-			if dir == "." {
-				dir = ""
-			}
-			if pf := f.Layout.PluginRoot(dir); pf != model.FormatNone {
-				return pf, dir
-			}
-			if dir == "" {
-				return model.FormatNone, ""
-			}
-			dir = path.Dir(dir)
-		}
-	}
-	segs := strings.Split(f.Path, "/")
-	for i, s := range segs[:len(segs)-1] {
-		if s == ".claude-plugin" {
-			return model.FormatClaude, strings.Join(segs[:i], "/")
-		}
-		if s == ".plugin" {
-			return model.FormatOpenPlugin, strings.Join(segs[:i], "/")
-		}
-	}
-	return model.FormatNone, ""
+	return model.PluginOf(f.Path, f.Layout)
 }
 
 // jReadersFor is who reads a plugin file of the given format.

@@ -3,6 +3,7 @@ package diagnostics
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -55,7 +56,10 @@ var marketplaceRules = []RuleInfo{
 }
 
 var (
-	marketReserved = []string{"claude-plugins-official", "anthropic-plugins", "agent-skills", "claude-code-marketplace", "claude-code-plugins", "anthropic-marketplace", "claude-marketplace", "official-claude-plugins"}
+	// marketReserved are the further names Claude Code 2.1.332 keeps for
+	// Anthropic beside officialMarketplaces; validation passes them, adding
+	// them is refused unless they come from Anthropic's GitHub organisation.
+	marketReserved = []string{"claude-community", "claude-plugins-community", "claude-plugin-directory"}
 	// sourceKinds maps an object source's `source` to the fields it needs.
 	sourceKinds = map[string][]string{
 		"github":     {"repo"},
@@ -71,9 +75,13 @@ var (
 
 func checkMarketplace(f File, r *reporter) {
 	readers := jVCL
-	if f.Path == ".claude-plugin/marketplace.json" {
+	if model.ClaudeMarketplace(f.Path) {
 		readers = jVCCCL
 	}
+	// Local sources are relative to the marketplace root, the folder that
+	// holds .claude-plugin/ (issue #13, repro 4: a marketplace below the
+	// workspace root).
+	mroot, _ := model.MarketplaceRoot(f.Path)
 	c := newJSONCheck(f, r, "marketplace", readers)
 	doc := c.parse()
 	if doc == nil {
@@ -131,7 +139,7 @@ func checkMarketplace(f File, r *reporter) {
 	}
 	seen := map[string]*JSONValue{}
 	for _, e := range plugins.Items {
-		marketEntry(c, e, seen, pluginRoot)
+		marketEntry(c, e, seen, mroot, pluginRoot)
 	}
 }
 
@@ -142,20 +150,79 @@ func marketName(c *jsonCheck, v *JSONValue) {
 		if k := jKebab(name); k != "" {
 			fixes = append(fixes, jReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, jQuote(k)))
 		}
-		c.report("market/name", badNameSpan(c.text, v, false), model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject},
-			fmt.Sprintf("%%s cannot load this marketplace: name '%s' may use only a–z, 0–9 and single '-'.", jClip(name)), fixes...)
+		// Claude Code's marketplace schema refuses only spaces, control
+		// characters and path separators ("Marketplace name cannot contain
+		// spaces"); `Claude_Market` validates clean.
+		verd := model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}
+		verb := "may not load this marketplace"
+		if strings.ContainsAny(name, " /\\") || strings.Contains(name, "..") {
+			verd[model.TargetClaudeCode] = model.Reject
+			verb = "cannot load this marketplace"
+		}
+		c.report("market/name", badNameSpan(c.text, v, false), verd,
+			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, jClip(name)), fixes...)
 	}
 	if n := utf8.RuneCountInString(name); n > 64 {
-		c.report("market/name", v.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject},
-			fmt.Sprintf("%%s cannot load this marketplace: its name has %d characters, more than 64.", n))
+		c.report("market/name", v.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
+			fmt.Sprintf("%%s may not load this marketplace: its name has %d characters, more than 64.", n))
 	}
-	if jHas(marketReserved, strings.ToLower(name)) {
-		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject.Unverified()},
-			fmt.Sprintf("%%s may reject this marketplace: '%s' is reserved for Anthropic's own marketplaces.", jClip(name)))
+	switch {
+	case jHas(officialMarketplaces, strings.ToLower(name)) || jHas(marketReserved, strings.ToLower(name)):
+		// Validation passes; adding the marketplace is refused unless it
+		// comes from Anthropic's GitHub organisation, which a file cannot show.
+		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
+			fmt.Sprintf("%%s adds a marketplace named '%s' only from Anthropic's GitHub organisation: the name is reserved.", jClip(name)))
+	case impersonatesAnthropic(name):
+		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s cannot load this marketplace: the name '%s' reads as an official Anthropic/Claude marketplace.", jClip(name)))
 	}
 }
 
-func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, pluginRoot string) {
+var (
+	impersonationRe = regexp.MustCompile(`(?i)official[^a-z0-9]*(anthropic|claude)|(anthropic|claude)[^a-z0-9]*official|^(anthropic|claude)[^a-z0-9]*(marketplace|plugins|official|directory|directories)`)
+	joinedRe        = regexp.MustCompile(`^(anthropic|claude)(marketplace|plugins|official|directory|directories)s?$`)
+	nonAlnumRe      = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+// impersonatesAnthropic is our reading of Claude Code 2.1.332's
+// marketplace-name check ("Marketplace name impersonates an official
+// Anthropic/Claude marketplace"), a pattern rather than a list: non-ASCII
+// look-alikes, "official" beside "claude"/"anthropic", or a name that starts
+// with claude/anthropic followed by marketplace, plugins, official or
+// directory — also when the words are run together. Checked against the
+// validator: official-claude-tools, claude-marketplace, anthropic-plugins-x,
+// my-claude-official and claude-directory are refused; claude-tools,
+// cc-plugin-x and Claude_Market pass.
+func impersonatesAnthropic(name string) bool {
+	lower := strings.ToLower(name)
+	for _, r := range name {
+		if r < 0x20 || r > 0x7e {
+			return true
+		}
+	}
+	if impersonationRe.MatchString(lower) || impersonationRe.MatchString(strings.TrimLeft(lower, "-_. ")) {
+		return true
+	}
+	joined := nonAlnumRe.ReplaceAllString(lower, "")
+	for _, s := range []string{"officialanthropic", "officialclaude", "anthropicofficial", "claudeofficial"} {
+		if strings.Contains(joined, s) {
+			return true
+		}
+	}
+	acc := ""
+	for _, w := range nonAlnumRe.Split(lower, -1) {
+		acc += w
+		if joinedRe.MatchString(acc) {
+			return true
+		}
+		if len(acc) > 30 {
+			break
+		}
+	}
+	return false
+}
+
+func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, pluginRoot string) {
 	rej := model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()}
 	if !e.Is(JSONObject) {
 		c.report("market/entry", e.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a plugin entry is %s, not an object.", e.Kind))
@@ -170,6 +237,10 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, pluginR
 	default:
 		if n := utf8.RuneCountInString(name.Str); n > 64 {
 			c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
+		}
+		if reservedPluginName(name.Str) && !officialMarket(c) {
+			c.report("market/entry", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				fmt.Sprintf("%%s cannot load this marketplace: plugin name '%s' is reserved for Anthropic's own plugins.", jClip(name.Str)))
 		}
 		if first, dup := seen[name.Str]; dup {
 			if c.report("market/duplicate", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
@@ -190,9 +261,9 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, pluginR
 	case src == nil:
 		c.report("market/entry", openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
 	case src.Is(JSONString):
-		sourcePath(c, src, pluginRoot)
+		sourcePath(c, src, mroot, pluginRoot)
 		if rel, ok := localSourceRel(src.Str, pluginRoot); ok {
-			marketVersion(c, e, rel)
+			marketVersion(c, e, path.Join(mroot, rel))
 		}
 	case src.Is(JSONObject):
 		sourceObject(c, src)
@@ -207,7 +278,7 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, pluginR
 	}
 }
 
-func sourcePath(c *jsonCheck, v *JSONValue, pluginRoot string) {
+func sourcePath(c *jsonCheck, v *JSONValue, mroot, pluginRoot string) {
 	p := v.Str
 	if strings.Contains(p, "${") {
 		return
@@ -227,8 +298,11 @@ func sourcePath(c *jsonCheck, v *JSONValue, pluginRoot string) {
 	if c.f.FS == nil || !ok || rel == "." {
 		return
 	}
+	rel = path.Join(mroot, rel)
 	if info, err := c.f.FS.Stat(rel); err != nil || !info.IsDir() {
-		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Skip},
+		// The marketplace still loads: Claude Code 2.1.332's validator
+		// passes a missing local source; only installing that entry fails.
+		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose.Unverified()},
 			fmt.Sprintf("%%s cannot install this plugin: folder '%s' does not exist.", jClip(rel)))
 	}
 }
@@ -270,4 +344,12 @@ func sourceObject(c *jsonCheck, v *JSONValue) {
 			c.report("market/source-object", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a '%s' source needs a '%s' string.", kind.Str, k))
 		}
 	}
+}
+
+// officialMarket reports a marketplace file named with one of Anthropic's
+// allow-listed names, where reserved plugin names are accepted.
+func officialMarket(c *jsonCheck) bool {
+	doc, _ := parseJSONTree(c.text)
+	n := doc.Get("name")
+	return n.Is(JSONString) && jHas(officialMarketplaces, strings.ToLower(n.Str))
 }

@@ -88,9 +88,12 @@ type mcpWalk struct {
 func checkMCPFile(f File, r *reporter) {
 	format, root := jPluginOf(f)
 	readers := jReadersFor(format)
-	if f.Path == ".mcp.json" {
+	// The workspace's own .mcp.json, unless the workspace folder is itself
+	// a plugin root: then it is that plugin's config, read as it would be
+	// from any ancestor folder (issue #13, repro 3).
+	workspaceConfig := f.Path == ".mcp.json" && format == model.FormatNone
+	if workspaceConfig {
 		readers = jVCC
-		format = model.FormatNone
 	}
 	c := newJSONCheck(f, r, "MCP config", readers)
 	c.format, c.pluginRoot = format, root
@@ -103,7 +106,7 @@ func checkMCPFile(f File, r *reporter) {
 		return
 	}
 	w := newMCPWalk(c, format)
-	if format == model.FormatNone && f.Path != ".mcp.json" {
+	if format == model.FormatNone && !workspaceConfig {
 		// A plugin's config whose format is unknown (no Layout): the root
 		// token may expand there, so say nothing about it.
 		for _, t := range jsonReaders {
@@ -130,7 +133,7 @@ func checkMCPFile(f File, r *reporter) {
 		return
 	}
 	// A bare map of servers: accepted in plugins; unverified at the root.
-	if f.Path == ".mcp.json" && len(doc.Members) > 0 {
+	if workspaceConfig && len(doc.Members) > 0 {
 		c.report("mcp/wrapper", model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1}, model.Verdicts{model.TargetClaudeCode: model.Unknown},
 			"%s may not load these servers: the workspace .mcp.json is documented with a top-level 'mcpServers' object.",
 			model.Fix{Title: "Wrap in \"mcpServers\"", Edits: []model.Edit{

@@ -135,22 +135,10 @@ type manifest struct {
 }
 
 func manifestLocation(rel string) (loc, root string) {
-	for _, m := range model.ManifestPaths {
-		if rel == m {
-			return m, ""
-		}
+	if root, loc, ok := model.ManifestRoot(rel); ok {
+		return loc, root
 	}
-	// Longest suffix first: .github/plugin/plugin.json also ends in plugin.json.
-	best := ""
-	for _, m := range model.ManifestPaths {
-		if strings.HasSuffix(rel, "/"+m) && len(m) > len(best) {
-			best = m
-		}
-	}
-	if best == "" {
-		return "plugin.json", path.Dir(rel)
-	}
-	return best, strings.TrimSuffix(rel, "/"+best)
+	return "plugin.json", path.Dir(rel)
 }
 
 func checkPluginManifest(f File, r *reporter) {
@@ -322,9 +310,41 @@ func (m *manifest) name(doc *JSONValue) {
 		m.report("plugin/name-length", v.StrSpan(m.text, cut, len(name)), m.apOr(true, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}),
 			fmt.Sprintf("%%s may reject this plugin: its name has %d characters, more than 64.", n))
 	}
-	if reservedPluginName(name) {
+	if reservedPluginName(name) && !m.inOfficialMarketplace() {
 		m.report("plugin/name-reserved", v.Span, m.apOr(false, model.Verdicts{model.TargetClaudeCode: model.Reject}),
 			fmt.Sprintf("%%s will reject this plugin: the name '%s' is reserved for Anthropic's own plugins.", jClip(name)))
+	}
+}
+
+// officialMarketplaces are the marketplace names under which Claude Code
+// accepts Anthropic's reserved plugin names (Claude Code 2.1.332: a plugin
+// named "claude-foo" fails `claude plugin validate` alone — "If this is one
+// of Anthropic's own plugins, validate the marketplace that lists it" — and
+// passes when listed by a marketplace named claude-plugins-official).
+var officialMarketplaces = []string{"claude-code-marketplace", "claude-code-plugins", "claude-plugins-official", "anthropic-marketplace",
+	"anthropic-plugins", "agent-skills", "anthropic-agent-skills", "life-sciences", "knowledge-work-plugins", "claude-for-legal",
+	"claude-for-financial-services", "financial-services-plugins", "first-party-plugins", "claude-tag-plugins"}
+
+// inOfficialMarketplace reports a plugin inside the folder of a marketplace
+// that carries one of Anthropic's allow-listed names.
+func (m *manifest) inOfficialMarketplace() bool {
+	if m.f.FS == nil {
+		return false
+	}
+	dir := m.pluginRoot
+	for {
+		if doc, ok := readJSONFile(m.f, jJoin(dir, ".claude-plugin/marketplace.json")); ok {
+			if n := doc.Get("name"); n.Is(JSONString) && jHas(officialMarketplaces, strings.ToLower(n.Str)) {
+				return true
+			}
+		}
+		if dir == "" {
+			return false
+		}
+		dir = path.Dir(dir)
+		if dir == "." {
+			dir = ""
+		}
 	}
 }
 
@@ -377,6 +397,12 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 			u, err := url.Parse(v.Str)
 			if !v.Is(JSONString) || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'homepage' must be an http(s) URL.")
+			}
+		case "version", "license", "repository", "description":
+			if !v.Is(JSONString) {
+				// Claude's manifest schema: "version: Invalid input:
+				// expected string, received number".
+				m.report("plugin/field-type", v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: '%s' must be a string, not %s.", f.Key, v.Kind))
 			}
 		case "metadata", "experimental":
 			if !v.Is(JSONObject) {
@@ -459,6 +485,14 @@ func (m *manifest) path(key string, v *JSONValue) {
 			fmt.Sprintf("%%s will not load this plugin: component path '%s' must start with './'.", jClip(p)),
 			jReplace("Prefix with './'", v.Span, jQuote("./"+strings.TrimPrefix(p, "/"))))
 	}
+	if m.format == model.FormatClaude && key == "agents" && strings.ToLower(path.Ext(clean)) != ".md" {
+		// Claude's manifest schema: `agents.0: Invalid string: must end
+		// with ".md"` — a folder is refused, unlike VS Code's
+		// resolveComponentDirs, which scans one.
+		m.report("plugin/path-kind", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			fmt.Sprintf("%%s will not load this plugin: agent path '%s' must name a '.md' file (Claude's manifest schema takes no folders here).", jClip(p)))
+		return
+	}
 	if m.f.FS == nil || m.ap || strings.ContainsAny(p, "*?[{$") {
 		return
 	}
@@ -471,7 +505,10 @@ func (m *manifest) path(key string, v *JSONValue) {
 	}
 	info, err := m.f.FS.Stat(rel)
 	if err != nil {
-		m.report("plugin/path-missing", v.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
+		// VS Code scans a missing folder and finds nothing (resolveComponentDirs);
+		// Claude Code 2.1.332: "Path not found: ./nope. The runtime loader will
+		// report this as a load failure."
+		m.report("plugin/path-missing", v.Span, model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
 			fmt.Sprintf("%%s will not load this plugin's %s: '%s' does not exist.", key, jClip(p)))
 		return
 	}

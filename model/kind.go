@@ -68,8 +68,10 @@ type Layout interface {
 // MaxDepth is how many folders deep discovery looks below a workspace folder.
 const MaxDepth = 6
 
-// MaxPluginDepth is how deep a plugin root may sit.
-const MaxPluginDepth = 4
+// MaxPluginDepth is how deep a plugin root may sit: as deep as discovery
+// looks, since consumers find plugin roots by their manifests at any depth
+// (issue #13).
+const MaxPluginDepth = MaxDepth
 
 // SkipDir reports folders discovery never enters.
 func SkipDir(name string) bool {
@@ -174,18 +176,11 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	case ".claude/settings.json", ".claude/settings.local.json", ".github/copilot/settings.json":
 		return KindSettings
 	}
-	for _, m := range MarketplacePaths {
-		if rel == m {
-			return KindMarketplace
-		}
+	if _, ok := MarketplaceRoot(rel); ok {
+		return KindMarketplace
 	}
-	for _, m := range ManifestPaths {
-		if rel == m || strings.HasSuffix(rel, "/"+m) {
-			root := strings.TrimSuffix(strings.TrimSuffix(rel, m), "/")
-			if depth(root) <= MaxPluginDepth {
-				return KindPlugin
-			}
-		}
+	if _, _, ok := ManifestRoot(rel); ok {
+		return KindPlugin
 	}
 	if dir == ".github/hooks" {
 		return KindHooks
@@ -217,13 +212,6 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 		}
 	}
 	return KindNone
-}
-
-func depth(dir string) int {
-	if dir == "" {
-		return 0
-	}
-	return strings.Count(dir, "/") + 1
 }
 
 func hasSegPair(segs []string, a, b string) bool {

@@ -41,7 +41,11 @@ func TestClassify(t *testing.T) {
 		{"plugin.json", KindPlugin},
 		{".claude-plugin/plugin.json", KindPlugin},
 		{"plugins/cc/.claude-plugin/plugin.json", KindPlugin},
-		{"a/b/c/d/e/.plugin/plugin.json", KindNone}, // root 5 deep
+		{"a/b/c/d/e/.plugin/plugin.json", KindPlugin}, // plugin roots are found at any depth (#13)
+		{"r1/.codex-plugin/plugin.json", KindNone},    // another product's manifest folder (#13 repro 1)
+		{".cursor-plugin/plugin.json", KindNone},
+		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
+		{"x/.github/plugin/plugin.json", KindPlugin},
 		{".claude-plugin/marketplace.json", KindMarketplace},
 		{"nested/marketplace.json", KindNone},
 		{".github/hooks/format.json", KindHooks},

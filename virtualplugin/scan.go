@@ -197,12 +197,8 @@ func (b *Builder) Recheck() {
 }
 
 func isManifestRel(rel string) bool {
-	for _, m := range model.ManifestPaths {
-		if rel == m || strings.HasSuffix(rel, "/"+m) {
-			return true
-		}
-	}
-	return false
+	_, _, ok := model.ManifestRoot(rel)
+	return ok
 }
 
 func (b *Builder) rel(abs string) (string, bool) {
@@ -797,27 +793,8 @@ func mcpServerNames(f *File) []string {
 	return names
 }
 
-// detectPluginFormat mirrors diagnostics.DetectPluginFormat without the
-// import (this room reads only model); kept tiny on purpose.
+// detectPluginFormat is the layout model's plugin detection (model/layout.go),
+// so the publisher and the rules agree on which folders are plugins.
 func detectPluginFormat(read func(rel string) ([]byte, bool), dir string) model.PluginFormat {
-	join := func(p string) string { return dir + "/" + p }
-	if _, ok := read(join(".plugin/plugin.json")); ok {
-		return model.FormatOpenPlugin
-	}
-	if b, ok := read(join("plugin.json")); ok {
-		var m struct {
-			Schema string `json:"$schema"`
-		}
-		if json.Unmarshal(b, &m) == nil && strings.HasPrefix(m.Schema, "https://agent-plugins.org/schemas/") {
-			return model.FormatAP
-		}
-		return model.FormatCopilot
-	}
-	if _, ok := read(join(".github/plugin/plugin.json")); ok {
-		return model.FormatCopilot
-	}
-	if _, ok := read(join(".claude-plugin/plugin.json")); ok {
-		return model.FormatClaude
-	}
-	return model.FormatNone
+	return model.DetectPluginFormat(read, dir)
 }
