@@ -27,6 +27,7 @@ func FuzzOutline(f *testing.F) {
 		_ = commandPaths(string(text))
 		_ = wordAt(text, off)
 		_ = parentKey(text, off, 0)
+		_ = jsonKeysAround(text, off)
 		for _, k := range []model.Kind{model.KindSkill, model.KindAgent, model.KindHooks} {
 			if k.Markdown() {
 				_ = completeMarkdown(k, ".github/skills/a/SKILL.md", text, off, nil)
