@@ -226,3 +226,65 @@ func (s *Server) hookEventHover(fs *fileState, off int) string {
 	}
 	return hookEventDoc(name)
 }
+
+// jsonKeysAround returns the keys already present in the JSON object that
+// encloses off (its direct members only), scanning the text tolerantly so
+// a half-typed file still answers. The key being typed at off is left out.
+func jsonKeysAround(text []byte, off int) map[string]bool {
+	keys := map[string]bool{}
+	// Back to the enclosing '{'.
+	start := -1
+	depth := 0
+	for i := off - 1; i >= 0 && start < 0; i-- {
+		switch text[i] {
+		case '}', ']':
+			depth++
+		case '{', '[':
+			if depth == 0 {
+				if text[i] == '{' {
+					start = i
+				} else {
+					return keys
+				}
+			} else {
+				depth--
+			}
+		}
+	}
+	if start < 0 {
+		return keys
+	}
+	// Forward over the object's direct members.
+	depth = 0
+	for i := start + 1; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(text) && text[j] != '"' && text[j] != '\n' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(text) || text[j] != '"' {
+				return keys
+			}
+			if depth == 0 && !(i < off && off <= j) {
+				rest := bytes.TrimLeft(text[j+1:], " \t\r\n")
+				if len(rest) > 0 && rest[0] == ':' {
+					keys[string(text[i+1:j])] = true
+				}
+			}
+			i = j
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return keys
+			}
+			depth--
+		}
+	}
+	return keys
+}

@@ -96,3 +96,21 @@ func TestHoverHookEventsAndDiagnostics(t *testing.T) {
 	assert.Contains(t, got, fmt.Sprintf("**skill/name-charset** (info) — [rule documentation](%s)", "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#skillname-charset"))
 	assert.Contains(t, got, "| consumer | reaction |")
 }
+
+// JSON keys already in the enclosing object are not offered again.
+func TestCompletionJSONKeysNotPresent(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	u := uri.File(filepath.Join(root, "plugins", "p", ".claude-plugin", "plugin.json"))
+	text := "{\n  \"name\": \"p\",\n  \"description\": \"d\",\n  \"\"\n}\n"
+	got := completionLabels(t, c, u, text, 3, 3)
+	assert.NotContains(t, got, "name")
+	assert.NotContains(t, got, "description")
+	assert.Contains(t, got, "version")
+	assert.Equal(t, map[string]bool{"name": true, "description": true}, jsonKeysAround([]byte(text), len("{\n  \"name\": \"p\",\n  \"description\": \"d\",\n  \"")))
+	// Keys of nested objects do not count for the outer one, and the other way round.
+	nested := `{"author": {"name": "x"}, "na`
+	assert.Equal(t, map[string]bool{"author": true}, jsonKeysAround([]byte(nested), len(nested)))
+	inner := `{"name": "p", "author": {"`
+	assert.Equal(t, map[string]bool{}, jsonKeysAround([]byte(inner), len(inner)))
+}

@@ -287,8 +287,12 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 			return valueItems(hookEventNames(targets), "hook event")
 		}
 	}
-	if ks := keyItems(kind, targets); len(ks) > 0 {
-		return ks
+	// Keys: not those the enclosing object already has (#18).
+	present := jsonKeysAround(text, off)
+	for _, k := range keyItems(kind, targets) {
+		if !present[k.Label] {
+			items = append(items, k)
+		}
 	}
 	return items
 }
