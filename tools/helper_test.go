@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -177,4 +179,31 @@ func openFDs(t *testing.T) int {
 	ents, err := os.ReadDir("/proc/self/fd")
 	require.NoError(t, err)
 	return len(ents)
+}
+
+// config is a tools.json text holding the given tool objects.
+func config(tools ...string) string {
+	return `{"version":1,"tools":[` + strings.Join(tools, ",") + `]}`
+}
+
+// echoTool passes its "value" input to the helper's args mode after a
+// literal "--".
+const echoTool = `{"name":"echo","inputSchema":{"type":"object","properties":{"value":{"type":"string"},"more":{"type":"array","items":{"type":"string"}}}},
+	"command":{"argv":["ahplshelper","args","--","{value}","{more}"]}}`
+
+func runArgs(t *testing.T, r *Registry, name string, input any) ([]string, Result) {
+	t.Helper()
+	in, err := json.Marshal(input)
+	require.NoError(t, err)
+	res := r.Run(context.Background(), name, in, nil)
+	require.True(t, res.Success, "%s: %+v", name, res)
+	var got []string
+	require.NoError(t, json.Unmarshal([]byte(res.Output), &got), "output %q", res.Output)
+	return got, res
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
 }

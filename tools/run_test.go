@@ -19,26 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func config(tools ...string) string {
-	return `{"version":1,"tools":[` + strings.Join(tools, ",") + `]}`
-}
-
-// echoTool passes its "value" input to the helper's args mode after a
-// literal "--".
-const echoTool = `{"name":"echo","inputSchema":{"type":"object","properties":{"value":{"type":"string"},"more":{"type":"array","items":{"type":"string"}}}},
-	"command":{"argv":["ahplshelper","args","--","{value}","{more}"]}}`
-
-func runArgs(t *testing.T, r *Registry, name string, input any) ([]string, Result) {
-	t.Helper()
-	in, err := json.Marshal(input)
-	require.NoError(t, err)
-	res := r.Run(context.Background(), name, in, nil)
-	require.True(t, res.Success, "%s: %+v", name, res)
-	var got []string
-	require.NoError(t, json.Unmarshal([]byte(res.Output), &got), "output %q", res.Output)
-	return got, res
-}
-
 // The whole point of argv templates: what the model sends is data. Every
 // hostile string arrives as one literal argument, and nothing it "says"
 // happens: no file is created, no glob is expanded.
@@ -383,10 +363,4 @@ func TestOutputIsBoundedWithHeadAndTail(t *testing.T) {
 	require.True(t, res.Success)
 	assert.Zero(t, res.CutBytes)
 	assert.Len(t, res.Output, 4096)
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return b
 }
