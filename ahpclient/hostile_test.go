@@ -124,3 +124,46 @@ func TestHostileHostPipelinedReadsStayBounded(t *testing.T) {
 	_, err = r.client.Call(context.Background(), "ping", map[string]any{"channel": ahpclient.RootURI})
 	require.NoError(t, err, "the new connection works")
 }
+
+// Beyond the workers and the queue, a host request is answered busy at
+// once, with a schema-valid error; the ones admitted are answered when the
+// workers get to them.
+func TestRequestsBeyondTheBudgetAreBusy(t *testing.T) {
+	h := newHost(t, ahptest.Options{})
+	release := make(chan struct{})
+	r := startClient(t, h, func(o *ahpclient.Options) {
+		o.MaxConcurrentRequests, o.RequestQueue = 1, 1
+	})
+	r.client.Handle("resourceRead", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return map[string]any{"data": "ok", "encoding": "utf-8"}, nil
+	})
+	r.waitFor("connected", r.client.Connected)
+	id := r.client.ClientID()
+	const n = 6
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			_, err := h.ResourceRead(ctx, id, "virtual://ahpls/x/p/f.md")
+			errs <- err
+		}()
+	}
+	busy := 0
+	for range n - 2 {
+		err := <-errs
+		var re *ahptest.RPCError
+		require.ErrorAs(t, err, &re)
+		assert.EqualValues(t, ahpclient.CodeBusy, re.Code)
+		busy++
+	}
+	close(release)
+	for range 2 {
+		require.NoError(t, <-errs, "the admitted requests are answered")
+	}
+	assert.Equal(t, n-2, busy)
+}

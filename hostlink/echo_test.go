@@ -12,6 +12,7 @@ import (
 	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpschema"
 	"github.com/ahpls-dev/ahpls/ahptest"
+	"github.com/ahpls-dev/ahpls/enablement"
 )
 
 // sentActiveClientSets records every session/activeClientSet the client
@@ -52,8 +53,8 @@ func (s *sentActiveClientSets) all() [][]byte {
 // "scoped" from its own echo and drop the `enabled` the 0.8.0 schema
 // requires: over 100 load-state changes of our echoed plugin, every
 // activeClientSet on the wire is schema-valid and names `enabled` on every
-// plugin. The host reports any invalid frame as a violation, which fails
-// the test too.
+// plugin, also those sent for the user's toggles in between. The host
+// reports any invalid frame as a violation, which fails the test too.
 func TestOwnEchoDoesNotTeachTheDialect(t *testing.T) {
 	host := startHost(t, ahptest.Options{ProtocolVersions: []string{"0.8.0"}})
 	sent := &sentActiveClientSets{}
@@ -76,6 +77,11 @@ func TestOwnEchoDoesNotTeachTheDialect(t *testing.T) {
 	before := len(sent.all())
 	const n = 100
 	for i := 0; i < n; i++ {
+		if i%10 == 0 {
+			// The user turns the plugin off and on now and then, so
+			// activeClientSets go out while the echoes arrive.
+			require.NoError(t, h.link.Toggle(t.Context(), h.session, id, enablement.KindGlobal, (i/10)%2 == 1))
+		}
 		st := map[string]any{"kind": "loaded"}
 		if i%2 == 1 {
 			st = map[string]any{"kind": "degraded", "message": fmt.Sprintf("change %d", i)}
