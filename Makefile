@@ -5,15 +5,32 @@ BIN      ?= bin/ahpls
 FUZZTIME ?= 10s
 PKGS     := ./...
 
-.PHONY: all build test test-short bench fuzz lint demo editors-test editors-e2e vsix ci clean
+.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e vsix ci clean
+
+# The release targets. Every one must build and vet: OS-specific code lives
+# behind build tags (tools/proc_*.go).
+CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/ahpls
 
-# The README's test command: vet, then every Go test with the race detector.
-test: lint
+# bin/ahpls-<os>-<arch>[.exe] for each CROSS target, and go vet per OS
+# (vet compiles the tests too, so a test that only builds on Linux shows up).
+cross:
+	@set -e; for t in $(CROSS); do \
+	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "build $$os/$$arch"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -o bin/ahpls-$$os-$$arch$$ext ./cmd/ahpls; \
+	done; \
+	for os in $$(echo $(CROSS) | tr ' ' '\n' | cut -d/ -f1 | sort -u); do \
+	  echo "vet $$os"; GOOS=$$os $(GO) vet $(PKGS); \
+	done
+
+# The README's test command: vet, cross builds, then every Go test with the
+# race detector.
+test: lint cross
 	$(GO) test -race -count=1 $(PKGS)
 
 test-short:

@@ -1,3 +1,8 @@
+//go:build linux
+
+// The process tests read /proc; the runner's Windows containment (a Job
+// Object) is not exercised here.
+
 package toolexec
 
 import (

@@ -3,7 +3,6 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -62,46 +61,39 @@ func resolveInside(realRoot, rel string) (string, error) {
 // resolveProgram finds argv[0]. A bare name (no '/') is looked up in the
 // PATH of the child's environment, skipping relative PATH entries so that a
 // "." in PATH cannot make the workspace shadow system commands. A name with
-// '/' is a workspace-relative path confined like the working directory.
+// '/' (or '\\' on Windows) is a workspace-relative path confined like the
+// working directory.
 func resolveProgram(realRoot, name string, env []string) (string, error) {
 	if name == "" {
 		return "", errors.New("empty program name")
 	}
-	if strings.ContainsRune(name, '/') {
+	if strings.ContainsAny(name, pathSeps) {
 		p, err := resolveInside(realRoot, name)
 		if err != nil {
 			return "", err
 		}
-		if err := checkExecutable(p); err != nil {
-			return "", err
+		for _, c := range programCandidates(p) {
+			if checkExecutable(c) == nil {
+				return c, nil
+			}
 		}
-		return p, nil
+		return "", checkExecutable(p)
 	}
 	path := ""
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "PATH=") {
-			path = kv[len("PATH="):]
+		if k, v, ok := strings.Cut(kv, "="); ok && envKey(k) == "PATH" {
+			path = v
 		}
 	}
 	for _, dir := range filepath.SplitList(path) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, name)
-		if checkExecutable(p) == nil {
-			return p, nil
+		for _, p := range programCandidates(filepath.Join(dir, name)) {
+			if checkExecutable(p) == nil {
+				return p, nil
+			}
 		}
 	}
 	return "", fmt.Errorf("program %q not found in PATH", name)
-}
-
-func checkExecutable(p string) error {
-	st, err := os.Stat(p)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-		return fmt.Errorf("%s is not an executable file", p)
-	}
-	return nil
 }

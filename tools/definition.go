@@ -139,6 +139,9 @@ type Definition struct {
 
 	schema  *jsonschema.Schema
 	builtin builtinFunc
+	// trustGated built-ins start processes (the test runner): like command
+	// tools they are offered and run only in a trusted workspace.
+	trustGated bool
 }
 
 // ToolDefinition is the AHP wire shape (ahp.md §4.2), ready to put in

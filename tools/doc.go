@@ -16,8 +16,11 @@
 //     testdata/config/good.json is a complete example.
 //   - argv.go: how an argv template with {placeholders} becomes the argument
 //     vector. There is never a shell: one placeholder is one argument.
-//   - run.go: the process runner (own process group, cancellation and timeout
-//     kill the whole group, output bounded in memory, coalesced progress).
+//   - run.go: the process runner (own process tree, cancellation and timeout
+//     kill the whole tree, output bounded in memory, coalesced progress).
+//     proc_*.go hold what a "process tree" is per platform: a process group
+//     on Unix, plus on Linux a child subreaper and a /proc sweep for
+//     descendants that left the group; a Job Object on Windows.
 //   - editor.go: built-in tools backed by the Editor interface the server
 //     implements (workspace diagnostics, window/showDocument).
 //
@@ -28,7 +31,13 @@
 // run only when the workspace is trusted; the model supplies values, never
 // program names or shell text; the working directory and workspace-relative
 // programs must resolve (after symlinks) inside the workspace root; the child
-// gets an allow-listed environment, not ahpls's whole environment. A process
-// that leaves its process group (setsid) escapes the group kill; containing
-// that would need cgroups, which this package does not use.
+// gets an allow-listed environment, not ahpls's whole environment.
+//
+// What is contained where: on Linux a descendant that leaves the process
+// group (setsid, a daemonizing double fork) is still found and killed when
+// the run ends, unless it also scrubs its environment of the run's tag and
+// re-parents itself away from ahpls (only cgroups could contain that). On
+// macOS and the BSDs such a descendant escapes, and a tool outlives an ahpls
+// killed with SIGKILL. On Windows every descendant stays in the run's Job
+// Object and dies with it, also when ahpls dies; there is no SIGTERM grace.
 package tools

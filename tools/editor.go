@@ -45,7 +45,7 @@ type Editor interface {
 	ShowDocument(ctx context.Context, uri string, rng *Range) error
 }
 
-type builtinFunc func(ctx context.Context, r *Registry, d *Definition, input map[string]any) Result
+type builtinFunc func(ctx context.Context, r *Registry, d *Definition, input map[string]any, onProgress ProgressFunc) Result
 
 // Names of the built-in editor tools (before Prefix).
 const (
@@ -127,7 +127,7 @@ func (r *Registry) workspaceURI(s string, mustExist bool) (uri, rel string, err 
 	return (&url.URL{Scheme: "file", Path: filepath.Join(r.root, rel)}).String(), rel, nil
 }
 
-func runDiagnostics(ctx context.Context, r *Registry, d *Definition, input map[string]any) Result {
+func runDiagnostics(ctx context.Context, r *Registry, d *Definition, input map[string]any, _ ProgressFunc) Result {
 	uri := ""
 	if s, _ := input["uri"].(string); s != "" {
 		u, _, err := r.workspaceURI(s, false)
@@ -172,7 +172,7 @@ func runDiagnostics(ctx context.Context, r *Registry, d *Definition, input map[s
 	}
 }
 
-func runOpenFile(ctx context.Context, r *Registry, d *Definition, input map[string]any) Result {
+func runOpenFile(ctx context.Context, r *Registry, d *Definition, input map[string]any, _ ProgressFunc) Result {
 	s, _ := input["uri"].(string)
 	uri, rel, err := r.workspaceURI(s, true)
 	if err != nil {

@@ -16,30 +16,33 @@ var DefaultEnvAllow = []string{
 	"TZ", "TMPDIR",
 }
 
+// On Windows, programs also need the system's own variables (without
+// SYSTEMROOT even Go programs cannot open sockets), and names are
+// case-insensitive ("Path" is PATH); env_windows.go adds both.
+
 // buildEnv returns the child environment: the allow-listed and inherited
 // variables of base, then the explicit additions (which win), sorted.
 func buildEnv(base []string, inherit []string, add map[string]string) []string {
-	allowed := make(map[string]bool, len(DefaultEnvAllow)+len(inherit))
-	for _, k := range DefaultEnvAllow {
-		allowed[k] = true
+	allowed := make(map[string]bool, len(DefaultEnvAllow)+len(platformEnvAllow)+len(inherit))
+	for _, list := range [][]string{DefaultEnvAllow, platformEnvAllow, inherit} {
+		for _, k := range list {
+			allowed[envKey(k)] = true
+		}
 	}
-	for _, k := range inherit {
-		allowed[k] = true
-	}
-	vals := map[string]string{}
+	vals := map[string]string{} // envKey → "NAME=value" as spelled
 	for _, kv := range base {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !allowed[k] {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || !allowed[envKey(k)] {
 			continue
 		}
-		vals[k] = v // later duplicates win, as in os/exec
+		vals[envKey(k)] = kv // later duplicates win, as in os/exec
 	}
 	for k, v := range add {
-		vals[k] = v
+		vals[envKey(k)] = k + "=" + v
 	}
 	out := make([]string, 0, len(vals))
-	for k, v := range vals {
-		out = append(out, k+"="+v)
+	for _, kv := range vals {
+		out = append(out, kv)
 	}
 	sort.Strings(out)
 	return out

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,7 +29,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, helperName), ".")
+	exe := filepath.Join(dir, helperName)
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", exe, ".")
 	build.Dir = filepath.Join("testdata", "helper")
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -47,7 +52,7 @@ func TestMain(m *testing.M) {
 // not leak into tools.
 func testEnviron() []string {
 	return []string{
-		"PATH=" + helperBin + ":/usr/local/go/bin:/usr/bin:/bin",
+		"PATH=" + strings.Join([]string{helperBin, "/usr/local/go/bin", "/usr/bin", "/bin"}, string(os.PathListSeparator)),
 		"HOME=" + os.Getenv("HOME"),
 		"GOCACHE=" + goEnv("GOCACHE"),
 		"GOMODCACHE=" + goEnv("GOMODCACHE"),

@@ -1,13 +1,21 @@
+//go:build linux
+
+// Process-tree tests: they read /proc and run POSIX shells, so they are
+// Linux-only. Windows contains a tree with a Job Object (proc_windows.go).
+
 package tools
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -227,4 +235,104 @@ func BenchmarkProgressRate(b *testing.B) {
 		elapsed += res.Duration.Seconds()
 	}
 	b.ReportMetric(float64(updates)/elapsed, "updates/s")
+}
+
+// findCmdline returns the pids of live processes whose command line is
+// exactly args.
+func findCmdline(t *testing.T, args ...string) []int {
+	want := strings.Join(args, "\x00") + "\x00"
+	var out []int
+	for pid, p := range procs(t) {
+		if !p.alive() {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if err == nil && string(b) == want {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// A grandchild that calls setsid leaves the process group, so a group kill
+// misses it (issue #16 item 5). Both shapes must be gone once a cancelled
+// call returns: a setsid grandchild whose parent is still alive, and one
+// whose parent exited first (orphaned, so adopted by the subreaper).
+func TestCancelKillsSetsidGrandchildren(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid (util-linux) is not installed")
+	}
+	n1 := strconv.Itoa(900000 + os.Getpid()%50000*2)
+	n2 := strconv.Itoa(900001 + os.Getpid()%50000*2)
+	script := "setsid sleep " + n1 + " & (setsid sleep " + n2 + " &); echo ready; sleep 60"
+	t.Cleanup(func() { // today's code leaves them behind: do not leak them
+		for _, n := range []string{n1, n2} {
+			for _, pid := range findCmdline(t, "sleep", n) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	def, _ := json.Marshal(map[string]any{"name": "escape", "command": map[string]any{
+		"argv": []string{"sh", "-c", script}, "timeoutSeconds": 3600}})
+	r := newTestRegistry(t, t.TempDir(), config(string(def)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var pids []int
+	var once sync.Once
+	res := r.Run(ctx, "ahpls_escape", nil, func(p Progress) {
+		if !strings.Contains(p.Output, "ready") {
+			return
+		}
+		once.Do(func() {
+			waitFor(t, "both setsid sleeps running", func() bool {
+				return len(findCmdline(t, "sleep", n1)) == 1 && len(findCmdline(t, "sleep", n2)) == 1
+			})
+			pids = append(findCmdline(t, "sleep", n1), findCmdline(t, "sleep", n2)...)
+			cancel()
+		})
+	})
+	require.True(t, res.Cancelled, "%+v", res)
+	require.Len(t, pids, 2)
+	all := procs(t)
+	for _, pid := range pids {
+		p, ok := all[pid]
+		assert.False(t, ok && p.alive(), "setsid grandchild %d survived the cancelled call", pid)
+		assert.False(t, ok && p.ppid == os.Getpid(), "setsid grandchild %d left as our zombie", pid)
+	}
+	assert.Empty(t, children(t), "unreaped children")
+}
+
+// The sweep of one run leaves a concurrent run's escaped processes alone.
+func TestSweepSparesOtherRuns(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid (util-linux) is not installed")
+	}
+	n := strconv.Itoa(800000 + os.Getpid()%50000)
+	t.Cleanup(func() {
+		for _, pid := range findCmdline(t, "sleep", n) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	def, _ := json.Marshal(map[string]any{"name": "keep", "command": map[string]any{
+		"argv": []string{"sh", "-c", "setsid sleep " + n + " & echo ready; sleep 60"}, "timeoutSeconds": 3600}})
+	r := newTestRegistry(t, t.TempDir(), config(string(def), `{"name":"quick","command":{"argv":["sh","-c","sleep 0.1 & exit 0"]}}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	done := make(chan Result, 1)
+	var once sync.Once
+	go func() {
+		done <- r.Run(ctx, "ahpls_keep", nil, func(p Progress) {
+			if strings.Contains(p.Output, "ready") {
+				once.Do(func() { close(started) })
+			}
+		})
+	}()
+	<-started
+	waitFor(t, "the long run's setsid sleep", func() bool { return len(findCmdline(t, "sleep", n)) == 1 })
+	require.True(t, r.Run(context.Background(), "ahpls_quick", nil, nil).Success)
+	assert.Len(t, findCmdline(t, "sleep", n), 1, "another run's sweep killed a live run's process")
+	cancel()
+	<-done
+	assert.Empty(t, findCmdline(t, "sleep", n))
 }

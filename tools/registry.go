@@ -23,6 +23,12 @@ type Options struct {
 	// Environ is the environment command tools inherit from (filtered by
 	// DefaultEnvAllow and each tool's inheritEnv); nil means os.Environ().
 	Environ []string
+	// OnTestDiagnostics, when set, receives the editor diagnostics of
+	// failing tests (source TestDiagnosticsSource) after each
+	// ahpls_run_tests call: file URI → its diagnostics, where an empty
+	// list clears a file whose tests pass again. Called from the goroutine
+	// of the call; it must not block.
+	OnTestDiagnostics func(map[string][]Diagnostic)
 }
 
 // Registry holds the tools of one workspace folder: the built-in editor
@@ -42,6 +48,15 @@ type Registry struct {
 	workspace []*Definition
 	byName    map[string]*Definition // wire name → definition, from the last Resolve
 	others    []string               // names passed to the last Resolve
+
+	// The built-in test runner (testrun.go): the detected projects, its
+	// definition (nil when nothing was detected) and whether the
+	// workspace config turned it off.
+	testProjects []TestProject
+	testDef      *Definition
+	testsOff     bool
+	failed       lastFailed // what failed last time, for failedOnly
+	onTestDiags  func(map[string][]Diagnostic)
 }
 
 // NewRegistry creates a registry for opts.Root, which must be an existing
@@ -65,10 +80,11 @@ func NewRegistry(opts Options) (*Registry, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	r := &Registry{root: root, realRoot: real, editor: opts.Editor, environ: env, trusted: opts.Trusted}
+	r := &Registry{root: root, realRoot: real, editor: opts.Editor, environ: env, trusted: opts.Trusted, onTestDiags: opts.OnTestDiagnostics}
 	if opts.Editor != nil {
 		r.builtins = builtinDefinitions()
 	}
+	r.RefreshTestProjects()
 	return r, nil
 }
 
@@ -129,7 +145,12 @@ func (r *Registry) SetWorkspaceConfig(data []byte) []Problem {
 	trusted := r.trusted
 	r.mu.Unlock()
 	defs, probs := ParseConfig(data, ConfigOptions{Root: r.realRoot, Source: SourceWorkspace, Trusted: trusted})
+	var top struct {
+		RunTests *bool `json:"runTests"`
+	}
+	_ = json.Unmarshal(data, &top)
 	r.mu.Lock()
+	r.testsOff = top.RunTests != nil && !*top.RunTests
 	r.workspace = defs
 	r.byName = nil
 	r.mu.Unlock()
@@ -193,8 +214,22 @@ func (r *Registry) candidates() []*Definition {
 	if r.trusted {
 		out = append(out, r.settings...)
 		out = append(out, r.workspace...)
+		if r.testDef != nil && !r.testsOff && !r.configured(BuiltinRunTests) {
+			out = append(out, r.testDef)
+		}
 	}
 	return out
+}
+
+// configured reports whether the settings or workspace config define a
+// tool called name (which then replaces the built-in one). Caller holds mu.
+func (r *Registry) configured(name string) bool {
+	for _, d := range append(append([]*Definition(nil), r.settings...), r.workspace...) {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Resolve decides the wire names of the offered tools given the names of
@@ -255,7 +290,7 @@ func (r *Registry) run(ctx context.Context, name string, toolInput []byte, onPro
 	if label == "" {
 		label = d.Name
 	}
-	if d.Command != nil && !r.Trusted() {
+	if (d.Command != nil || d.trustGated) && !r.Trusted() {
 		return failure(CodeUntrusted, fmt.Sprintf("Did not run %s: the workspace is not trusted", label))
 	}
 	input, err := d.ValidateInput(toolInput)
@@ -268,7 +303,7 @@ func (r *Registry) run(ctx context.Context, name string, toolInput []byte, onPro
 			res.Cancelled = true
 			return res
 		}
-		return d.builtin(ctx, r, d, input)
+		return d.builtin(ctx, r, d, input, onProgress)
 	}
 	c := d.Command
 	args, err := ExpandArgv(c.Argv, input, c.AllowLeadingDash)

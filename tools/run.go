@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -21,6 +20,14 @@ type execSpec struct {
 	Timeout time.Duration
 	Limit   int    // output bytes kept
 	Label   string // tool title for messages
+	// OnOutput, when set, sees every byte of output in order (from one
+	// goroutine; the chunk is only valid during the call). The test
+	// runner parses its framework's events here without the output limit.
+	OnOutput func([]byte)
+	// Status, when set, replaces the output snapshot in progress updates
+	// ("12 passed, 1 failed, running pkg/x"); an unchanged text is not
+	// sent again. It is called from the goroutine that runs the call.
+	Status func() string
 }
 
 // Timing knobs. They are variables so that tests of the mechanism could
@@ -31,13 +38,14 @@ var (
 	drainGrace       = 2 * time.Second        // wait for output EOF once the group is dead
 )
 
-// runProcess runs s in its own process group and returns when the process
-// and every member of its group are gone and the output pipe is drained.
+// runProcess runs s as the root of its own process tree (a process group on
+// Unix, a Job Object on Windows; see proc_*.go) and returns when the process
+// and every member of its tree are gone and the output pipe is drained.
 //
-// Lifetime rules: cancellation of ctx and the timeout send SIGTERM to the
-// whole group, then SIGKILL after killGrace. When the leader exits on its
-// own, the group is sent SIGKILL as well, so background children of a tool
-// never outlive it. Output (stdout and stderr share one pipe, so their
+// Lifetime rules: cancellation of ctx and the timeout ask the whole tree to
+// stop (SIGTERM to the group on Unix), then kill it after killGrace. When
+// the leader exits on its own, the tree is killed as well, so background
+// children of a tool never outlive it. Output (stdout and stderr share one pipe, so their
 // interleaving is kept) goes into a bounded outBuf; memory does not grow
 // with the amount printed.
 func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result {
@@ -58,16 +66,12 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		Env:    s.Env,
 		Stdout: pw,
 		Stderr: pw,
-		// Stdin nil reads /dev/null: a tool cannot wait for input that will
-		// never come. Setpgid makes the child lead a new process group
-		// (pgid = its pid) so one kill(-pgid) reaches its descendants.
-		// Pdeathsig kills the leader if ahpls itself dies (it fires when
-		// the forking OS thread exits; the Go runtime only retires threads
-		// of goroutines that exit while locked to them, which ahpls does
-		// not do).
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		// Stdin nil reads /dev/null (NUL on Windows): a tool cannot wait
+		// for input that will never come. startTree sets the platform's
+		// process-tree attributes (proc_*.go).
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := startTree(cmd)
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		r := failure(CodeStartFailed, fmt.Sprintf("could not start %s: %v", s.Label, err))
@@ -77,7 +81,6 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 	// Only the child (and its descendants) hold the write end now, so EOF on
 	// pr means they have all exited or closed it.
 	pw.Close()
-	pgid := cmd.Process.Pid
 
 	var (
 		mu      sync.Mutex
@@ -91,6 +94,9 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		for {
 			n, err := pr.Read(chunk)
 			if n > 0 {
+				if s.OnOutput != nil {
+					s.OnOutput(chunk[:n])
+				}
 				mu.Lock()
 				buf.Write(chunk[:n])
 				version++
@@ -105,7 +111,15 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 	go func() { waitDone <- cmd.Wait() }()
 
 	var sent uint64
+	var sentStatus string
 	emit := func() {
+		if s.Status != nil {
+			if text := s.Status(); text != sentStatus {
+				sentStatus = text
+				onProgress(Progress{Output: text, Elapsed: time.Since(start)})
+			}
+			return
+		}
 		mu.Lock()
 		if version == sent {
 			mu.Unlock()
@@ -134,7 +148,7 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		hardKill     *time.Timer
 		hardKillC    <-chan time.Time
 		startKilling = func() {
-			signalGroup(pgid, syscall.SIGTERM)
+			tree.terminate()
 			hardKill = time.NewTimer(killGrace)
 			hardKillC = hardKill.C
 		}
@@ -157,7 +171,7 @@ wait:
 			}
 		case <-hardKillC:
 			hardKillC = nil
-			signalGroup(pgid, syscall.SIGKILL)
+			tree.kill()
 		case <-tick:
 			emit()
 		}
@@ -165,11 +179,12 @@ wait:
 	if hardKill != nil {
 		hardKill.Stop()
 	}
-	// The leader is reaped; whatever is left in its group goes too.
-	signalGroup(pgid, syscall.SIGKILL)
+	// The leader is reaped; whatever is left of its tree goes too
+	// (including, on Linux, descendants that left the process group).
+	tree.release()
 
-	// A process that left the group (setsid) may still hold the pipe; do not
-	// let it keep the call open forever.
+	// A process that escaped the tree (where the platform cannot contain
+	// it) may still hold the pipe; do not let it keep the call open forever.
 	drain := time.NewTimer(drainGrace)
 	select {
 	case <-readDone:
@@ -213,8 +228,8 @@ wait:
 		r.ErrorCode = CodeExitStatus
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) && r.ExitCode < 0 {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				r.PastTenseMessage = fmt.Sprintf("%s was killed by signal %v", s.Label, ws.Signal())
+			if sig, ok := killedBySignal(ee); ok {
+				r.PastTenseMessage = fmt.Sprintf("%s was killed by signal %v", s.Label, sig)
 				break
 			}
 		}
@@ -224,13 +239,4 @@ wait:
 		r.ErrorMessage = r.PastTenseMessage
 	}
 	return r
-}
-
-// signalGroup signals every process in the group. ESRCH (group already
-// empty) is the normal end state and not an error.
-func signalGroup(pgid int, sig syscall.Signal) {
-	if pgid <= 1 {
-		return // never kill(-1) or our own group by accident
-	}
-	_ = syscall.Kill(-pgid, sig)
 }

@@ -1,3 +1,7 @@
+//go:build unix
+
+// These tests run POSIX programs (sh, true) as tools.
+
 package tools
 
 import (
@@ -334,7 +338,8 @@ func TestGoTestTool(t *testing.T) {
 	assert.NotEmpty(t, updates)
 
 	tools, _ := r.Resolve(nil)
-	require.Len(t, tools, 1)
+	require.Len(t, tools, 2, "go_test and the detected test runner")
+	require.Equal(t, "ahpls_go_test", tools[0].Name)
 	b, err := json.Marshal(tools[0])
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"name":"ahpls_go_test","title":"Go tests","description":"Runs go test in the workspace.",

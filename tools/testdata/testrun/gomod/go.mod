@@ -1,0 +1,3 @@
+module example.com/testrun
+
+go 1.22

@@ -1,0 +1,5 @@
+package sub
+
+import "testing"
+
+func TestSub(t *testing.T) {}

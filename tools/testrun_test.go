@@ -1,0 +1,339 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// copyTree copies a fixture directory so a test may edit it.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	require.NoError(t, err)
+	return dst
+}
+
+// needTool skips visibly when a framework's toolchain is missing from the
+// PATH the tools run with (testEnviron).
+func needTool(t *testing.T, name string, args ...string) {
+	t.Helper()
+	prog, err := resolveProgram("/", name, testEnviron())
+	if err != nil {
+		t.Skipf("SKIP: %s is not installed on this machine; the %s runner is not exercised", name, name)
+	}
+	if len(args) > 0 {
+		cmd := exec.Command(prog, args...)
+		cmd.Env = testEnviron()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("SKIP: `%s %s` failed (%v): %s", name, strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+func testRegistry(t *testing.T, root string, trusted bool) *Registry {
+	t.Helper()
+	r, err := NewRegistry(Options{Root: root, Trusted: trusted, Environ: testEnviron()})
+	require.NoError(t, err)
+	return r
+}
+
+func report(t *testing.T, res Result) TestReport {
+	t.Helper()
+	rep, ok := res.Structured.(TestReport)
+	require.True(t, ok, "structured content: %#v\noutput:\n%s", res.Structured, res.Output)
+	return rep
+}
+
+func toolNames(r *Registry) []string {
+	defs, _ := r.Resolve(nil)
+	var out []string
+	for _, d := range defs {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func TestDetectTestProjects(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/mono\n")
+	write("Makefile", "test:\n\tgo test ./...\n") // the root is a Go project: no fallback
+	write("web/package.json", `{"scripts":{"test":"node --test"}}`)
+	write("web/node_modules/x/package.json", `{"scripts":{"test":"node --test"}}`)
+	write("jest/package.json", `{"scripts":{"test":"jest --ci"}}`)
+	write("none/package.json", `{"scripts":{"test":"echo \"Error: no test specified\" && exit 1"}}`)
+	write("py/test_x.py", "def test_x(): pass\n")
+	write("tools/gen/go.mod", "module example.com/gen\n")
+	write("docs/Makefile", "all:\n\ttrue\ntest:\n\ttrue\n")
+	write(".hidden/go.mod", "module hidden\n")
+	got := DetectTestProjects(root)
+	var list []string
+	for _, p := range got {
+		list = append(list, p.Framework+" "+p.Dir+" "+strings.Join(p.Argv, " "))
+	}
+	assert.ElementsMatch(t, []string{
+		"go . ", "node web node --test", "node jest npm test --silent", "pytest py ", "go tools/gen ", "make docs ",
+	}, list)
+}
+
+// Offered only in a trusted workspace where something was detected; the
+// workspace config may replace or turn it off.
+func TestRunTestsIsOfferedOnlyWhenTrustedAndDetected(t *testing.T) {
+	root := copyTree(t, "testdata/testrun/gomod")
+	r := testRegistry(t, root, false)
+	assert.NotContains(t, toolNames(r), "ahpls_run_tests", "untrusted workspace")
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, nil)
+	assert.Equal(t, CodeUnknownTool, res.ErrorCode)
+
+	r.SetTrusted(true)
+	assert.Contains(t, toolNames(r), "ahpls_run_tests")
+
+	assert.Empty(t, r.SetWorkspaceConfig([]byte(`{"runTests":false}`)))
+	assert.NotContains(t, toolNames(r), "ahpls_run_tests", "turned off by tools.json")
+
+	r.SetWorkspaceConfig([]byte(`{"tools":[{"name":"run_tests","command":{"argv":["true"]}}]}`))
+	defs, coll := r.Resolve(nil)
+	assert.Empty(t, coll)
+	for _, d := range defs {
+		if d.Name == "ahpls_run_tests" {
+			assert.NotContains(t, d.Description, "Detected:", "the workspace's own run_tests replaces the built-in one")
+		}
+	}
+
+	empty := testRegistry(t, t.TempDir(), true)
+	assert.NotContains(t, toolNames(empty), "ahpls_run_tests", "nothing detected")
+}
+
+func TestRunTestsGo(t *testing.T) {
+	needTool(t, "go")
+	root := copyTree(t, "testdata/testrun/gomod")
+	var diags map[string][]Diagnostic
+	r, err := NewRegistry(Options{Root: root, Trusted: true, Environ: testEnviron(),
+		OnTestDiagnostics: func(d map[string][]Diagnostic) { diags = d }})
+	require.NoError(t, err)
+	fileURI := (&url.URL{Scheme: "file", Path: filepath.Join(root, "calc_test.go")}).String()
+	var mu sync.Mutex
+	var updates []string
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(p Progress) {
+		mu.Lock()
+		updates = append(updates, p.Output)
+		mu.Unlock()
+	})
+	t.Logf("result (%d bytes):\n%s", len(res.Output), res.Output)
+	assert.False(t, res.Success)
+	rep := report(t, res)
+	require.Len(t, rep.Runs, 1)
+	run := rep.Runs[0]
+	assert.Equal(t, 1, run.Failed)
+	assert.Equal(t, 5, run.Passed, "TestMulSmall, TestTable and its 2 subtests, TestSub: %+v", run)
+	require.Len(t, run.Failures, 1)
+	f := run.Failures[0]
+	assert.Equal(t, "TestMul", f.Name)
+	assert.Equal(t, "example.com/testrun", f.Package)
+	assert.Equal(t, "calc_test.go", f.File)
+	assert.Equal(t, 14, f.Line)
+	assert.Equal(t, "Mul(2, 2) = 4, want 5", f.Message)
+	assert.Contains(t, res.Output, "FAIL TestMul (example.com/testrun) at calc_test.go:14\n  Mul(2, 2) = 4, want 5")
+	assert.Contains(t, res.Output, "reproduce: go test -json -count=1 ./...")
+	mu.Lock()
+	require.NotEmpty(t, updates)
+	assert.Regexp(t, `^\d+ passed, \d+ failed`, updates[len(updates)-1])
+	mu.Unlock()
+	// The editor gets a diagnostic at the failing line.
+	require.Len(t, diags[fileURI], 1, "%v", diags)
+	assert.Equal(t, Diagnostic{URI: fileURI, Range: Range{Start: Position{Line: 13}, End: Position{Line: 14}}, Severity: "error",
+		Message: "TestMul failed: Mul(2, 2) = 4, want 5", Source: "ahpls tests", Code: "TestMul"}, diags[fileURI][0])
+
+	// failedOnly re-runs just TestMul in its package; fixing it clears it.
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
+	rep = report(t, res)
+	assert.Equal(t, []string{"go", "test", "-json", "-count=1", "-run=^(TestMul)$", "example.com/testrun"}, rep.Runs[0].Command)
+	assert.Equal(t, 0, rep.Runs[0].Passed)
+	assert.Equal(t, 1, rep.Runs[0].Failed)
+
+	src, err := os.ReadFile(filepath.Join(root, "calc_test.go"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "calc_test.go"), []byte(strings.Replace(string(src), "!= 5", "!= 4", 1)), 0o644))
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
+	assert.True(t, res.Success, res.Output)
+	assert.Empty(t, report(t, res).Runs[0].Failures)
+	assert.Equal(t, map[string][]Diagnostic{fileURI: {}}, diags, "the fixed test's diagnostic is cleared")
+
+	// pattern and path map to -run and a package pattern, each one argv element.
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"path":"sub","pattern":"TestSub|; rm -rf /"}`), nil)
+	rep = report(t, res)
+	assert.Equal(t, []string{"go", "test", "-json", "-count=1", "-run=TestSub|; rm -rf /", "./sub/..."}, rep.Runs[0].Command)
+	assert.Contains(t, rep.Runs[0].Reproduce, `'-run=TestSub|; rm -rf /'`)
+
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"path":"../outside"}`), nil)
+	assert.Equal(t, CodeOutside, res.ErrorCode)
+}
+
+// A build error is a failed run with the compiler's message, not "0 failed".
+func TestRunTestsGoBuildError(t *testing.T) {
+	needTool(t, "go")
+	root := copyTree(t, "testdata/testrun/gomod")
+	require.NoError(t, os.WriteFile(filepath.Join(root, "sub", "broken_test.go"), []byte("package sub\n\nfunc TestX(t *testing.T) { undefined() }\n"), 0o644))
+	r := testRegistry(t, root, true)
+	res := r.Run(context.Background(), "ahpls_run_tests", []byte(`{"path":"sub"}`), nil)
+	assert.False(t, res.Success)
+	run := report(t, res).Runs[0]
+	assert.Contains(t, run.Problem, "undefined")
+	t.Logf("%s", res.Output)
+}
+
+// 200 tests, one failing: progress is throttled and the result is small.
+func TestRunTestsGo200(t *testing.T) {
+	needTool(t, "go")
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/many\n\ngo 1.22\n"), 0o644))
+	for p := range 4 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package p%d\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n", p)
+		for i := range 50 {
+			fmt.Fprintf(&b, "func Test%d(t *testing.T) {\n\ttime.Sleep(5 * time.Millisecond)\n\tt.Log(\"step one\")\n", i)
+			if p == 2 && i == 17 {
+				b.WriteString("\tt.Errorf(\"value = %d, want %d\", 41, 42)\n")
+			}
+			b.WriteString("}\n\n")
+		}
+		dir := filepath.Join(root, fmt.Sprintf("p%d", p))
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(b.String()), 0o644))
+	}
+	r := testRegistry(t, root, true)
+	var times []time.Time
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(p Progress) { times = append(times, time.Now()) })
+	rep := report(t, res)
+	require.Len(t, rep.Runs, 1)
+	assert.Equal(t, 199, rep.Passed)
+	assert.Equal(t, 1, rep.Failed)
+	require.Len(t, rep.Runs[0].Failures, 1)
+	assert.Equal(t, "p2/x_test.go", rep.Runs[0].Failures[0].File)
+	wire, err := json.Marshal(res.Wire())
+	require.NoError(t, err)
+	assert.Less(t, len(wire), 4096, "the whole wire result, text and structured content")
+	// At most one update per progressInterval tick, plus the final one (a
+	// slow machine only lowers the count, so this cannot fail by timing).
+	assert.LessOrEqual(t, len(times), int(res.Duration/progressInterval)+2)
+	rate := float64(len(times)) / res.Duration.Seconds()
+	t.Logf("200 tests: %d progress updates in %s (%.1f/s); text result %d bytes, wire result %d bytes", len(times), res.Duration.Round(time.Millisecond), rate, len(res.Output), len(wire))
+}
+
+func TestRunTestsNode(t *testing.T) {
+	needTool(t, "node", "--test", "--test-reporter=tap", "--help")
+	root := copyTree(t, "testdata/testrun/node")
+	r := testRegistry(t, root, true)
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(Progress) {})
+	t.Logf("result:\n%s", res.Output)
+	rep := report(t, res)
+	require.Len(t, rep.Runs, 1)
+	run := rep.Runs[0]
+	assert.Equal(t, 1, run.Passed)
+	assert.Equal(t, 1, run.Failed)
+	require.Len(t, run.Failures, 1)
+	f := run.Failures[0]
+	assert.Equal(t, "multiplies", f.Name)
+	assert.Equal(t, "test/math.test.js", f.File)
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Message, "two times two")
+
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"pattern":"adds"}`), nil)
+	assert.True(t, res.Success, res.Output)
+	assert.Contains(t, report(t, res).Runs[0].Command, "--test-name-pattern=adds")
+
+	p := filepath.Join(root, "test", "math.test.js")
+	src, _ := os.ReadFile(p)
+	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(src), "2 * 2, 5", "2 * 2, 4", 1)), 0o644))
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
+	assert.True(t, res.Success, res.Output)
+	assert.Empty(t, report(t, res).Runs[0].Failures)
+}
+
+func TestRunTestsPytest(t *testing.T) {
+	needTool(t, "python3", "-m", "pytest", "--version")
+	root := copyTree(t, "testdata/testrun/python")
+	r := testRegistry(t, root, true)
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(Progress) {})
+	t.Logf("result:\n%s", res.Output)
+	rep := report(t, res)
+	require.Len(t, rep.Runs, 1)
+	run := rep.Runs[0]
+	assert.Equal(t, 1, run.Passed)
+	assert.Equal(t, 1, run.Failed)
+	require.Len(t, run.Failures, 1)
+	f := run.Failures[0]
+	assert.Equal(t, "test_calc.py::test_mul", f.Name)
+	assert.Equal(t, "test_calc.py", f.File)
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Message, "assert 4 == 5")
+
+	p := filepath.Join(root, "test_calc.py")
+	src, _ := os.ReadFile(p)
+	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(src), "== 5", "== 4", 1)), 0o644))
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
+	assert.True(t, res.Success, res.Output)
+}
+
+func TestRunTestsMakeFallback(t *testing.T) {
+	needTool(t, "make")
+	r := testRegistry(t, copyTree(t, "testdata/testrun/make"), true)
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, nil)
+	assert.False(t, res.Success)
+	run := report(t, res).Runs[0]
+	assert.Equal(t, "make", run.Framework)
+	assert.Contains(t, run.LogTail, "1 check failed")
+	assert.Equal(t, "make --no-print-directory test", run.Reproduce)
+	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"pattern":"x"}`), nil)
+	assert.Equal(t, CodeInvalidInput, res.ErrorCode)
+}
+
+// Cancelling a run leaves no process behind.
+func TestRunTestsCancel(t *testing.T) {
+	needTool(t, "go")
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/slow\n\ngo 1.22\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "slow_test.go"), []byte("package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { t.Log(\"started\"); time.Sleep(time.Hour) }\n"), 0o644))
+	r := testRegistry(t, root, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	res := r.Run(ctx, "ahpls_run_tests", nil, func(p Progress) {
+		if strings.Contains(p.Output, "running example.com/slow") {
+			once.Do(cancel)
+		}
+	})
+	assert.True(t, res.Cancelled, res.Output)
+	assert.Empty(t, children(t), "a child process is left")
+	assert.Empty(t, strays(t, 0), "a descendant is left")
+}
