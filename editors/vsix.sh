@@ -53,6 +53,7 @@ trap 'rm -rf "$work"' EXIT
 
 built=()
 skipped=()
+declare -A binsize=()
 host="$(host_target)"
 last=""
 for t in "${targets[@]}"; do
@@ -85,6 +86,7 @@ for t in "${targets[@]}"; do
     --target "$t" --out "$file" --allow-missing-repository) >"$work/$t.vsce.log" 2>&1 ||
     { cat "$work/$t.vsce.log" >&2; echo "   vsce package failed for $t" >&2; skipped+=("$t"); continue; }
   built+=("$t")
+  binsize[$t]="$(wc -c <"$stage/bin/$exe" | tr -d ' ')"
   last="$file"
 done
 
@@ -93,8 +95,8 @@ done
   echo "vsix                                   size     binary"
   for t in "${built[@]}"; do
     f="$out/ahpls-$t-$version.vsix"
-    b="$(unzip -l "$f" | awk '/extension\/bin\/ahpls/ {print $1; exit}')"
-    printf '%-38s %7s  %s\n' "$(basename "$f")" "$(du -h "$f" | cut -f1)" "$(numfmt --to=iec "${b:-0}" 2>/dev/null || echo "$b")"
+    b="${binsize[$t]}"
+    printf '%-38s %7s  %s\n' "$(basename "$f")" "$(du -h "$f" | cut -f1)" "$(numfmt --to=iec "$b" 2>/dev/null || echo "$b")"
   done
   [ "${#skipped[@]}" -eq 0 ] || echo "skipped: ${skipped[*]}"
 } >&2

@@ -98,7 +98,8 @@ async function palette(text, { pick } = {}) {
   await input.fill(text);
   if (pick !== undefined) {
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: pick }).first();
-    await row.waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) });
+    // File search runs ripgrep on the server: slow on a loaded machine.
+    await row.waitFor({ state: 'visible', timeout: Math.min(remaining(), 120000) });
     await row.click();
   } else {
     // Wait until the list shows the command, then run the first match.
@@ -304,16 +305,22 @@ async function main() {
 
   // --- the Customizations view -------------------------------------------------------------
   await runCommand('Focus on Customizations View');
-  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Customizations' }) });
+  // The innermost pane whose own header says Customizations (not the Explorer around it).
+  const pane = page.locator('.pane:has(> .pane-header:has-text("Customizations"))');
   await pane.waitFor({ state: 'visible', timeout: remaining() });
   if (hostURL) {
     const row = pane.locator('.monaco-list-row', { hasText: 'my-skill' }).first();
-    await waitFor('my-skill to be on in the Customizations view', async () => /my-skill.*\bon\b/s.test(await row.innerText()), 90000);
-    log(`Customizations: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+    // The row's description is the effective state ("on", or "off — why").
+    const state = async () => (await row.locator('.label-description').innerText({ timeout: 5000 })).trim();
+    await waitFor('my-skill to be on in the Customizations view', async () => (await state()) === 'on', 90000);
+    log(`Customizations: my-skill ${await state()}`);
     await row.click({ button: 'right' });
     await page.locator('.context-view .action-label', { hasText: 'Toggle for This Session' }).first().click();
-    await waitFor('my-skill to be off after the session toggle', async () => /my-skill.*\boff\b/s.test(await row.innerText()), 60000);
-    log(`Customizations after toggle: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+    const off = await waitFor('my-skill to be off after the session toggle', async () => {
+      const d = await state();
+      return d.startsWith('off') ? d : undefined;
+    }, 60000);
+    log(`Customizations after toggle: my-skill ${off}`);
   } else {
     await pane.locator('.monaco-list-row', { hasText: /agent host/ }).first().waitFor({ timeout: remaining() });
     log(`Customizations: ${(await pane.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
