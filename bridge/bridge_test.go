@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -99,10 +100,10 @@ func TestRulesSettingReachesPublication(t *testing.T) {
 	h.wait("db-migrate left out", func() bool { _, ok := h.ed.Excluded()[broken]; return ok })
 
 	ctx := context.Background()
-	require.NoError(t, h.ed.Configure(ctx, h.settings(map[string]any{"rules": map[string]string{"skill/name-charset": "off"}})))
+	require.NoError(t, h.ed.Configure(ctx, h.settings(map[string]any{"rules": map[string]string{"skill/desc-missing": "off"}})))
 	h.wait("the rule's own diagnostic gone", func() bool {
 		p, ok := h.ed.Diagnostics(broken)
-		return ok && !p.Has("skill/name-charset")
+		return ok && !p.Has("skill/desc-missing")
 	})
 	h.wait("db-migrate published once its only error is off", func() bool { _, ok := h.ed.Excluded()[broken]; return !ok })
 
@@ -151,8 +152,8 @@ func TestOneCheckPerChange(t *testing.T) {
 		"rules runs for one change (server %d, link %d in all)", srv.Checks(), link.Checks())
 }
 
-// TestHostFindingsFollowTheText is #15 item 3: open a SKILL.md with a bad
-// name (v1, left out of publication), fix it (v2): no diagnostics published
+// TestHostFindingsFollowTheText is #15 item 3: open a SKILL.md without a
+// description (v1, left out of publication), fix it (v2): no diagnostics published
 // for v2 may carry the host side's publish/excluded computed from v1. The
 // link's rebuild is slow here (a slow publisher), so the server publishes
 // v2 long before the link has looked at it.
@@ -162,7 +163,8 @@ func TestHostFindingsFollowTheText(t *testing.T) {
 	path := filepath.Join(h.ws, ".claude", "skills", "code-review", "SKILL.md")
 	orig, err := os.ReadFile(path)
 	require.NoError(t, err)
-	bad := strings.Replace(string(orig), "name: code-review", "name: Code Review", 1)
+	bad := regexp.MustCompile(`(?m)^description:.*\n`).ReplaceAllString(string(orig), "")
+	require.NotEqual(t, string(orig), bad)
 	require.NoError(t, h.ed.Open(ctx, path, bad, 1))
 	h.wait("v1 left out", func() bool {
 		p, ok := h.ed.Diagnostics(path)

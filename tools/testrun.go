@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // The built-in test runner (issue #20): ahpls_run_tests runs the tests of a
@@ -138,18 +140,14 @@ func pathJoinRel(rel, name string) string {
 	return rel + "/" + name
 }
 
+// readSmall reads a project file (go.mod, package.json) through the safe
+// reader: a FIFO or a device named like one cannot block detection.
 func readSmall(path string, limit int64) []byte {
-	f, err := os.Open(path)
+	b, err := wsfs.ReadFile(path, limit)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	b := make([]byte, limit)
-	n, _ := f.Read(b)
-	return b[:n]
+	return b
 }
 
 func goModulePath(gomod string) string {
