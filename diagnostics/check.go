@@ -253,8 +253,8 @@ func (r *reporter) verdict(rule string, span model.Span, v model.Verdicts, messa
 	if !ok {
 		return false
 	}
-	if strings.Contains(message, "%s") {
-		message = strings.Replace(message, "%s", targetNames(by), 1)
+	if i := strings.Index(message, "%s"); i >= 0 {
+		message = message[:i] + targetNames(by) + message[i+2:]
 	}
 	d := model.Diagnostic{Rule: rule, Severity: sev, Message: message, Span: span, Verdicts: v, Fixes: fixes}
 	for _, t := range by {

@@ -877,32 +877,6 @@ func replaceValue(title string, f *mdField, newText string, preferred bool) mode
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.valSpan, NewText: newText}}}
 }
 
-// charsFrom returns the source span of a string value's runes from index
-// `from` (0-based, code points) to its end, when source and decoded text
-// line up (plain or quoted one-liners without escapes); else the value.
-func (m *mdFile) charsFrom(f *mdField, from int) model.Span {
-	n := f.v
-	src := m.valueText(f)
-	inner := src
-	off := f.valSpan.Start
-	switch {
-	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && len(src) >= 2:
-		inner = src[1 : len(src)-1]
-		off++
-	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		return f.valSpan
-	}
-	if inner != n.Value {
-		return f.valSpan
-	}
-	i := 0
-	for k := 0; k < from && i < len(inner); k++ {
-		_, size := utf8.DecodeRuneInString(inner[i:])
-		i += size
-	}
-	return model.Span{Start: off + i, End: off + len(inner)}
-}
-
 // kindName is how messages name a kind.
 func kindName(k model.Kind) string {
 	switch k {

@@ -156,13 +156,12 @@ type Server struct {
 
 // clientCaps is the part of the client's capabilities that changes what we do.
 type clientCaps struct {
-	configuration  bool // workspace/configuration
-	watchDynamic   bool // dynamic registration of workspace/didChangeWatchedFiles
-	watchRelative  bool
-	showDocument   bool
-	workDone       bool
-	codeActionLits bool
-	renameFiles    bool // workspace edits may rename files and folders (rename.go)
+	configuration bool // workspace/configuration
+	watchDynamic  bool // dynamic registration of workspace/didChangeWatchedFiles
+	watchRelative bool
+	showDocument  bool
+	workDone      bool
+	renameFiles   bool // workspace edits may rename files and folders (rename.go)
 }
 
 // New returns a server that is not yet connected.

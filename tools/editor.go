@@ -117,7 +117,6 @@ func (r *Registry) workspaceURI(s string, mustExist bool) (uri, rel string, err 
 			return "", "", err
 		}
 		rel = filepath.Clean(s)
-		abs = filepath.Join(r.root, rel)
 	}
 	if _, err := resolveInside(r.realRoot, rel); err != nil {
 		if mustExist || errors.Is(err, ErrOutsideWorkspace) {
