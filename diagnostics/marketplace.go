@@ -22,36 +22,58 @@ var marketplaceRules = []RuleInfo{
 		Summary:  "`name`, `owner` (with `name`) or `plugins` is missing or mistyped.",
 		Kinds:    "market",
 		Severity: "CC REJ · CL REJ.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\", \"owner: Invalid input: expected object, received undefined\", \"plugins: Invalid input: expected array, received undefined\""},
+		},
 	},
 	{
 		ID:       "market/name",
 		Summary:  "The marketplace name is not kebab-case, too long or reserved.",
 		Kinds:    "market",
-		Severity: "not kebab-case, too long: CC REJ, CL REJ; reserved: CC REJ?.",
+		Severity: "impersonation pattern, space, `/`, `..`: CC REJ; other non-kebab-case: CC ok, CL REJ?; over 64: CL REJ?; reserved Anthropic name: CC ? (refused when added from elsewhere).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Marketplace name impersonates an official Anthropic/Claude marketplace\" (official-claude-tools, claude-marketplace, claude-directory); \"Marketplace name cannot contain spaces\""},
+			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes Claude_Market, claude-tools and claude-plugins-official"},
+			{Consumer: "CC", Reaction: "?", Source: "Claude Code 2.1.332 binary: \"The name … is reserved for official Anthropic marketplaces and can only be used with GitHub sources from the 'anthropics' organization\" (at add time)"},
+		},
 	},
 	{
 		ID:       "market/entry",
 		Summary:  "A plugin entry lacks `name`/`source`, or its name or description is too long.",
 		Kinds:    "market",
-		Severity: "CC REJ · CL REJ?.",
+		Severity: "missing/mistyped name or source, reserved plugin name (outside Anthropic's marketplaces): CC REJ; name over 64, description over 1024: CL REJ? (CC ok).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.name: Invalid input: expected string, received undefined\", \"plugins.0.source: Invalid input\", \"plugins[0].name: Plugin name \"claude-bar\" is reserved\""},
+			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes a 69-character entry name and a 1030-character description"},
+		},
 	},
 	{
 		ID:       "market/duplicate",
 		Summary:  "Two plugin entries share a name; Claude Code rejects the marketplace.",
 		Kinds:    "market",
 		Severity: "CC REJ.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins[1].name: Duplicate plugin name \"a\" found in marketplace\""},
+		},
 	},
 	{
 		ID:       "market/source-path",
 		Summary:  "A local `source` without `./`, leaving the repository, or missing.",
 		Kinds:    "market",
-		Severity: "no `./`: CC REJ (CL ok); `..`: CC REJ; folder missing: CC REJ, CL SKIP.",
+		Severity: "no `./`, `..`: CC REJ (CL ok without `./`); folder missing: CC LOSE (that entry cannot be installed; the marketplace loads).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid string: must start with \"./\"\"; \"Path contains \"..\" … Plugin source paths are resolved relative to the marketplace root (the directory containing .claude-plugin/)\""},
+			{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a marketplace whose \"./q\" source does not exist"},
+		},
 	},
 	{
 		ID:       "market/source-object",
 		Summary:  "An object `source` of unknown kind or missing its required field.",
 		Kinds:    "market",
 		Severity: "CC REJ.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid input\" for {\"source\": \"gitlub\"} and for a github source without \"repo\""},
+		},
 	},
 }
 
@@ -236,7 +258,8 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, 
 		c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's 'name' is %s, not a string.", name.Kind))
 	default:
 		if n := utf8.RuneCountInString(name.Str); n > 64 {
-			c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
+			// Claude Code 2.1.332 validates a 69-character entry name clean.
+			c.report("market/entry", name.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
 		}
 		if reservedPluginName(name.Str) && !officialMarket(c) {
 			c.report("market/entry", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
@@ -253,7 +276,8 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, 
 	}
 	if d := e.Get("description"); d.Is(JSONString) {
 		if n := utf8.RuneCountInString(d.Str); n > 1024 {
-			c.report("market/entry", d.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's description has %d characters, more than 1024.", n))
+			// Claude Code 2.1.332 validates a 1030-character description clean.
+			c.report("market/entry", d.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: an entry's description has %d characters, more than 1024.", n))
 		}
 	}
 	src := e.Get("source")

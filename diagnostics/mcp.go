@@ -21,30 +21,49 @@ var mcpRules = []RuleInfo{
 		Summary:  "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape).",
 		Kinds:    "mcp",
 		Severity: "`servers`: CC, V SKIP every server; a bare map in the root `.mcp.json`: CC ?.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"servers\": …} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
+			{Consumer: "V", Reaction: "ok (plugin)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveMcpServersMap takes the wrapped or the flat map"},
+		},
 	},
 	{
 		ID:       "mcp/type",
 		Summary:  "A server `type` no consumer supports.",
 		Kinds:    "mcp",
 		Severity: "SKIP (V also skips `ws`).",
+		Evidence: []Evidence{
+			{Consumer: "V", Reaction: "SKIP (`ws`)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for type ws"},
+			{Consumer: "CC", Reaction: "ok (`ws`)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json passes {\"type\": \"ws\", \"url\": \"wss://…\"}"},
+		},
 	},
 	{
 		ID:       "mcp/command",
 		Summary:  "A stdio server without a `command`.",
 		Kinds:    "mcp",
 		Severity: "All SKIP.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"type\": \"stdio\"} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
+			{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for a local server without command"},
+		},
 	},
 	{
 		ID:       "mcp/url-no-type",
 		Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
 		Kinds:    "mcp",
 		Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"server has a \"url\" but no \"type\" … parsed as a stdio server, fails for lacking \"command\", and is silently dropped at load.\""},
+			{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration reads a url without type as remote"},
+		},
 	},
 	{
 		ID:       "mcp/url",
 		Summary:  "A remote server without an absolute http(s) `url`.",
 		Kinds:    "mcp",
 		Severity: "All SKIP.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"url is not a valid absolute URL … The plugin loader marks this server as invalid config and it never connects.\""},
+		},
 	},
 	{
 		ID:       "mcp/sse",
@@ -57,6 +76,10 @@ var mcpRules = []RuleInfo{
 		Summary:  "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type.",
 		Kinds:    "mcp",
 		Severity: "V LOSE (bad values dropped) · CC SKIP (entry).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "SKIP (entry)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"args\": \"a\"} → \"Invalid input: expected array, received string. The plugin loader silently drops this server at load.\""},
+			{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration keeps only string args and string/number env values"},
+		},
 	},
 	{
 		ID:       "mcp/name",

@@ -23,12 +23,20 @@ var pluginRules = []RuleInfo{
 		Summary:  "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin.",
 		Kinds:    "plugin",
 		Severity: "CC REJ · CL REJ · V ? (folder name).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\""},
+			{Consumer: "V", Reaction: "?", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts readPluginManifest (the name falls back to the folder)"},
+		},
 	},
 	{
 		ID:       "plugin/name-format",
 		Summary:  "The plugin name is not kebab-case.",
 		Kinds:    "plugin",
-		Severity: "V SKIP · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
+		Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "space REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name cannot contain spaces\""},
+			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"My_Plugin\" is not kebab-case. Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case\""},
+		},
 	},
 	{
 		ID:       "plugin/name-length",
@@ -40,7 +48,11 @@ var pluginRules = []RuleInfo{
 		ID:       "plugin/name-reserved",
 		Summary:  "The plugin name is reserved for Anthropic's plugins.",
 		Kinds:    "plugin",
-		Severity: "CC REJ (third parties); silent when an official marketplace lists it.",
+		Severity: "CC REJ (third parties); silent under an allow-listed Anthropic marketplace.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"claude-foo\" is reserved … If this is one of Anthropic's own plugins, validate the marketplace that lists it.\""},
+			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` on a marketplace named claude-plugins-official that lists claude-foo: no error"},
+		},
 	},
 	{
 		ID:       "plugin/manifest-location",
@@ -52,7 +64,11 @@ var pluginRules = []RuleInfo{
 		ID:       "plugin/field-type",
 		Summary:  "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type.",
 		Kinds:    "plugin",
-		Severity: "`author`, `keywords`, `homepage`: CC REJ; `metadata`, `experimental`: CC WARN.",
+		Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`: CC REJ; `metadata`, `experimental`: CC WARN.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\""},
+			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
+		},
 	},
 	{
 		ID:       "plugin/version-missing",
@@ -65,42 +81,68 @@ var pluginRules = []RuleInfo{
 		Summary:  "An unknown top-level manifest key.",
 		Kinds:    "plugin",
 		Severity: "CC IGN (warns) · AP IGN; a near miss (`agnets`): LOSE.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "IGN (warns)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'foo'. Claude Code ignores it at load time.\""},
+			{Consumer: "CC", Reaction: "LOSE (near miss)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'agnets' — did you mean 'agents'? … this field has no effect.\""},
+		},
 	},
 	{
 		ID:       "plugin/misplaced-key",
 		Summary:  "A marketplace or experimental key at the top of a Claude manifest.",
 		Kinds:    "plugin",
 		Severity: "marketplace keys: CC IGN; `themes`/`monitors` at the top: CC WARN.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "IGN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Field 'category' belongs in the marketplace entry … Claude Code ignores it at load time.\""},
+			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'themes' is an experimental component; declare it under 'experimental.themes'\""},
+		},
 	},
 	{
 		ID:       "plugin/path-prefix",
 		Summary:  "A Claude component path that does not start with `./`.",
 		Kinds:    "plugin",
 		Severity: "CC REJ · Copilot format ok.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills: Invalid string: must start with \"./\"\""},
+		},
 	},
 	{
 		ID:       "plugin/path-escape",
 		Summary:  "A component path that is absolute or leaves the plugin.",
 		Kinds:    "plugin",
 		Severity: "CC REJ · V SKIP (dropped) · AP REJ.",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills[0]: Path contains \"..\" which could be a path traversal attempt\""},
+			{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs (\"Paths that resolve outside the boundary are silently ignored\")"},
+		},
 	},
 	{
 		ID:       "plugin/path-missing",
 		Summary:  "A component path that does not exist.",
 		Kinds:    "plugin",
-		Severity: "CC REJ · V SKIP.",
+		Severity: "CC REJ · V LOSE (the folder is scanned and yields nothing).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"commands: Path not found: ./nope. The runtime loader will report this as a load failure.\""},
+			{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs joins the path to the plugin root and the scan finds nothing"},
+		},
 	},
 	{
 		ID:       "plugin/path-kind",
 		Summary:  "A component path of the wrong kind (file vs folder, extension).",
 		Kinds:    "plugin",
-		Severity: "CC REJ.",
+		Severity: "CC REJ (agents entries must end in `.md`, even a folder; hooks/mcpServers must name `.json`).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"agents.0: Invalid string: must end with \".md\"\", \"hooks: Invalid string: must end with \".json\"\""},
+			{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs scans an agents folder"},
+		},
 	},
 	{
 		ID:       "plugin/in-dotdir",
 		Summary:  "Component folders inside .claude-plugin/, where Claude Code does not look.",
 		Kinds:    "plugin",
-		Severity: "CC SKIP.",
+		Severity: "CC LOSE (the folders are not scanned; the plugin loads).",
+		Evidence: []Evidence{
+			{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a plugin with .claude-plugin/skills/ and lists none of its skills"},
+		},
 	},
 	{
 		ID:       "plugin/ap-schema",
@@ -284,7 +326,9 @@ func (m *manifest) name(doc *JSONValue) {
 		if strings.ContainsAny(name, " \t") {
 			cc = model.Reject
 		}
-		verd := m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: cc, model.TargetCopilotCLI: model.Reject.Unverified()}))
+		// No VS Code source refuses a non-kebab plugin name (readPluginManifest
+		// takes it as written): unknown there, not a refusal.
+		verd := m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: cc, model.TargetCopilotCLI: model.Reject.Unverified()}))
 		var fixes []model.Fix
 		if short, cut := jDropPrefix(name); cut && jKebabRe.MatchString(jKebab(short)) {
 			fixes = append(fixes, jReplace(fmt.Sprintf("Drop the prefix: '%s'", jKebab(short)), v.Span, jQuote(jKebab(short))))
@@ -543,7 +587,7 @@ func (m *manifest) dotdirs(doc *JSONValue) {
 	for _, d := range []string{"skills", "agents", "commands", "hooks"} {
 		rel := jJoin(m.pluginRoot, ".claude-plugin/"+d)
 		if info, err := m.f.FS.Stat(rel); err == nil && info.IsDir() {
-			m.report("plugin/in-dotdir", jFirstLine(m.text), model.Verdicts{model.TargetClaudeCode: model.Skip},
+			m.report("plugin/in-dotdir", jFirstLine(m.text), model.Verdicts{model.TargetClaudeCode: model.Lose},
 				fmt.Sprintf("%%s will not load '.claude-plugin/%s/': component folders belong at the plugin root.", d))
 		}
 	}
