@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,6 +139,9 @@ func pathJoinRel(rel, name string) string {
 	return rel + "/" + name
 }
 
+// readSmall reads at most limit bytes of a regular file. Detection only
+// passes names that ReadDir listed as regular files (not FIFOs, devices or
+// symlinks), so the open cannot block.
 func readSmall(path string, limit int64) []byte {
 	f, err := os.Open(path)
 	if err != nil {
@@ -147,9 +151,8 @@ func readSmall(path string, limit int64) []byte {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil
 	}
-	b := make([]byte, limit)
-	n, _ := f.Read(b)
-	return b[:n]
+	b, _ := io.ReadAll(io.LimitReader(f, limit))
+	return b
 }
 
 func goModulePath(gomod string) string {
