@@ -23,6 +23,9 @@
 //     descendants that left the group; a Job Object on Windows.
 //   - editor.go: built-in tools backed by the Editor interface the server
 //     implements (workspace diagnostics, window/showDocument).
+//   - testrun.go: the built-in test runner ahpls_run_tests (detection,
+//     argv per framework, the report); testrun_go.go and testrun_node.go
+//     parse go test -json, node's TAP and pytest's JUnit XML.
 //
 // One Registry serves one workspace folder (its root confines every path).
 // Definitions are shared between calls and must not be modified.
