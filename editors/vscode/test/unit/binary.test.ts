@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BinaryEnv, BinaryNotFoundError, isExecutableFile, resolveBinary } from '../../src/binary';
+import { BinaryEnv, BinaryNotFoundError, isExecutableFile, repairBundledBinary, resolveBinary } from '../../src/binary';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ahpls-binary-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -101,5 +101,18 @@ describe('isExecutableFile', () => {
     assert.equal(isExecutableFile(path.dirname(onPath)), false);
     assert.equal(isExecutableFile(path.join(root, 'nope')), false);
     assert.equal(isExecutableFile(notExec), process.platform === 'win32');
+  });
+});
+
+describe('repairBundledBinary', () => {
+  it('restores the executable bit a zip extraction dropped, so the bundled binary is found', { skip: process.platform === 'win32' }, () => {
+    const ext = path.join(root, 'repair-ext');
+    const bin = file('repair-ext/bin/ahpls', false);
+    assert.equal(isExecutableFile(bin), false);
+    repairBundledBinary(ext);
+    assert.equal(isExecutableFile(bin), true);
+  });
+  it('does nothing without a bundled binary', () => {
+    assert.doesNotThrow(() => repairBundledBinary(path.join(root, 'no-such-ext')));
   });
 });
