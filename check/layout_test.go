@@ -70,4 +70,3 @@ func pluginFindings(t *testing.T, ws, plugin string, opts diagnostics.Options) [
 	sort.Strings(out)
 	return out
 }
-
