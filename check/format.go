@@ -216,6 +216,8 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
 	rules := ruleFlags{}
 	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
+	fix := fl.Bool("fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	diff := fl.Bool("diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	var exclude globFlags
 	fl.Var(&exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
 	fl.Usage = func() {
@@ -277,10 +279,31 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 		threshold = sev
 	}
-	found, err := RunConfig(paths, Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
+	cfg := Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
-	}})
-	if err != nil {
+	}}
+	var found []Finding
+	var err error
+	if *fix || *diff {
+		var res FixResult
+		res, err = Fix(paths, cfg, !*diff)
+		if err != nil {
+			fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+			return 2
+		}
+		found = res.Remaining
+		if *diff {
+			for _, c := range res.Changes {
+				if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
+					fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+					return 2
+				}
+			}
+			reportFixes(stderr, res, "would fix")
+			return failed(found, threshold)
+		}
+		reportFixes(stderr, res, "fixed")
+	} else if found, err = RunConfig(paths, cfg); err != nil {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
@@ -299,6 +322,12 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
+	return failed(found, threshold)
+}
+
+// failed is the exit code for what was found: 1 when a finding is at or
+// above threshold (0 = never), else 0.
+func failed(found []Finding, threshold model.Severity) int {
 	if threshold != 0 {
 		for _, f := range found {
 			if f.Severity != 0 && f.Severity <= threshold {
@@ -307,4 +336,23 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 	}
 	return 0
+}
+
+// reportFixes tells stderr, one line per file, what --fix changed (stdout
+// keeps the remaining findings in the chosen format, or the diff).
+func reportFixes(w io.Writer, res FixResult, verb string) {
+	total := 0
+	for _, c := range res.Changes {
+		var rules []string
+		seen := map[string]bool{}
+		for _, f := range c.Fixed {
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				rules = append(rules, f.Rule)
+			}
+		}
+		total += len(c.Fixed)
+		fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %s [%s]\n", verb, len(c.Fixed), c.Path, strings.Join(rules, ", "))
+	}
+	fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %d file(s); %d remain\n", verb, total, len(res.Changes), len(res.Remaining))
 }
