@@ -85,6 +85,40 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	Fixes     []sarifFix      `json:"fixes,omitempty"`
+}
+
+// sarifFix is a quick fix as SARIF §3.55: one artifactChange per file (we
+// only emit fixes that edit the diagnosed file), one replacement per edit.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+// sarifReplacement deletes a region and inserts text there; an empty
+// region (start == end) is an insertion. The region carries byte offsets
+// too, since a lone '\r' or a byte-order mark has no clear line/column.
+type sarifReplacement struct {
+	DeletedRegion   sarifFixRegion `json:"deletedRegion"`
+	InsertedContent *sarifContent  `json:"insertedContent,omitempty"`
+}
+
+type sarifFixRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+	ByteOffset  int `json:"byteOffset"`
+	ByteLength  int `json:"byteLength"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
 }
 
 type sarifLocation struct {
@@ -135,6 +169,7 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
 	results := []sarifResult{}
+	indexes := map[string]*model.LineIndex{}
 	for _, f := range fs {
 		i, ok := index[f.Rule]
 		if !ok {
@@ -143,7 +178,13 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 			index[f.Rule] = i
 			rules = append(rules, sarifRule{ID: f.Rule, ShortDescription: sarifText{Text: f.Rule}, HelpURI: model.RuleHref(f.Rule)})
 		}
+		idx := indexes[f.Path]
+		if idx == nil && len(f.fixes) > 0 {
+			idx = model.NewLineIndex(f.src)
+			indexes[f.Path] = idx
+		}
 		results = append(results, sarifResult{
+			Fixes:  sarifFixes(f, idx),
 			RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
@@ -164,6 +205,37 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifFixes turns a finding's quick fixes into SARIF fixes. A fix that
+// also edits another file (creating a CLAUDE.md) is left out: SARIF could
+// say it, but its region would need that file's text.
+func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
+	var out []sarifFix
+	for _, fx := range f.fixes {
+		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
+		ok := len(fx.Edits) > 0
+		for _, e := range fx.Edits {
+			if e.Path != "" || e.Span.Start < 0 || e.Span.Start > e.Span.End || e.Span.End > len(f.src) {
+				ok = false
+				break
+			}
+			r := idx.Range(e.Span, model.UTF16)
+			rep := sarifReplacement{DeletedRegion: sarifFixRegion{
+				StartLine: r.Start.Line + 1, StartColumn: r.Start.Character + 1,
+				EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
+				ByteOffset: e.Span.Start, ByteLength: e.Span.End - e.Span.Start,
+			}}
+			if e.NewText != "" {
+				rep.InsertedContent = &sarifContent{Text: e.NewText}
+			}
+			ch.Replacements = append(ch.Replacements, rep)
+		}
+		if ok {
+			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
+		}
+	}
+	return out
 }
 
 func nonEmpty(s, alt string) string {
