@@ -191,3 +191,34 @@ func TestUnsafeFixesAreNotApplied(t *testing.T) {
 	assert.Equal(t, text, string(b))
 	assert.NotEmpty(t, out.String(), "the remaining finding is printed")
 }
+
+// TestFixReportsWhatRemains: a file with a safe fix and a finding that has
+// none is fixed, the finding is printed, and the exit code comes from it; a
+// symlinked SKILL.md is fixed through its link, which stays a link.
+func TestFixReportsWhatRemains(t *testing.T) {
+	ws := t.TempDir()
+	write(t, ws, ".github/skills/left/SKILL.md", "\ufeff---\nname: Left Skill\ndescription: Has a name that is not kebab-case and a byte-order mark.\n---\n")
+	write(t, ws, "shared/linked.md", "---\nname: linked\ndescription: Reached through a symlink, indented with tabs.\nmetadata:\n\tauthor: someone\n---\n")
+	link := filepath.Join(ws, ".github", "skills", "linked", "SKILL.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+	if err := os.Symlink("../../../shared/linked.md", link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	var out, errb bytes.Buffer
+	code := Main([]string{"--fix", "--fail-on", "info", ws}, &out, &errb, "test")
+	assert.Contains(t, errb.String(), "fixed 1 problem(s) in "+filepath.Join(ws, ".github", "skills", "left", "SKILL.md")+" [fm/bom]")
+	assert.Contains(t, errb.String(), "[yaml/tab-indent]")
+	assert.NotContains(t, out.String(), "fm/bom")
+	assert.NotContains(t, out.String(), "yaml/tab-indent")
+	assert.Contains(t, out.String(), "skill/name")
+	assert.Equal(t, 1, code, "the remaining finding fails the run")
+	b, err := os.ReadFile(filepath.Join(ws, ".github/skills/left/SKILL.md"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "---\nname: Left Skill"))
+	st, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&os.ModeSymlink, "the link is still a link")
+	b, err = os.ReadFile(filepath.Join(ws, "shared/linked.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "\n  author: someone\n")
+}
