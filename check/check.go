@@ -101,6 +101,12 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 		}
 		out = append(out, fs...)
 	}
+	sortFindings(out)
+	return out, nil
+}
+
+// sortFindings orders findings by path, position and rule.
+func sortFindings(out []Finding) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -114,7 +120,6 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 		}
 		return a.Rule < b.Rule
 	})
-	return out, nil
 }
 
 // checkFolder walks a workspace folder the way the server's scan does

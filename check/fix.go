@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/tools"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // maxFixPasses bounds the fix loop: a fix left out for overlapping another
@@ -133,18 +135,19 @@ type FixResult struct {
 	Remaining []Finding
 }
 
-// Fix applies the safe fixes under paths. With write, each changed file is
-// replaced atomically and the folder re-checked until nothing more is
-// fixable (at most maxFixPasses); without it (--diff), one pass is planned
-// in memory and Remaining is the findings not fixed by it.
+// Fix applies the safe fixes under paths, pass after pass until nothing
+// more is fixable (at most maxFixPasses). With write, each changed file is
+// replaced atomically and the folders re-checked from disk; without it
+// (--diff), each changed file is re-checked in memory, so the planned
+// change is the one --fix would make.
 func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	var res FixResult
 	index := map[string]int{}
+	found, err := RunConfig(paths, cfg)
+	if err != nil {
+		return res, err
+	}
 	for pass := 0; ; pass++ {
-		found, err := RunConfig(paths, cfg)
-		if err != nil {
-			return res, err
-		}
 		plans := PlanFixes(found)
 		if len(plans) == 0 || pass == maxFixPasses {
 			res.Remaining = found
@@ -159,16 +162,67 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 			index[p.Path] = len(res.Changes)
 			res.Changes = append(res.Changes, p)
 		}
-		if !write {
-			res.Remaining = unfixed(found, plans)
-			return res, nil
-		}
-		for _, p := range plans {
-			if err := WriteAtomic(p.Path, p.New); err != nil {
+		if write {
+			for _, p := range plans {
+				if err := WriteAtomic(p.Path, p.New); err != nil {
+					return res, err
+				}
+			}
+			if found, err = RunConfig(paths, cfg); err != nil {
 				return res, err
 			}
+			continue
+		}
+		found = recheckInMemory(found, plans, cfg.Rules)
+	}
+}
+
+// recheckInMemory replaces the findings of each planned file with those of
+// its new text. A file whose workspace folder cannot be recovered from its
+// path keeps its unfixed findings and is not planned again.
+func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options) []Finding {
+	redone := map[string][]Finding{}
+	for _, p := range plans {
+		rel := p.Fixed[0].Rel
+		root, ok := strings.CutSuffix(p.Path, filepath.FromSlash(rel))
+		if !ok {
+			redone[p.Path] = noFixes(unfixed(found, []FileFix{p}), p.Path)
+			continue
+		}
+		if root == "" {
+			root = "."
+		}
+		wr := wsfs.NewRoot(root)
+		layout := newDirLayout(wr)
+		kind := model.Classify(rel, layout)
+		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{wr}, Layout: layout}, opts))
+		if redone[p.Path] == nil {
+			redone[p.Path] = []Finding{}
 		}
 	}
+	var out []Finding
+	for _, f := range found {
+		if _, ok := redone[f.Path]; !ok {
+			out = append(out, f)
+		}
+	}
+	for _, fs := range redone {
+		out = append(out, fs...)
+	}
+	sortFindings(out)
+	return out
+}
+
+// noFixes keeps path's findings from fs without their fixes.
+func noFixes(fs []Finding, path string) []Finding {
+	out := []Finding{}
+	for _, f := range fs {
+		if f.Path == path {
+			f.fixes = nil
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // unfixed is found without the findings plans fix.
