@@ -47,6 +47,11 @@ type Finding struct {
 	Message  string                          `json:"message"`
 	Href     string                          `json:"href"`
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
+
+	// fixes are the diagnostic's quick fixes, in byte spans of src (the
+	// text the rules saw), for --fix and SARIF.
+	fixes []model.Fix
+	src   []byte
 }
 
 // Config is everything Run needs besides the paths.
@@ -96,6 +101,12 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 		}
 		out = append(out, fs...)
 	}
+	sortFindings(out)
+	return out, nil
+}
+
+// sortFindings orders findings by path, position and rule.
+func sortFindings(out []Finding) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -109,7 +120,6 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 		}
 		return a.Rule < b.Rule
 	})
-	return out, nil
 }
 
 // checkFolder walks a workspace folder the way the server's scan does
@@ -318,6 +328,7 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
 			Rule: d.Rule, Message: d.Message, Href: model.RuleHref(d.Rule), Verdicts: d.Verdicts,
+			fixes: d.Fixes, src: text,
 		})
 	}
 	return out

@@ -206,6 +206,28 @@ func TestSARIFValidates(t *testing.T) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
 	require.NoError(t, err)
 	require.NoError(t, sch.Validate(inst))
+	// The fixtures have quick fixes, so the log carries SARIF fixes with
+	// replacements, deletions and insertions.
+	require.Contains(t, out.String(), `"artifactChanges"`)
+	require.Contains(t, out.String(), `"deletedRegion"`)
+	require.Contains(t, out.String(), `"insertedContent"`)
+	// The full OASIS schema, when given (it is not in the repository):
+	// AHPLS_SARIF_SCHEMA=/path/to/sarif-schema-2.1.0.json go test ./check -run SARIF
+	if full := os.Getenv("AHPLS_SARIF_SCHEMA"); full != "" {
+		f, err := os.Open(full)
+		require.NoError(t, err)
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		require.NoError(t, err)
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		require.NoError(t, c.AddResource("https://ahpls.invalid/sarif-schema-2.1.0.json", doc))
+		fs, err := c.Compile("https://ahpls.invalid/sarif-schema-2.1.0.json")
+		require.NoError(t, err)
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+		require.NoError(t, err)
+		require.NoError(t, fs.Validate(inst), "the full SARIF 2.1.0 schema")
+	}
 
 	var log struct {
 		Runs []struct {
@@ -238,6 +260,51 @@ func TestSARIFValidates(t *testing.T) {
 	inst, err = jsonschema.UnmarshalJSON(strings.NewReader(bad))
 	require.NoError(t, err)
 	assert.Error(t, sch.Validate(inst))
+
+	// Nor for fixes: a replacement without its deleted region fails.
+	bad = strings.Replace(out.String(), `"deletedRegion"`, `"removedRegion"`, 1)
+	inst, err = jsonschema.UnmarshalJSON(strings.NewReader(bad))
+	require.NoError(t, err)
+	assert.Error(t, sch.Validate(inst))
+}
+
+// TestSARIFFixMatchesTheEdit: a SARIF fix's replacement, applied by its
+// byte offsets, gives the text --fix writes.
+func TestSARIFFixMatchesTheEdit(t *testing.T) {
+	ws := t.TempDir()
+	before := "---\nname: tab-skill\ndescription: Checks a skill whose header is indented with tabs.\nmetadata:\n\tauthor: someone\n---\n"
+	write(t, ws, ".github/skills/tab-skill/SKILL.md", before)
+	var out, errb bytes.Buffer
+	Main([]string{"--format", "sarif", ws}, &out, &errb, "test")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Fixes []struct {
+					ArtifactChanges []struct {
+						Replacements []struct {
+							DeletedRegion struct {
+								StartLine, StartColumn, EndLine, EndColumn, ByteOffset, ByteLength int
+							} `json:"deletedRegion"`
+							InsertedContent struct{ Text string } `json:"insertedContent"`
+						} `json:"replacements"`
+					} `json:"artifactChanges"`
+				} `json:"fixes"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &log))
+	require.Len(t, log.Runs[0].Results, 1)
+	require.Len(t, log.Runs[0].Results[0].Fixes, 1)
+	rep := log.Runs[0].Results[0].Fixes[0].ArtifactChanges[0].Replacements[0]
+	assert.Equal(t, 5, rep.DeletedRegion.StartLine)
+	assert.Equal(t, 1, rep.DeletedRegion.StartColumn)
+	assert.Equal(t, 5, rep.DeletedRegion.EndLine)
+	assert.Equal(t, 2, rep.DeletedRegion.EndColumn)
+	got := before[:rep.DeletedRegion.ByteOffset] + rep.InsertedContent.Text + before[rep.DeletedRegion.ByteOffset+rep.DeletedRegion.ByteLength:]
+	res, err := Fix([]string{ws}, Config{}, false)
+	require.NoError(t, err)
+	require.Len(t, res.Changes, 1)
+	assert.Equal(t, string(res.Changes[0].New), got)
 }
 
 // lineDiff lists lines only in want (-) or only in got (+), at most 20.

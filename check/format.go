@@ -85,6 +85,40 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	Fixes     []sarifFix      `json:"fixes,omitempty"`
+}
+
+// sarifFix is a quick fix as SARIF §3.55: one artifactChange per file (we
+// only emit fixes that edit the diagnosed file), one replacement per edit.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+// sarifReplacement deletes a region and inserts text there; an empty
+// region (start == end) is an insertion. The region carries byte offsets
+// too, since a lone '\r' or a byte-order mark has no clear line/column.
+type sarifReplacement struct {
+	DeletedRegion   sarifFixRegion `json:"deletedRegion"`
+	InsertedContent *sarifContent  `json:"insertedContent,omitempty"`
+}
+
+type sarifFixRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+	ByteOffset  int `json:"byteOffset"`
+	ByteLength  int `json:"byteLength"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
 }
 
 type sarifLocation struct {
@@ -135,6 +169,7 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
 	results := []sarifResult{}
+	indexes := map[string]*model.LineIndex{}
 	for _, f := range fs {
 		i, ok := index[f.Rule]
 		if !ok {
@@ -143,7 +178,13 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 			index[f.Rule] = i
 			rules = append(rules, sarifRule{ID: f.Rule, ShortDescription: sarifText{Text: f.Rule}, HelpURI: model.RuleHref(f.Rule)})
 		}
+		idx := indexes[f.Path]
+		if idx == nil && len(f.fixes) > 0 {
+			idx = model.NewLineIndex(f.src)
+			indexes[f.Path] = idx
+		}
 		results = append(results, sarifResult{
+			Fixes:  sarifFixes(f, idx),
 			RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
@@ -164,6 +205,37 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifFixes turns a finding's quick fixes into SARIF fixes. A fix that
+// also edits another file (creating a CLAUDE.md) is left out: SARIF could
+// say it, but its region would need that file's text.
+func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
+	var out []sarifFix
+	for _, fx := range f.fixes {
+		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
+		ok := len(fx.Edits) > 0
+		for _, e := range fx.Edits {
+			if e.Path != "" || e.Span.Start < 0 || e.Span.Start > e.Span.End || e.Span.End > len(f.src) {
+				ok = false
+				break
+			}
+			r := idx.Range(e.Span, model.UTF16)
+			rep := sarifReplacement{DeletedRegion: sarifFixRegion{
+				StartLine: r.Start.Line + 1, StartColumn: r.Start.Character + 1,
+				EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
+				ByteOffset: e.Span.Start, ByteLength: e.Span.End - e.Span.Start,
+			}}
+			if e.NewText != "" {
+				rep.InsertedContent = &sarifContent{Text: e.NewText}
+			}
+			ch.Replacements = append(ch.Replacements, rep)
+		}
+		if ok {
+			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
+		}
+	}
+	return out
 }
 
 func nonEmpty(s, alt string) string {
@@ -216,6 +288,8 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
 	rules := ruleFlags{}
 	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
+	fix := fl.Bool("fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	diff := fl.Bool("diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	var exclude globFlags
 	fl.Var(&exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
 	fl.Usage = func() {
@@ -277,10 +351,31 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 		threshold = sev
 	}
-	found, err := RunConfig(paths, Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
+	cfg := Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
-	}})
-	if err != nil {
+	}}
+	var found []Finding
+	var err error
+	if *fix || *diff {
+		var res FixResult
+		res, err = Fix(paths, cfg, !*diff)
+		if err != nil {
+			fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+			return 2
+		}
+		found = res.Remaining
+		if *diff {
+			for _, c := range res.Changes {
+				if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
+					fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+					return 2
+				}
+			}
+			reportFixes(stderr, res, "would fix")
+			return failed(found, threshold)
+		}
+		reportFixes(stderr, res, "fixed")
+	} else if found, err = RunConfig(paths, cfg); err != nil {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
@@ -299,6 +394,12 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
+	return failed(found, threshold)
+}
+
+// failed is the exit code for what was found: 1 when a finding is at or
+// above threshold (0 = never), else 0.
+func failed(found []Finding, threshold model.Severity) int {
 	if threshold != 0 {
 		for _, f := range found {
 			if f.Severity != 0 && f.Severity <= threshold {
@@ -307,4 +408,23 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 	}
 	return 0
+}
+
+// reportFixes tells stderr, one line per file, what --fix changed (stdout
+// keeps the remaining findings in the chosen format, or the diff).
+func reportFixes(w io.Writer, res FixResult, verb string) {
+	total := 0
+	for _, c := range res.Changes {
+		var rules []string
+		seen := map[string]bool{}
+		for _, f := range c.Fixed {
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				rules = append(rules, f.Rule)
+			}
+		}
+		total += len(c.Fixed)
+		fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %s [%s]\n", verb, len(c.Fixed), c.Path, strings.Join(rules, ", "))
+	}
+	fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %d file(s); %d remain\n", verb, total, len(res.Changes), len(res.Remaining))
 }

@@ -25,6 +25,7 @@ var headerRules = []RuleInfo{
 		Summary:  "A byte-order mark precedes the opening '---'; VS Code then sees no header.",
 		Kinds:    mdHeaderKinds,
 		Severity: "V LOSE (no header: every field lost) · CC ok · AS SPEC.",
+		SafeFix:  true,
 	},
 	{
 		ID:       "fm/leading-lines",
@@ -65,6 +66,7 @@ var headerRules = []RuleInfo{
 		Summary:  "CRLF line endings, which claude.ai upload rejects.",
 		Kinds:    "skill",
 		Severity: "UP REJ; every other consumer accepts CRLF.",
+		SafeFix:  true,
 	},
 	{
 		ID:       "yaml/syntax",
@@ -92,6 +94,7 @@ var headerRules = []RuleInfo{
 		Summary:  "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them.",
 		Kinds:    mdHeaderKinds,
 		Severity: "CC ok (retry) · V per its reader (REJ on a tab-led block-scalar line) · CL ? · AS SKIP.",
+		SafeFix:  true,
 	},
 	{
 		ID:       "yaml/duplicate-key",

@@ -23,6 +23,11 @@ type RuleInfo struct {
 	// its behaviour is seen (a function in its source, a validator's
 	// message, a spec line).
 	Evidence []Evidence
+	// SafeFix marks a rule whose preferred quick fix needs no human choice
+	// and keeps every value (a byte-order mark, CRLF, tab indentation):
+	// `ahpls check --fix` applies it unasked. A fix that renames, deletes a
+	// value or guesses a text is never safe.
+	SafeFix bool
 }
 
 // Evidence is the source of one consumer reaction a rule claims.

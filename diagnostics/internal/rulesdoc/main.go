@@ -296,6 +296,9 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.RuleInfo, examples map[string]
 		if r.Severity != "" {
 			fmt.Fprintf(b, "- **Severity:** %s\n", r.Severity)
 		}
+		if r.SafeFix {
+			b.WriteString("- **Fix:** safe, so `ahpls check --fix` applies it.\n")
+		}
 		if len(r.Evidence) > 0 {
 			b.WriteString("- **Evidence:**\n")
 			for _, e := range r.Evidence {
