@@ -62,6 +62,11 @@ type PublishedDiagnostic struct {
 	Source   string `json:"source"`
 	Message  string `json:"message"`
 	Severity int    `json:"severity"`
+	Range    struct {
+		Start struct {
+			Line int `json:"line"`
+		} `json:"start"`
+	} `json:"range"`
 }
 
 // Has reports whether the set carries a diagnostic with this code.

@@ -78,6 +78,10 @@ type Config struct {
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
+	// OnTestDiagnostics receives the failing tests of each ahpls_run_tests
+	// call as editor diagnostics by file URI (an empty list clears a file);
+	// see tools.Options.OnTestDiagnostics. Optional; it must not block.
+	OnTestDiagnostics func(map[string][]tools.Diagnostic)
 	// Executor runs the host's calls of our tools (package toolexec); it is
 	// started once the client exists and stopped when Run ends. Optional;
 	// SetExecutor may set it later, before Run.
@@ -291,7 +295,7 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	if first {
 		te = l.cfg.ToolsEditor
 	}
-	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools})
+	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools, OnTestDiagnostics: l.cfg.OnTestDiagnostics})
 	if err != nil {
 		return nil, err
 	}
@@ -706,10 +710,11 @@ func (l *Link) applyPending() {
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
-		toolsCfg := false
+		toolsCfg, testCfg := false, false
 		for _, p := range paths {
 			if p == f.abs || strings.HasPrefix(p, f.abs+string(filepath.Separator)) {
 				mine = append(mine, p)
+				testCfg = testCfg || testProjectFiles[filepath.Base(p)]
 				if rel, err := filepath.Rel(f.abs, p); err == nil && (filepath.ToSlash(rel) == tools.ConfigFile || filepath.ToSlash(rel) == filepath.ToSlash(filepath.Dir(tools.ConfigFile))) {
 					toolsCfg = true
 				}
@@ -721,6 +726,11 @@ func (l *Link) applyPending() {
 		f.builder.Changed(mine...)
 		if toolsCfg {
 			l.loadToolConfig(f)
+		}
+		if testCfg {
+			// A new or removed module, package.json or pytest setup changes
+			// what ahpls_run_tests offers; republish below carries it.
+			f.tools.RefreshTestProjects()
 		}
 		touched = append(touched, f)
 	}
@@ -738,6 +748,13 @@ func (l *Link) applyPending() {
 	l.republish()
 	// Spans of host diagnostics follow the file's new text.
 	l.refreshHostDiagnostics()
+}
+
+// testProjectFiles are the files whose change can change the test projects
+// the built-in test runner detects (tools.DetectTestProjects).
+var testProjectFiles = map[string]bool{
+	"go.mod": true, "package.json": true, "Makefile": true, "makefile": true, "GNUmakefile": true,
+	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
 }
 
 // loadToolConfig installs .ahpls/tools.json from the open buffer or disk.
