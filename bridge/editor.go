@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -55,6 +56,16 @@ func (e linkEditor) HostStatus(state, message string) {
 	if state == "refused" {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
 	}
+}
+
+// HostRetrying (hostlink.RetryEditor): "connecting" with the wait before
+// the next attempt (whole seconds, at least 1) and why the last failed.
+func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
+	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
+	e.b.srv.SendHostStatus(server.HostStatus{
+		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s", secs), Host: e.b.settings().Host,
+		RetryIn: secs, LastError: lastError,
+	})
 }
 
 func (e linkEditor) Log(msg string) { e.b.srv.LogMessage(protocol.MessageTypeInfo, msg) }

@@ -110,6 +110,13 @@ type Editor interface {
 	Log(msg string)
 }
 
+// RetryEditor is an Editor that also shows why the last connection attempt
+// failed and when the next is due ("retrying in N s", #18). Optional: a
+// plain Editor hears StatusConnecting with both in the message.
+type RetryEditor interface {
+	HostRetrying(retryIn time.Duration, lastError string)
+}
+
 // Executor runs client tool calls for the connection (package toolexec).
 // Start is called once per Run with the live client; Stop when Run ends.
 type Executor interface {
@@ -620,6 +627,32 @@ func (l *Link) onEvent(e ahpclient.Event) {
 			msg += " (" + e.Err.Error() + ")"
 		}
 		l.setStatus(StatusDisconnected, msg)
+	case ahpclient.EventRetrying:
+		select {
+		case <-l.stop:
+			return
+		default:
+		}
+		lastErr := "connection ended"
+		if e.Err != nil {
+			// The URL may carry a token in its query: never show it (the
+			// dial error names it with its http scheme).
+			lastErr = e.Err.Error()
+			safe := redactURL(l.cfg.URL)
+			for _, u := range []string{l.cfg.URL, "http" + strings.TrimPrefix(l.cfg.URL, "ws")} {
+				lastErr = strings.ReplaceAll(lastErr, u, "http"+strings.TrimPrefix(safe, "ws"))
+			}
+		}
+		secs := int((e.RetryIn + time.Second - 1) / time.Second)
+		msg := fmt.Sprintf("retrying in %d s", secs)
+		l.mu.Lock()
+		l.state, l.stateMsg = StatusConnecting, msg
+		l.mu.Unlock()
+		if re, ok := l.ed.(RetryEditor); ok {
+			re.HostRetrying(e.RetryIn, lastErr)
+		} else {
+			l.ed.HostStatus(StatusConnecting, msg+" ("+lastErr+")")
+		}
 	case ahpclient.EventStateChanged:
 		if e.ChannelKind == reduce.Session {
 			l.sessionChanged()
