@@ -59,11 +59,12 @@ func (e linkEditor) HostStatus(state, message string) {
 }
 
 // HostRetrying (hostlink.RetryEditor): "connecting" with the wait before
-// the next attempt (whole seconds, at least 1) and why the last failed.
+// the next attempt (whole seconds, at least 1) and why the last failed. The
+// message says both too: the editors show the message, not yet the fields.
 func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
 	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
 	e.b.srv.SendHostStatus(server.HostStatus{
-		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s", secs), Host: e.b.settings().Host,
+		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.settings().Host,
 		RetryIn: secs, LastError: lastError,
 	})
 }
