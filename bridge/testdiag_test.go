@@ -49,9 +49,11 @@ func TestFailingTestsInTheEditor(t *testing.T) {
 		clientID = st.ClientID
 		return err == nil && st.State == "connected" && clientID != ""
 	})
-	// The module appeared after the link started: the file watcher's event
-	// makes the runner detect it.
-	h.ed.Bridge.Link().FilesChanged(filepath.Join(mod, "go.mod"))
+	// The module appeared after the link started: the editor's file-watcher
+	// event (server → bridge → link) makes the runner detect it.
+	require.NoError(t, h.ed.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{
+		"changes": []map[string]any{{"uri": "file://" + filepath.ToSlash(filepath.Join(mod, "go.mod")), "type": 1}},
+	}))
 	h.wait("ahpls_run_tests offered for the new module", func() bool {
 		var ok bool
 		_ = h.host.Wait(ctx, func(v *ahptest.View) bool {
