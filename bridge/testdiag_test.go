@@ -104,7 +104,7 @@ func TestFailingTestsInTheEditor(t *testing.T) {
 	require.NoError(t, os.WriteFile(testFile, []byte(strings.Replace(failingTest, "1+1 != 3", "1+1 != 2", 1)), 0o644))
 	res = run("tc-pass")
 	assert.Equal(t, true, res["success"], "the passing run: %v", res)
-	h.wait("the test diagnostic cleared", func() bool {
+	cleared := func() bool {
 		p, ok := h.ed.Diagnostics(testFile)
 		if !ok {
 			return false
@@ -115,7 +115,17 @@ func TestFailingTestsInTheEditor(t *testing.T) {
 			}
 		}
 		return true
-	})
+	}
+	h.wait("the test diagnostic cleared", cleared)
+
+	// Failing again, then the host setting removed: the stopped link's
+	// failures leave the editor with it.
+	require.NoError(t, os.WriteFile(testFile, []byte(failingTest), 0o644))
+	res = run("tc-fail-again")
+	assert.Equal(t, false, res["success"])
+	h.wait("the diagnostic back", func() bool { return !cleared() })
+	require.NoError(t, h.ed.Configure(ctx, map[string]any{"host": ""}))
+	h.wait("cleared when the link stops", cleared)
 }
 
 func mustJSON(v any) string {
