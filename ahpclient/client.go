@@ -148,9 +148,10 @@ const (
 	EventNotification                    // root/* or auth/required notification: Method, Params
 	EventBadFrame                        // the host sent something unusable; Err
 	EventDialectChanged                  // Dialect() changed (new handshake or enablement shape learnt); Reason "<version> <shape>"
+	EventRetrying                        // an attempt failed or the connection ended; RetryIn until the next, Err why
 )
 
-var eventNames = [...]string{"connected", "disconnected", "stateChanged", "sessionJoined", "sessionLeft", "channelDropped", "actionRejected", "actionTimedOut", "notification", "badFrame", "dialectChanged"}
+var eventNames = [...]string{"connected", "disconnected", "stateChanged", "sessionJoined", "sessionLeft", "channelDropped", "actionRejected", "actionTimedOut", "notification", "badFrame", "dialectChanged", "retrying"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -173,6 +174,9 @@ type Event struct {
 	Params      json.RawMessage
 	Resumed     bool
 	Err         error
+	// RetryIn is the wait before the next connection attempt
+	// (EventRetrying), so an editor can say "retrying in N s".
+	RetryIn time.Duration
 }
 
 // Dispatched tracks one dispatched action until it is echoed (Err nil),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -719,4 +720,48 @@ func TestActiveClientReassertedAfterGraceExpiry(t *testing.T) {
 			return len(l) == 1 && r.client.Pending(s) == 0
 		})
 	})
+}
+
+// TestRetryingEventSaysWhenAndWhy: every failed attempt is an
+// EventRetrying with the backoff's wait and the dial error, so an editor
+// can show "retrying in N s" with the reason (#18).
+func TestRetryingEventSaysWhenAndWhy(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "ws://" + ln.Addr().String() + "/none"
+	require.NoError(t, ln.Close()) // nothing listens there now
+	c, err := ahpclient.New(ahpclient.Options{URL: url, ClientID: "ahpls-000000000003", Logger: quietLogger(),
+		Backoff: ahpclient.Backoff{Initial: 20 * time.Millisecond, Max: 40 * time.Millisecond, Multiplier: 2, Jitter: 0.01}})
+	require.NoError(t, err)
+	got := make(chan ahpclient.Event, 16)
+	c.OnEvent(func(e ahpclient.Event) {
+		if e.Kind == ahpclient.EventRetrying {
+			select {
+			case got <- e:
+			default:
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	var evs []ahpclient.Event
+	for len(evs) < 3 {
+		select {
+		case e := <-got:
+			evs = append(evs, e)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d retrying events", len(evs))
+		}
+	}
+	cancel()
+	<-done
+	c.Close()
+	for _, e := range evs {
+		assert.Positive(t, e.RetryIn)
+		require.Error(t, e.Err)
+		assert.Contains(t, e.Err.Error(), "dial")
+	}
+	assert.Greater(t, evs[1].RetryIn, evs[0].RetryIn, "the wait grows")
+	assert.Equal(t, "retrying", ahpclient.EventRetrying.String())
 }

@@ -55,6 +55,9 @@ func (c *Client) Run(ctx context.Context) error {
 		d := c.opts.Backoff.Delay(attempt, rand.Float64)
 		attempt++
 		c.log.Info("ahp: disconnected; reconnecting", "err", err, "in", d)
+		// Listeners (the editor's status) hear why and for how long: a
+		// host that never answers otherwise looks like "connecting" for ever.
+		c.q.push(Event{Kind: EventRetrying, RetryIn: d, Err: err})
 		t := time.NewTimer(d)
 		select {
 		case <-t.C:

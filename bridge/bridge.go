@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
@@ -81,6 +82,7 @@ type Bridge struct {
 	done     chan struct{}
 	progress map[string]*server.Progress
 	shown    map[string]bool // files with host diagnostics
+	tested   map[string]bool // file URIs with failing-test diagnostics
 }
 
 // NewServer returns a language server with the bridge installed. opts'
@@ -94,7 +96,7 @@ func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}}
+	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
 	// The client tool config (.ahpls/tools.json) is checked by package
 	// tools; the server and the publisher run its checker with the rules.
 	if !slices.ContainsFunc(opts.Checkers, func(c diagnostics.Checker) bool { return c.Kind == tools.Checker().Kind }) {
@@ -191,7 +193,8 @@ func (b *Bridge) apply() bool {
 	cfg := hostlink.Config{
 		URL: st.Host, Auto: len(st.Sessions) == 0, Sessions: st.Sessions,
 		TrustWorkspaceTools: st.TrustWorkspaceTools, ToolSettings: st.Tools, ToolsEditor: editorTools{b},
-		Header: http.Header{}, StateDir: b.cfg.StateDir, DebounceDelay: b.cfg.LinkDebounce, ClientVersion: b.cfg.ClientVersion,
+		OnTestDiagnostics: b.testDiagnostics,
+		Header:            http.Header{}, StateDir: b.cfg.StateDir, DebounceDelay: b.cfg.LinkDebounce, ClientVersion: b.cfg.ClientVersion,
 		// One settings value, read live: a change of ahpls.rules or
 		// ahpls.targets reaches publication without a restart.
 		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
@@ -235,8 +238,8 @@ func (b *Bridge) stop() {
 	b.mu.Lock()
 	link, cancel, done := b.link, b.cancel, b.done
 	b.link, b.cancel, b.done = nil, nil, nil
-	shown := b.shown
-	b.shown = map[string]bool{}
+	shown, tested := b.shown, b.tested
+	b.shown, b.tested = map[string]bool{}, map[string]bool{}
 	b.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -247,6 +250,10 @@ func (b *Bridge) stop() {
 	}
 	for p := range shown {
 		b.srv.SetExternalFindings(Source, p, nil)
+	}
+	// The failures belong to the stopped link's test runs.
+	for u := range tested {
+		b.srv.SetExternalDiagnostics(tools.TestDiagnosticsSource, uri.URI(u), nil)
 	}
 }
 

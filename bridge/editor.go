@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -57,7 +58,55 @@ func (e linkEditor) HostStatus(state, message string) {
 	}
 }
 
+// HostRetrying (hostlink.RetryEditor): "connecting" with the wait before
+// the next attempt (whole seconds, at least 1) and why the last failed. The
+// message says both too: the editors show the message, not yet the fields.
+func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
+	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
+	e.b.srv.SendHostStatus(server.HostStatus{
+		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.settings().Host,
+		RetryIn: secs, LastError: lastError,
+	})
+}
+
 func (e linkEditor) Log(msg string) { e.b.srv.LogMessage(protocol.MessageTypeInfo, msg) }
+
+// testDiagnostics shows the failing tests of an ahpls_run_tests call in
+// the editor (source tools.TestDiagnosticsSource) and clears files whose
+// tests pass again. The runner gives line positions, which LSP takes as
+// they are: no byte spans, so no text to read.
+func (b *Bridge) testDiagnostics(byURI map[string][]tools.Diagnostic) {
+	for u, ds := range byURI {
+		out := make([]protocol.Diagnostic, 0, len(ds))
+		for _, d := range ds {
+			sev := protocol.DiagnosticSeverityError
+			if d.Severity == "warning" {
+				sev = protocol.DiagnosticSeverityWarning
+			}
+			pd := protocol.Diagnostic{
+				Range: protocol.Range{
+					Start: protocol.Position{Line: uint32(max(d.Range.Start.Line, 0)), Character: uint32(max(d.Range.Start.Character, 0))},
+					End:   protocol.Position{Line: uint32(max(d.Range.End.Line, 0)), Character: uint32(max(d.Range.End.Character, 0))},
+				},
+				Severity: sev,
+				Source:   protocol.NewOptional(d.Source),
+				Message:  protocol.String(d.Message),
+			}
+			if d.Code != "" {
+				pd.Code = protocol.String(d.Code)
+			}
+			out = append(out, pd)
+		}
+		b.mu.Lock()
+		if len(out) == 0 {
+			delete(b.tested, u)
+		} else {
+			b.tested[u] = true
+		}
+		b.mu.Unlock()
+		b.srv.SetExternalDiagnostics(tools.TestDiagnosticsSource, uri.URI(u), out)
+	}
+}
 
 // editorTools is the server as the built-in tools' tools.Editor.
 type editorTools struct{ b *Bridge }

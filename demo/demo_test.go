@@ -61,7 +61,7 @@ func TestDemoOnExampleWorkspace(t *testing.T) {
 	out, err := runDemo(t, Options{})
 	require.NoError(t, err, out)
 	for _, want := range []string{"[check]", "skill/desc-missing", "[publish]", "ahpls_run_tests", "left out: .github/skills/db-migrate/SKILL.md",
-		"[read]", "skills/run-tests/SKILL.md", "[load]", "loaded", "[tool]", "--- PASS: TestAdd", "[result]", "success=true", "[done]"} {
+		"[read]", "skills/run-tests/SKILL.md", "[load]", "loaded", "[tool]", "structured: 2 passed, 0 failed", "go in calc: 2 passed", "[result]", "success=true", "[done]"} {
 		assert.Contains(t, out, want)
 	}
 	read := out[strings.Index(out, "[read]"):strings.Index(out, "[load]")]
@@ -125,5 +125,7 @@ func TestDemoFailingToolFails(t *testing.T) {
 	var se *StepError
 	require.True(t, errors.As(err, &se), "got %v\n%s", err, out)
 	assert.Equal(t, "tool", se.Step)
-	assert.Contains(t, out, "--- FAIL: TestAdd")
+	// The built-in runner's structured result names the test, its file:line
+	// and the assertion message.
+	assert.Contains(t, out, "failed: TestAdd at calc/calc_test.go:7: Add(2, 3) = -1, want 5")
 }

@@ -27,11 +27,12 @@ type Editor struct {
 	conn jsonrpc2.Conn
 	code chan int
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced on every notification
-	last    map[string]Published
-	history []Published
-	onShow  func(uri string) // EditorOptions.OnShowDocument
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced on every notification
+	last     map[string]Published
+	history  []Published
+	statuses []server.HostStatus
+	onShow   func(uri string) // EditorOptions.OnShowDocument
 }
 
 // EditorOptions configure StartEditor.
@@ -62,6 +63,11 @@ type PublishedDiagnostic struct {
 	Source   string `json:"source"`
 	Message  string `json:"message"`
 	Severity int    `json:"severity"`
+	Range    struct {
+		Start struct {
+			Line int `json:"line"`
+		} `json:"start"`
+	} `json:"range"`
 }
 
 // Has reports whether the set carries a diagnostic with this code.
@@ -126,6 +132,13 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 			e.mu.Lock()
 			e.last[pub.Path] = pub
 			e.history = append(e.history, pub)
+			e.mu.Unlock()
+		}
+	case server.MethodHostStatus:
+		var st server.HostStatus
+		if json.Unmarshal(req.Params(), &st) == nil {
+			e.mu.Lock()
+			e.statuses = append(e.statuses, st)
 			e.mu.Unlock()
 		}
 	case "window/showDocument":
@@ -215,6 +228,13 @@ func (e *Editor) Diagnostics(path string) (Published, bool) {
 	defer e.mu.Unlock()
 	p, ok := e.last[path]
 	return p, ok
+}
+
+// HostStatuses is every ahpls/hostStatus notification so far, in order.
+func (e *Editor) HostStatuses() []server.HostStatus {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]server.HostStatus(nil), e.statuses...)
 }
 
 // History is every publication so far, in arrival order.

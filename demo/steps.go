@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -354,18 +355,13 @@ func (r *run) turnAndTool(ctx context.Context) error {
 	}
 	r.say("tool", fmt.Sprintf("agent calls ahpls_run_tests %s", input), map[string]any{"toolCallId": id, "input": input})
 
-	shown := 0
+	// Streamed progress ("3 passed, running pkg/x") depends on timing; the
+	// transcript shows the final content and the structured result.
 	var final map[string]any
 	err = r.waitHost(ctx, func(v *ahptest.View) bool {
 		call := v.ToolCall(r.chat, id)
-		text := contentText(call["content"])
 		if status, _ := call["status"].(string); status == "completed" || status == "cancelled" {
 			final = call
-			text = contentText(call["content"])
-		}
-		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-		for ; shown < len(lines) && text != ""; shown++ {
-			r.say("output", lines[shown], nil)
 		}
 		return final != nil
 	})
@@ -373,10 +369,20 @@ func (r *run) turnAndTool(ctx context.Context) error {
 		return fmt.Errorf("the tool call did not complete: %w", err)
 	}
 	_ = r.host.CompleteTurn(r.chat, turn)
+	if text := strings.TrimRight(contentText(final["content"]), "\n"); text != "" {
+		for _, line := range strings.Split(text, "\n") {
+			r.say("output", line, nil)
+		}
+	}
 	success, _ := final["success"].(bool)
 	msg, _ := final["pastTenseMessage"].(string)
 	status, _ := final["status"].(string)
-	r.say("result", fmt.Sprintf("%s: success=%v, %s", status, success, msg), map[string]any{"status": status, "success": success, "pastTenseMessage": msg})
+	structured, _ := final["structuredContent"].(map[string]any)
+	text := fmt.Sprintf("%s: success=%v, %s", status, success, msg)
+	if structured != nil {
+		text += "\n" + renderTestReport(structured)
+	}
+	r.say("result", text, map[string]any{"status": status, "success": success, "pastTenseMessage": msg, "structuredContent": structured})
 	if !success {
 		return fmt.Errorf("the tool call failed: %s", msg)
 	}
@@ -402,6 +408,43 @@ func (r *run) pluginLoad(v *ahptest.View) string {
 	load, _ := m["load"].(map[string]any)
 	kind, _ := load["kind"].(string)
 	return kind
+}
+
+// renderTestReport prints the structured result of ahpls_run_tests
+// (tools.TestReport as JSON): what the agent gets besides the text.
+func renderTestReport(m map[string]any) string {
+	num := func(m map[string]any, k string) int64 {
+		switch v := m[k].(type) {
+		case float64:
+			return int64(v)
+		case int64:
+			return v
+		case int:
+			return int64(v)
+		case json.Number:
+			n, _ := v.Int64()
+			return n
+		}
+		return 0
+	}
+	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+	var b strings.Builder
+	fmt.Fprintf(&b, "structured: %d passed, %d failed, %d skipped, %d problems", num(m, "passed"), num(m, "failed"), num(m, "skipped"), num(m, "problems"))
+	runs, _ := m["runs"].([]any)
+	for _, x := range runs {
+		run, _ := x.(map[string]any)
+		fmt.Fprintf(&b, "\n  %s in %s: %d passed, %d failed, %d skipped", str(run, "framework"), str(run, "dir"), num(run, "passed"), num(run, "failed"), num(run, "skipped"))
+		fails, _ := run["failures"].([]any)
+		for _, y := range fails {
+			f, _ := y.(map[string]any)
+			fmt.Fprintf(&b, "\n    failed: %s at %s:%d: %s", str(f, "name"), str(f, "file"), num(f, "line"), str(f, "message"))
+		}
+		if p := str(run, "problem"); p != "" {
+			fmt.Fprintf(&b, "\n    problem: %s", p)
+		}
+		fmt.Fprintf(&b, "\n    reproduce: %s", str(run, "reproduce"))
+	}
+	return b.String()
 }
 
 func contentText(v any) string {

@@ -78,6 +78,10 @@ type Config struct {
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
+	// OnTestDiagnostics receives the failing tests of each ahpls_run_tests
+	// call as editor diagnostics by file URI (an empty list clears a file);
+	// see tools.Options.OnTestDiagnostics. Optional; it must not block.
+	OnTestDiagnostics func(map[string][]tools.Diagnostic)
 	// Executor runs the host's calls of our tools (package toolexec); it is
 	// started once the client exists and stopped when Run ends. Optional;
 	// SetExecutor may set it later, before Run.
@@ -104,6 +108,13 @@ type Editor interface {
 	HostStatus(state, message string)
 	// Log writes a line to the editor's log (stderr / window/logMessage).
 	Log(msg string)
+}
+
+// RetryEditor is an Editor that also shows why the last connection attempt
+// failed and when the next is due ("retrying in N s", #18). Optional: a
+// plain Editor hears StatusConnecting with both in the message.
+type RetryEditor interface {
+	HostRetrying(retryIn time.Duration, lastError string)
 }
 
 // Executor runs client tool calls for the connection (package toolexec).
@@ -291,7 +302,7 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	if first {
 		te = l.cfg.ToolsEditor
 	}
-	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools})
+	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools, OnTestDiagnostics: l.cfg.OnTestDiagnostics})
 	if err != nil {
 		return nil, err
 	}
@@ -616,6 +627,32 @@ func (l *Link) onEvent(e ahpclient.Event) {
 			msg += " (" + e.Err.Error() + ")"
 		}
 		l.setStatus(StatusDisconnected, msg)
+	case ahpclient.EventRetrying:
+		select {
+		case <-l.stop:
+			return
+		default:
+		}
+		lastErr := "connection ended"
+		if e.Err != nil {
+			// The URL may carry a token in its query: never show it (the
+			// dial error names it with its http scheme).
+			lastErr = e.Err.Error()
+			safe := redactURL(l.cfg.URL)
+			for _, u := range []string{l.cfg.URL, "http" + strings.TrimPrefix(l.cfg.URL, "ws")} {
+				lastErr = strings.ReplaceAll(lastErr, u, "http"+strings.TrimPrefix(safe, "ws"))
+			}
+		}
+		secs := int((e.RetryIn + time.Second - 1) / time.Second)
+		msg := fmt.Sprintf("retrying in %d s", secs)
+		l.mu.Lock()
+		l.state, l.stateMsg = StatusConnecting, msg
+		l.mu.Unlock()
+		if re, ok := l.ed.(RetryEditor); ok {
+			re.HostRetrying(e.RetryIn, lastErr)
+		} else {
+			l.ed.HostStatus(StatusConnecting, msg+" ("+lastErr+")")
+		}
 	case ahpclient.EventStateChanged:
 		if e.ChannelKind == reduce.Session {
 			l.sessionChanged()
@@ -706,10 +743,11 @@ func (l *Link) applyPending() {
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
-		toolsCfg := false
+		toolsCfg, testCfg := false, false
 		for _, p := range paths {
 			if p == f.abs || strings.HasPrefix(p, f.abs+string(filepath.Separator)) {
 				mine = append(mine, p)
+				testCfg = testCfg || testProjectFiles[filepath.Base(p)]
 				if rel, err := filepath.Rel(f.abs, p); err == nil && (filepath.ToSlash(rel) == tools.ConfigFile || filepath.ToSlash(rel) == filepath.ToSlash(filepath.Dir(tools.ConfigFile))) {
 					toolsCfg = true
 				}
@@ -721,6 +759,11 @@ func (l *Link) applyPending() {
 		f.builder.Changed(mine...)
 		if toolsCfg {
 			l.loadToolConfig(f)
+		}
+		if testCfg {
+			// A new or removed module, package.json or pytest setup changes
+			// what ahpls_run_tests offers; republish below carries it.
+			f.tools.RefreshTestProjects()
 		}
 		touched = append(touched, f)
 	}
@@ -738,6 +781,13 @@ func (l *Link) applyPending() {
 	l.republish()
 	// Spans of host diagnostics follow the file's new text.
 	l.refreshHostDiagnostics()
+}
+
+// testProjectFiles are the files whose change can change the test projects
+// the built-in test runner detects (tools.DetectTestProjects).
+var testProjectFiles = map[string]bool{
+	"go.mod": true, "package.json": true, "Makefile": true, "makefile": true, "GNUmakefile": true,
+	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
 }
 
 // loadToolConfig installs .ahpls/tools.json from the open buffer or disk.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,10 +125,12 @@ func TestOwnGlobalToggleSurvivesRestartAndReconnect(t *testing.T) {
 		// Reconnect: an outage during which the content changes again; the
 		// entry is re-asserted once the socket is back.
 		host.RefuseConnections(true)
+		seen := len(h2.ed.Statuses())
 		require.NoError(t, host.Drop(cid))
+		// "disconnected", then "connecting: retrying in N s (why)" per attempt.
 		h2.ed.wait(t, "disconnected status", func() bool {
 			st := h2.ed.Statuses()
-			return len(st) > 0 && strings.HasPrefix(st[len(st)-1], StatusDisconnected)
+			return len(st) > seen && slices.ContainsFunc(st[seen:], func(s string) bool { return strings.HasPrefix(s, StatusDisconnected) })
 		})
 		// Host-routed toggles fail while disconnected; nothing is queued.
 		err = h2.link.Toggle(ctx, h2.session, h2.pluginID("proj"), enablement.KindSession, true)

@@ -161,6 +161,9 @@ func (s *Server) registerWatchers(ctx context.Context) {
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
 		{GlobPattern: protocol.Pattern("**/*.md")},
 		{GlobPattern: protocol.Pattern("**/*.json")},
+		// What the built-in test runner detects projects by (#20): the
+		// bridge hands these changes to the host link, which re-detects.
+		{GlobPattern: protocol.Pattern("**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}")},
 	}}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -97,6 +98,10 @@ func TestToggleFileFromEditor(t *testing.T) {
 	bin := buildBinary(t)
 	hw := newHostedWorkspace(t, "toggle")
 	host, ws, session := hw.host, hw.ws, hw.session
+	// A command tool of the workspace's own (the example workspace needs
+	// none: its tests run with the built-in runner).
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".ahpls"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".ahpls", "tools.json"), []byte(`{"version":1,"tools":[{"name":"vet","description":"Runs go vet in the calc module.","command":{"argv":["go","vet","./..."],"cwd":"calc"}}]}`), 0o644))
 	cmd, rwc, stderr := hw.startServer(t, bin)
 
 	board := newDiagBoard()
