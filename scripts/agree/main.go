@@ -4,9 +4,9 @@
 // and prints where they agree and where they do not.
 //
 // It is a development tool, not part of CI (the consumers need a network
-// install). Set-up and the exact consumer commands: /work/tools/README.txt;
+// install). Set-up and the exact consumer commands: scripts/agree/README.md;
 //
-//	go run ./scripts/agree -corpus /work/corpus -targets claude-code
+//	go run ./scripts/agree -corpus DIR -claude BIN -skills-ref SRC -targets claude-code
 //
 // Roots: a plugin root is a folder holding .claude-plugin/plugin.json
 // (Claude), or plugin.json / .plugin/plugin.json (VS Code); a marketplace
@@ -38,12 +38,12 @@ import (
 )
 
 var (
-	corpus    = flag.String("corpus", "/work/corpus", "folder of repositories, one per subfolder")
+	corpus    = flag.String("corpus", "corpus", "folder of repositories, one per subfolder")
 	targets   = flag.String("targets", "", "passed to ahpls check --targets (empty: ahpls' default)")
 	cacheDir  = flag.String("cache", filepath.Join(os.TempDir(), "agree-cache"), "consumer result cache")
 	ahplsBin  = flag.String("ahpls", "", "ahpls binary (default: go build ./cmd/ahpls into the cache)")
-	claudeBin = flag.String("claude", "/work/tools/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude", "Claude Code binary")
-	skillsSrc = flag.String("skills-ref", "/work/skills-ref-src/skills-ref/src", "skills-ref source folder (PYTHONPATH)")
+	claudeBin = flag.String("claude", "claude", "Claude Code binary (node_modules/@anthropic-ai/claude-code-linux-x64/claude of an npm install)")
+	skillsSrc = flag.String("skills-ref", "skills-ref/src", "skills-ref source folder (PYTHONPATH)")
 	python    = flag.String("python", "/usr/bin/python3", "python with python3-strictyaml and python3-click")
 	jobs      = flag.Int("j", 2, "consumer runs at once")
 	verbose   = flag.Bool("v", false, "list every disagreement with its messages (default: first 40 per table)")
