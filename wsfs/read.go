@@ -315,9 +315,10 @@ func readResolved(shown, real string, limit int64) ([]byte, error) {
 	return readOpen(shown, real, limit)
 }
 
-// readOpen opens p without blocking and without following a final symlink,
-// and reads it if the descriptor is a regular file.
-func readOpen(shown, p string, limit int64) ([]byte, error) {
+// readOpenFile opens p without blocking and without following a final
+// symlink, and reads it if the descriptor is a regular file. readOpen (per
+// platform) is this, or a leaner equivalent.
+func readOpenFile(shown, p string, limit int64) ([]byte, error) {
 	f, err := openNoBlock(p)
 	if err != nil {
 		return nil, statErr(shown, err)
