@@ -155,7 +155,9 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 	layout.listed, layout.seen, layout.ex = map[string]bool{}, map[string]bool{}, ex
 	listed := func(rel string) { layout.listed[rel] = true }
 	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex, Listed: listed}, func(e wsfs.Entry) error {
-		layout.seen[e.Rel] = true
+		if probeNames[path.Base(e.Rel)] {
+			layout.seen[e.Rel] = true
+		}
 		if !e.IsDir() {
 			entries = append(entries, e)
 		} else if e.Type&fs.ModeSymlink == 0 {
@@ -391,11 +393,27 @@ func (l *dirLayout) absent(rel string) bool {
 	if dir == "." {
 		dir = ""
 	}
+	if !probeNames[path.Base(rel)] {
+		return false // the walk kept no record of such names
+	}
 	if !l.listed[dir] {
 		return dir != "" && l.absent(dir)
 	}
 	return !l.seen[rel] && !l.ex.Match(rel)
 }
+
+// probeNames are the path segments of the manifests DetectPluginFormat
+// probes for; the walk records only entries with these names, so that
+// recording costs no map write for the other files.
+var probeNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range append([]string{"plugin.json"}, model.ManifestPaths...) {
+		for _, seg := range strings.Split(p, "/") {
+			m[seg] = true
+		}
+	}
+	return m
+}()
 
 // refusal is a manifest the layout could not read for a reason worth a
 // finding (not a plain absence).
