@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -151,9 +152,16 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 	// let the workers take entries by index: no channel hand-off per file,
 	// and each result lands in its own slot, so the order is the walk's.
 	var entries []wsfs.Entry
-	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex}, func(e wsfs.Entry) error {
+	layout.listed, layout.seen, layout.ex = map[string]bool{}, map[string]bool{}, ex
+	listed := func(rel string) { layout.listed[rel] = true }
+	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex, Listed: listed}, func(e wsfs.Entry) error {
+		if probeNames[path.Base(e.Rel)] {
+			layout.seen[e.Rel] = true
+		}
 		if !e.IsDir() {
 			entries = append(entries, e)
+		} else if e.Type&fs.ModeSymlink == 0 {
+			r.KnownRealDir(e.Rel) // entered without a symlink: one lstat per file below
 		}
 		return nil
 	})
@@ -366,7 +374,46 @@ type dirLayout struct {
 	mu   sync.Mutex
 	memo map[string]model.PluginFormat
 	bad  []refusal
+	// listed and seen are what the folder walk saw (nil outside a
+	// folder check): the folders it listed in full and every entry it
+	// reported. Probing a folder for its manifest paths, nearly always
+	// absent, is then answered from them without a syscall.
+	listed, seen map[string]bool
+	ex           *wsfs.Matcher
 }
+
+// absent reports that rel surely does not exist: its folder was listed by
+// the walk and rel was neither reported nor excluded, or its folder is
+// itself absent. Anything else answers false and the caller reads.
+func (l *dirLayout) absent(rel string) bool {
+	if l.listed == nil {
+		return false
+	}
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	if !probeNames[path.Base(rel)] {
+		return false // the walk kept no record of such names
+	}
+	if !l.listed[dir] {
+		return dir != "" && l.absent(dir)
+	}
+	return !l.seen[rel] && !l.ex.Match(rel)
+}
+
+// probeNames are the path segments of the manifests DetectPluginFormat
+// probes for; the walk records only entries with these names, so that
+// recording costs no map write for the other files.
+var probeNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range append([]string{"plugin.json"}, model.ManifestPaths...) {
+		for _, seg := range strings.Split(p, "/") {
+			m[seg] = true
+		}
+	}
+	return m
+}()
 
 // refusal is a manifest the layout could not read for a reason worth a
 // finding (not a plain absence).
@@ -379,6 +426,9 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 		return f
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
+		if l.absent(rel) {
+			return nil, false
+		}
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
 		if err != nil && wsfs.ReasonOf(err) != wsfs.NotExist {
 			l.bad = append(l.bad, refusal{rel, unreadableWhy(err)})

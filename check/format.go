@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,12 +23,15 @@ import (
 //
 // with a 1-based line and a 1-based UTF-16 column.
 func WriteText(w io.Writer, fs []Finding) error {
+	// Buffered: one write per finding was one syscall per line on stdout
+	// (3,000 on a large corpus).
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range fs {
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.Path, f.Line, f.Column, f.Level, f.Message, f.Rule); err != nil {
+		if _, err := fmt.Fprintf(bw, "%s:%d:%d: %s: %s [%s]\n", f.Path, f.Line, f.Column, f.Level, f.Message, f.Rule); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bw.Flush()
 }
 
 // WriteJSON prints the findings as a JSON array (`[]` when there are none).

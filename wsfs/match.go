@@ -39,6 +39,7 @@ type Matcher struct {
 type glob struct {
 	src      string
 	anywhere bool     // no slash: match any single segment
+	literal  bool     // anywhere and free of glob syntax: compare by ==
 	segs     []string // split on '/', "**" kept as a segment
 }
 
@@ -76,7 +77,8 @@ func (m *Matcher) add(src string) error {
 			return nil
 		}
 	}
-	m.globs = append(m.globs, glob{src: g, anywhere: len(segs) == 1 && segs[0] != "**", segs: segs})
+	anywhere := len(segs) == 1 && segs[0] != "**"
+	m.globs = append(m.globs, glob{src: g, anywhere: anywhere, literal: anywhere && !strings.ContainsAny(g, `*?[\\`), segs: segs})
 	return nil
 }
 
@@ -98,15 +100,30 @@ func (m *Matcher) Match(rel string) bool {
 	if m == nil || len(m.globs) == 0 || rel == "" || rel == "." {
 		return false
 	}
-	segs := strings.Split(rel, "/")
+	// Segments are walked in place for the common single-segment globs
+	// (.git, node_modules): the walk asks this for every entry.
+	var segs []string
 	for _, g := range m.globs {
 		if g.anywhere {
-			for _, s := range segs {
-				if ok, _ := path.Match(g.segs[0], s); ok {
+			rest := rel
+			for {
+				s, after, more := strings.Cut(rest, "/")
+				if g.literal {
+					if s == g.segs[0] {
+						return true
+					}
+				} else if ok, _ := path.Match(g.segs[0], s); ok {
 					return true
 				}
+				if !more {
+					break
+				}
+				rest = after
 			}
 			continue
+		}
+		if segs == nil {
+			segs = strings.Split(rel, "/")
 		}
 		// A folder match excludes its contents: try every prefix.
 		for n := 1; n <= len(segs); n++ {

@@ -11,3 +11,6 @@ import "os"
 func openNoBlock(p string) (*os.File, error) { return os.Open(p) }
 
 func isELOOP(error) bool { return false }
+
+// readOpen is readOpenFile outside Unix.
+func readOpen(shown, p string, limit int64) ([]byte, error) { return readOpenFile(shown, p, limit) }

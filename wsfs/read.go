@@ -151,6 +151,16 @@ func NewRoot(dir string) *Root {
 	return &Root{dir: dir, real: real}
 }
 
+// KnownRealDir records that the folder rel (slash-separated, below the
+// root) was reached without a symlink, as wsfs.Walk reaches every folder
+// it enters, so resolving files in it costs one lstat instead of one per
+// path component.
+func (r *Root) KnownRealDir(rel string) {
+	if rel != "" && rel != "." && fs.ValidPath(rel) {
+		r.realDirs.Store(rel, true)
+	}
+}
+
 // Dir is the folder the root was made with.
 func (r *Root) Dir() string { return r.dir }
 
@@ -164,9 +174,16 @@ func ReadIn(root, rel string, limit int64) ([]byte, error) {
 // and at most limit bytes are read (pass the largest size you accept + 1 to
 // tell a too-large file from one that fits). limit <= 0 means no limit.
 func (r *Root) Read(rel string, limit int64) ([]byte, error) {
-	p, err := r.Resolve(rel)
+	p, st, err := r.resolve(rel)
 	if err != nil {
 		return nil, err
+	}
+	if st != nil {
+		// resolve already lstat-ed p: skip the second lstat.
+		if !st.Mode().IsRegular() {
+			return nil, &Error{Path: rel, Reason: NotRegular, Detail: Describe(st.Mode())}
+		}
+		return readOpen(rel, p, limit)
 	}
 	return readResolved(rel, p, limit)
 }
@@ -175,11 +192,14 @@ func (r *Root) Read(rel string, limit int64) ([]byte, error) {
 // root (any type: existence questions never open the file; Read decides
 // whether it can be read).
 func (r *Root) Stat(rel string) (fs.FileInfo, error) {
-	p, err := r.Resolve(rel)
+	p, st, err := r.resolve(rel)
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Lstat(p)
+	if st != nil {
+		return st, nil
+	}
+	st, err = os.Lstat(p)
 	if err != nil {
 		return nil, statErr(rel, err)
 	}
@@ -204,39 +224,48 @@ func (r *Root) ReadDir(rel string) ([]fs.DirEntry, error) {
 // resolved, or an *Error when rel is not a valid relative path, does not
 // exist, loops or leads out of the root.
 func (r *Root) Resolve(rel string) (string, error) {
+	p, _, err := r.resolve(rel)
+	return p, err
+}
+
+// resolve is Resolve that also returns the lstat of the result when it
+// made one on the final path (a plain file in a folder known to hold no
+// symlink), so Stat and Read need not lstat it again; nil otherwise.
+func (r *Root) resolve(rel string) (string, fs.FileInfo, error) {
 	if rel == "" {
 		rel = "."
 	}
 	if !fs.ValidPath(rel) {
-		return "", &Error{Path: rel, Reason: NotExist, Detail: "not a path inside the workspace", Err: fs.ErrNotExist}
+		return "", nil, &Error{Path: rel, Reason: NotExist, Detail: "not a path inside the workspace", Err: fs.ErrNotExist}
 	}
 	if r.real == "" {
-		return "", &Error{Path: rel, Reason: NotExist, Detail: "the workspace folder is missing", Err: fs.ErrNotExist}
+		return "", nil, &Error{Path: rel, Reason: NotExist, Detail: "the workspace folder is missing", Err: fs.ErrNotExist}
 	}
 	p := filepath.Join(r.real, filepath.FromSlash(rel))
 	// A missing path is the common answer (broken links in Markdown): one
 	// lstat settles it, and saying "missing" leaks nothing whichever way
 	// the parents' symlinks lead.
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-		return "", &Error{Path: rel, Reason: NotExist, Err: fs.ErrNotExist}
+	st, lerr := os.Lstat(p)
+	if errors.Is(lerr, fs.ErrNotExist) {
+		return "", nil, &Error{Path: rel, Reason: NotExist, Err: fs.ErrNotExist}
 	}
 	dir := path.Dir(rel)
 	if _, ok := r.realDirs.Load(dir); ok || dir == "." {
-		if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink == 0 {
-			return p, nil
+		if lerr == nil && st.Mode()&fs.ModeSymlink == 0 {
+			return p, st, nil
 		}
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return "", statErr(rel, err)
+		return "", nil, statErr(rel, err)
 	}
 	if !Within(r.real, real) {
-		return "", &Error{Path: rel, Reason: OutsideRoot}
+		return "", nil, &Error{Path: rel, Reason: OutsideRoot}
 	}
 	if dir != "." && filepath.Dir(real) == filepath.Join(r.real, filepath.FromSlash(dir)) {
 		r.realDirs.Store(dir, true)
 	}
-	return real, nil
+	return real, nil, nil
 }
 
 // ReadEntry reads a file the walker reported. A plain regular file below
@@ -286,9 +315,10 @@ func readResolved(shown, real string, limit int64) ([]byte, error) {
 	return readOpen(shown, real, limit)
 }
 
-// readOpen opens p without blocking and without following a final symlink,
-// and reads it if the descriptor is a regular file.
-func readOpen(shown, p string, limit int64) ([]byte, error) {
+// readOpenFile opens p without blocking and without following a final
+// symlink, and reads it if the descriptor is a regular file. readOpen (per
+// platform) is this, or a leaner equivalent.
+func readOpenFile(shown, p string, limit int64) ([]byte, error) {
 	f, err := openNoBlock(p)
 	if err != nil {
 		return nil, statErr(shown, err)

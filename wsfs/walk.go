@@ -33,6 +33,11 @@ type WalkOptions struct {
 	// excludes still counted from it). An excluded or symlinked Under
 	// yields nothing.
 	Under string
+	// Listed, when set, is called with the rel ("" for the root) of every
+	// folder whose listing succeeded in full, before its entries: every
+	// child of it that fn is not told about was excluded (or cut short by
+	// fn's SkipDir), so callers can answer "does X exist" from the walk.
+	Listed func(rel string)
 }
 
 // SkipDir, returned by the callback for a directory, skips its contents.
@@ -69,17 +74,20 @@ func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
 			return nil
 		}
 	}
-	err = walkDir(dir, rel, depth, opt.MaxDepth, ex, fn)
+	err = walkDir(dir, rel, depth, opt.MaxDepth, ex, opt.Listed, fn)
 	if errors.Is(err, SkipDir) {
 		return nil
 	}
 	return err
 }
 
-func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, fn func(Entry) error) error {
+func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, listed func(string), fn func(Entry) error) error {
 	des, err := os.ReadDir(dir)
 	if err != nil && len(des) == 0 {
 		return nil // unreadable folder: skipped, as a listing error is not the user's file
+	}
+	if err == nil && listed != nil {
+		listed(rel)
 	}
 	for _, de := range des {
 		name := de.Name()
@@ -102,7 +110,7 @@ func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, fn func(Entry) e
 			if maxDepth > 0 && depth+1 > maxDepth {
 				continue
 			}
-			if err := walkDir(filepath.Join(dir, name), r, depth+1, maxDepth, ex, fn); err != nil {
+			if err := walkDir(filepath.Join(dir, name), r, depth+1, maxDepth, ex, listed, fn); err != nil {
 				return err
 			}
 			continue
