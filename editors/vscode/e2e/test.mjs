@@ -315,7 +315,20 @@ async function main() {
     await waitFor('my-skill to be on in the Customizations view', async () => (await state()) === 'on', 90000);
     log(`Customizations: my-skill ${await state()}`);
     await row.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Toggle for This Session' }).first().click();
+    const item = page.locator('.context-view .action-label', { hasText: 'Toggle for This Session' }).first();
+    await item.waitFor({ state: 'visible', timeout: remaining() });
+    await item.click();
+    // A menu opened while the view is still settling can swallow the click: it stays open with
+    // the item highlighted (seen once in CI). Enter then runs the focused item; the menu must be
+    // gone before anything else is typed, so the editor never receives the key.
+    const menu = page.locator('.context-view .monaco-menu').first();
+    const closed = await menu.waitFor({ state: 'hidden', timeout: 3000 }).then(() => true, () => false);
+    if (!closed) {
+      log('the context menu kept the click; pressing Enter on the highlighted item');
+      await item.hover();
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: remaining() });
+    }
     const off = await waitFor('my-skill to be off after the session toggle', async () => {
       const d = await state();
       return d.startsWith('off') ? d : undefined;
