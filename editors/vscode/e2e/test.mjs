@@ -319,7 +319,7 @@ async function main() {
     await item.waitFor({ state: 'visible', timeout: remaining() });
     await item.click();
     // A menu opened while the view is still settling can swallow the click: it stays open with
-    // the item highlighted (seen once in CI). Enter then runs the focused item; the menu must be
+    // the item highlighted (seen in most CI runs). Enter then runs the focused item; the menu must be
     // gone before anything else is typed, so the editor never receives the key.
     const menu = page.locator('.context-view .monaco-menu').first();
     const closed = await menu.waitFor({ state: 'hidden', timeout: 3000 }).then(() => true, () => false);
