@@ -809,10 +809,10 @@ func (m *mdFile) firstSentence() string {
 	if !m.fm.Present {
 		body = m.text
 	}
-	var fence codeFence
+	var fence CodeFence
 	for pos := 0; pos < len(body); {
 		e, n := lineAt(body, pos)
-		inFence := fence.step(body[pos:e])
+		inFence := fence.Step(body[pos:e])
 		l := strings.TrimSpace(string(body[pos:e]))
 		pos = n
 		if inFence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "|") {

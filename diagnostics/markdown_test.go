@@ -635,9 +635,9 @@ func TestCodeFence(t *testing.T) {
 		{"unclosed runs to the end", []string{"~~~~", "~~~", "x"}, []bool{true, true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var f codeFence
+			var f CodeFence
 			for i, l := range tc.lines {
-				assert.Equal(t, tc.in[i], f.step([]byte(l)), "line %d %q", i, l)
+				assert.Equal(t, tc.in[i], f.Step([]byte(l)), "line %d %q", i, l)
 			}
 		})
 	}

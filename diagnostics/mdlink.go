@@ -74,13 +74,13 @@ func (m *mdFile) checkLinks() {
 // HTML comments blanked out (offsets are preserved).
 func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 	md := m.fm.Markdown
-	var fence codeFence
+	var fence CodeFence
 	comment := false
 	buf := make([]byte, 0, 256)
 	for pos := md.Start; pos < md.End; {
 		e, n := lineAt(m.text, pos)
 		line := m.text[pos:e]
-		if fence.step(line) {
+		if fence.Step(line) {
 			pos = n
 			continue
 		}
@@ -92,19 +92,20 @@ func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 	}
 }
 
-// codeFence follows CommonMark fenced code blocks line by line: an opening
+// CodeFence follows CommonMark fenced code blocks line by line (the rules
+// and the server's outline share it, so folding and md/link agree): an opening
 // fence is three or more backticks or tildes indented at most three spaces
 // (a backtick fence's info string holds no backtick); only a run of the same
 // character at least as long, followed by nothing but spaces, closes it. So
 // a "```markdown" line inside a "````" block is content (issue #13 repro 7).
-type codeFence struct {
+type CodeFence struct {
 	char byte // 0 outside a fenced block
 	n    int  // the opening run's length
 }
 
-// step consumes one line and reports whether it is part of a fenced block
-// (its fences included).
-func (f *codeFence) step(line []byte) bool {
+// Step consumes one line (without its line break) and reports whether it is
+// part of a fenced block (its fences included).
+func (f *CodeFence) Step(line []byte) bool {
 	trim := bytes.TrimLeft(line, " ")
 	indent := len(line) - len(trim)
 	run := 0
@@ -125,6 +126,9 @@ func (f *codeFence) step(line []byte) bool {
 	}
 	return true
 }
+
+// Inside reports whether the lines stepped so far leave a fenced block open.
+func (f *CodeFence) Inside() bool { return f.char != 0 }
 
 // blankComments replaces HTML comments with spaces; in reports whether the
 // line starts inside one, and the result whether it ends inside one.

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -68,8 +66,7 @@ func markdownOutline(text []byte) (heads []mdHeading, fences []mdFence) {
 			pos = 3
 		}
 	}
-	var fenceCh byte
-	fenceLen := 0
+	var fence diagnostics.CodeFence
 	var cur mdFence
 	for pos < len(text) && len(heads)+len(fences) < maxOutlineItems {
 		end := pos
@@ -93,18 +90,17 @@ func markdownOutline(text []byte) (heads []mdHeading, fences []mdFence) {
 			ind++
 		}
 		body := line[ind:]
-		if ind < 4 {
-			if fenceLen > 0 {
-				if n := run(body, fenceCh); n >= fenceLen && len(bytes.TrimSpace(body[n:])) == 0 {
-					cur.close = lineSpan
-					fences = append(fences, cur)
-					fenceLen = 0
-				}
-			} else if n := run(body, '`'); n >= 3 && bytes.IndexByte(body[n:], '`') < 0 {
-				fenceCh, fenceLen, cur = '`', n, mdFence{open: lineSpan}
-			} else if n := run(body, '~'); n >= 3 {
-				fenceCh, fenceLen, cur = '~', n, mdFence{open: lineSpan}
-			} else if n := run(body, '#'); n >= 1 && n <= 6 && (n == len(body) || body[n] == ' ' || body[n] == '\t') {
+		wasInside := fence.Inside()
+		inFence := fence.Step(line)
+		switch {
+		case wasInside && !fence.Inside():
+			cur.close = lineSpan
+			fences = append(fences, cur)
+		case !wasInside && inFence:
+			cur = mdFence{open: lineSpan}
+		}
+		if ind < 4 && !inFence {
+			if n := run(body, '#'); n >= 1 && n <= 6 && (n == len(body) || body[n] == ' ' || body[n] == '\t') {
 				ts := pos + ind + n
 				te := end
 				for ts < te && (text[ts] == ' ' || text[ts] == '\t') {
@@ -130,7 +126,7 @@ func markdownOutline(text []byte) (heads []mdHeading, fences []mdFence) {
 		}
 		pos = next
 	}
-	if fenceLen > 0 {
+	if fence.Inside() {
 		fences = append(fences, cur)
 	}
 	return heads, fences
