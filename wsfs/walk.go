@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Entry is one thing the walker found: a file, a directory, a symlink (never
@@ -33,19 +35,20 @@ type WalkOptions struct {
 	// excludes still counted from it). An excluded or symlinked Under
 	// yields nothing.
 	Under string
-	// Listed, when set, is called with the rel ("" for the root) of every
-	// folder whose listing succeeded in full, before its entries: every
-	// child of it that fn is not told about was excluded (or cut short by
-	// fn's SkipDir), so callers can answer "does X exist" from the walk.
-	Listed func(rel string)
+	// Listed, when set, is called with the rel ("" for the root) and the
+	// entries (excludes dropped) of every folder whose listing succeeded in
+	// full, before fn hears of any of them: a child not among them was
+	// excluded, so callers can answer "does X exist" from the walk, even
+	// while it is still under way.
+	Listed func(rel string, entries []Entry)
 }
 
 // SkipDir, returned by the callback for a directory, skips its contents.
 var SkipDir = fs.SkipDir
 
 // Walk calls fn for every entry below root in lexical order, depth first,
-// folders before their contents. It lists folders with os.ReadDir, which
-// never opens the files it lists, and enters only real folders (no
+// folders before their contents. It lists folders (listDir: getdents on
+// Linux, os.ReadDir elsewhere), which never opens the files it lists, and enters only real folders (no
 // symlinks), so FIFOs, devices and link loops cannot stall it. Unreadable
 // folders are skipped. fn may return SkipDir for a directory, or any other
 // error to stop the walk (Walk returns it). A missing root is an error.
@@ -74,33 +77,28 @@ func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
 			return nil
 		}
 	}
-	err = walkDir(dir, rel, depth, opt.MaxDepth, ex, opt.Listed, fn)
+	err = walkDir(dir, rel, depth, depth, opt.MaxDepth, ex, opt.Listed, fn)
 	if errors.Is(err, SkipDir) {
 		return nil
 	}
 	return err
 }
 
-func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, listed func(string), fn func(Entry) error) error {
-	des, err := os.ReadDir(dir)
-	if err != nil && len(des) == 0 {
-		return nil // unreadable folder: skipped, as a listing error is not the user's file
+// dirEntry is one name of a folder listing with the type part of its mode
+// (before any symlink).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+func walkDir(dir, rel string, depth, top, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) error {
+	entries, names, ok := listing(dir, rel, depth == top, ex, listed)
+	if !ok {
+		return nil
 	}
-	if err == nil && listed != nil {
-		listed(rel)
-	}
-	for _, de := range des {
-		name := de.Name()
-		r := name
-		if rel != "" {
-			r = rel + "/" + name
-		}
-		t := de.Type()
-		if ex.Match(r) {
-			continue
-		}
-		err := fn(Entry{Rel: r, Type: t})
-		if t.IsDir() {
+	for i, e := range entries {
+		err := fn(e)
+		if e.Type.IsDir() {
 			if err == SkipDir {
 				continue
 			}
@@ -110,7 +108,7 @@ func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, listed func(stri
 			if maxDepth > 0 && depth+1 > maxDepth {
 				continue
 			}
-			if err := walkDir(filepath.Join(dir, name), r, depth+1, maxDepth, ex, listed, fn); err != nil {
+			if err := walkDir(dir+string(filepath.Separator)+names[i], e.Rel, depth+1, top, maxDepth, ex, listed, fn); err != nil {
 				return err
 			}
 			continue
@@ -125,5 +123,176 @@ func walkDir(dir, rel string, depth, maxDepth int, ex *Matcher, listed func(stri
 	return nil
 }
 
+// listing lists the folder dir (rel below the root) for both walkers:
+// sorted, excludes dropped, with each entry's name beside it, and tells
+// listed when the listing is complete. ok is false for an unreadable
+// folder, which is skipped (a listing error is not the user's file). Only
+// the folder the walk starts at (top) may be reached through a symlink.
+func listing(dir, rel string, top bool, ex *Matcher, listed func(string, []Entry)) (entries []Entry, names []string, ok bool) {
+	des, err := listDir(dir, top)
+	if err != nil && len(des) == 0 {
+		return nil, nil, false
+	}
+	slices.SortFunc(des, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	entries = make([]Entry, 0, len(des))
+	names = make([]string, 0, len(des))
+	for _, de := range des {
+		r := de.name
+		if rel != "" {
+			r = rel + "/" + de.name
+		}
+		if !ex.Match(r) {
+			entries = append(entries, Entry{Rel: r, Type: de.typ})
+			names = append(names, de.name)
+		}
+	}
+	if err == nil && listed != nil {
+		listed(rel, entries)
+	}
+	return entries, names, true
+}
+
 // Depth is the number of folders rel sits in ("a/b/SKILL.md" → 2).
 func Depth(rel string) int { return strings.Count(rel, "/") }
+
+// WalkParallel is Walk with workers goroutines listing folders at once, for
+// callers that do real work per entry (`ahpls check` reads and checks each
+// file in the callback): each worker takes a folder, lists it, calls
+// Listed and then fn for its entries in lexical order, and queues its
+// subfolders for whichever worker is free. fn is called from several
+// goroutines at once and in no overall order; within one folder the order
+// is Walk's. Depth, excludes, Under and SkipDir mean what they mean for
+// Walk. The first error fn returns stops the walk and is returned.
+func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) error) error {
+	if workers < 2 {
+		return Walk(root, opt, fn)
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return statErr(".", err)
+	}
+	if !st.IsDir() {
+		return &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
+	}
+	ex := opt.Exclude
+	if ex == nil {
+		ex = defaultMatcher
+	}
+	start := folder{dir: root, top: true}
+	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
+		if !fs.ValidPath(u) || ex.Match(u) {
+			return nil
+		}
+		start = folder{dir: filepath.Join(root, filepath.FromSlash(u)), rel: u, depth: Depth(u) + 1, top: true}
+		if st, err := os.Lstat(start.dir); err != nil || !st.IsDir() {
+			return nil
+		}
+		if opt.MaxDepth > 0 && start.depth > opt.MaxDepth {
+			return nil
+		}
+	}
+	q := &folderQueue{todo: []folder{start}}
+	q.cond = sync.NewCond(&q.mu)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				f, ok := q.take()
+				if !ok {
+					return
+				}
+				subs, err := listOne(f, opt.MaxDepth, ex, opt.Listed, fn)
+				q.done(subs, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if errors.Is(q.err, SkipDir) {
+		return nil
+	}
+	return q.err
+}
+
+// folder is a folder WalkParallel still has to list.
+type folder struct {
+	dir, rel string
+	depth    int
+	top      bool // where the walk starts: may be a symlink
+}
+
+// folderQueue hands folders to WalkParallel's workers: last in, first out,
+// so the walk stays close to depth first and the queue small.
+type folderQueue struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	todo []folder
+	busy int
+	err  error
+}
+
+// take waits for a folder; false when the walk is over (nothing queued and
+// nobody listing, or an error).
+func (q *folderQueue) take() (folder, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.todo) == 0 && q.busy > 0 && q.err == nil {
+		q.cond.Wait()
+	}
+	if len(q.todo) == 0 || q.err != nil {
+		q.cond.Broadcast()
+		return folder{}, false
+	}
+	f := q.todo[len(q.todo)-1]
+	q.todo = q.todo[:len(q.todo)-1]
+	q.busy++
+	return f, true
+}
+
+func (q *folderQueue) done(subs []folder, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.busy--
+	if err != nil && q.err == nil {
+		q.err = err
+	}
+	// Reversed, so the first subfolder is taken first.
+	for i := len(subs) - 1; i >= 0; i-- {
+		q.todo = append(q.todo, subs[i])
+	}
+	q.cond.Broadcast()
+}
+
+// listOne lists one folder for WalkParallel, calls Listed and fn, and
+// returns the subfolders to enter.
+func listOne(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) ([]folder, error) {
+	entries, names, ok := listing(f.dir, f.rel, f.top, ex, listed)
+	if !ok {
+		return nil, nil
+	}
+	var subs []folder
+	for i, e := range entries {
+		err := fn(e)
+		if e.Type.IsDir() {
+			if err == SkipDir {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if maxDepth > 0 && f.depth+1 > maxDepth {
+				continue
+			}
+			subs = append(subs, folder{dir: f.dir + string(filepath.Separator) + names[i], rel: e.Rel, depth: f.depth + 1})
+			continue
+		}
+		if err == SkipDir {
+			return subs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return subs, nil
+}

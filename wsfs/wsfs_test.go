@@ -4,9 +4,13 @@ package wsfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -149,4 +153,114 @@ func TestWalkListsWithoutOpeningOrFollowing(t *testing.T) {
 		"sub/up a symlink",
 		"zero.md a symlink",
 	}, got)
+}
+
+// TestWalkParallelSeesWhatWalkSees runs both walkers over the same hostile
+// tree with each option and compares what they report (WalkParallel in no
+// overall order, so sorted), and that every entry's folder was Listed,
+// with the entry among its listing, before fn heard of the entry.
+func TestWalkParallelSeesWhatWalkSees(t *testing.T) {
+	root, _ := hostile(t)
+	write(t, filepath.Join(root, ".git/config"), "x")
+	write(t, filepath.Join(root, "node_modules/p/SKILL.md"), "x")
+	write(t, filepath.Join(root, "fixtures/bad/SKILL.md"), "x")
+	write(t, filepath.Join(root, "a/b/c/deep.md"), "x")
+	for i := range 40 {
+		write(t, filepath.Join(root, fmt.Sprintf("many/%02d/x/SKILL.md", i)), "x")
+	}
+	m, err := NewMatcher([]string{"fixtures"})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		opt  WalkOptions
+		skip string // fn answers SkipDir for this folder
+	}{
+		{name: "default", opt: WalkOptions{}},
+		{name: "depth and excludes", opt: WalkOptions{MaxDepth: 2, Exclude: m}},
+		{name: "under", opt: WalkOptions{Under: "many"}},
+		{name: "skip a folder", opt: WalkOptions{}, skip: "many/07"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fn := func(got *[]string, mu *sync.Mutex) func(Entry) error {
+				return func(e Entry) error {
+					mu.Lock()
+					*got = append(*got, e.Rel+" "+Describe(e.Type))
+					mu.Unlock()
+					if e.Rel == tc.skip {
+						return SkipDir
+					}
+					return nil
+				}
+			}
+			var want []string
+			var wmu sync.Mutex
+			require.NoError(t, Walk(root, tc.opt, fn(&want, &wmu)))
+
+			var got []string
+			var gmu, lmu sync.Mutex
+			listing := map[string]bool{}
+			opt := tc.opt
+			opt.Listed = func(dir string, es []Entry) {
+				lmu.Lock()
+				defer lmu.Unlock()
+				for _, e := range es {
+					listing[e.Rel] = true
+				}
+			}
+			inner := fn(&got, &gmu)
+			require.NoError(t, WalkParallel(root, opt, 4, func(e Entry) error {
+				lmu.Lock()
+				listed := listing[e.Rel]
+				lmu.Unlock()
+				assert.True(t, listed, "%s reached fn before its folder's listing", e.Rel)
+				return inner(e)
+			}))
+			sort.Strings(want)
+			sort.Strings(got)
+			assert.Equal(t, want, got)
+			assert.NotEmpty(t, got)
+		})
+	}
+}
+
+func TestWalkParallelStopsAtTheFirstError(t *testing.T) {
+	root := t.TempDir()
+	for i := range 50 {
+		write(t, filepath.Join(root, fmt.Sprintf("d%02d/f.md", i)), "x")
+	}
+	boom := errors.New("boom")
+	var calls atomic.Int64
+	err := WalkParallel(root, WalkOptions{}, 4, func(e Entry) error {
+		calls.Add(1)
+		if e.Rel == "d10/f.md" {
+			return boom
+		}
+		return nil
+	})
+	assert.ErrorIs(t, err, boom)
+	assert.Less(t, calls.Load(), int64(100), "the walk went on after the error")
+}
+
+// A workspace folder may itself be a symlink (the user opened it that way):
+// both walkers list it; symlinked folders below it are still not entered.
+func TestWalkersStartThroughASymlinkedRoot(t *testing.T) {
+	base := t.TempDir()
+	write(t, filepath.Join(base, "real/a/SKILL.md"), "x")
+	require.NoError(t, os.Symlink("real", filepath.Join(base, "link")))
+	require.NoError(t, os.Symlink("a", filepath.Join(base, "real/b")))
+	for _, walk := range []func(string, WalkOptions, func(Entry) error) error{
+		Walk,
+		func(root string, opt WalkOptions, fn func(Entry) error) error { return WalkParallel(root, opt, 2, fn) },
+	} {
+		var mu sync.Mutex
+		var got []string
+		require.NoError(t, walk(filepath.Join(base, "link"), WalkOptions{}, func(e Entry) error {
+			mu.Lock()
+			got = append(got, e.Rel)
+			mu.Unlock()
+			return nil
+		}))
+		sort.Strings(got)
+		assert.Equal(t, []string{"a", "a/SKILL.md", "b"}, got)
+	}
 }
