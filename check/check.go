@@ -12,6 +12,7 @@
 package check
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,7 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"time"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -142,50 +143,57 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 	}
 	r := wsfs.NewRoot(root)
 	layout := newDirLayout(r)
-	dfs := dirFS{r}
+	dfs := dirFS{r, layout}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 
-	// Walk first (listing folders is cheap and never opens a file), then
-	// let the workers take entries by index: no channel hand-off per file,
-	// and each result lands in its own slot, so the order is the walk's.
-	var entries []wsfs.Entry
-	layout.listed, layout.seen, layout.ex = map[string]bool{}, map[string]bool{}, ex
-	listed := func(rel string) { layout.listed[rel] = true }
-	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex, Listed: listed}, func(e wsfs.Entry) error {
-		if probeNames[path.Base(e.Rel)] {
-			layout.seen[e.Rel] = true
+	// Walk and check at once: each worker lists a folder and checks its
+	// files, so listing (syscalls) and checking overlap on every core. The
+	// findings of each file stay together; the final sort makes the order
+	// the same whichever worker got there first. The layout hears of every
+	// listing before any of its entries is checked, so its "absent"
+	// answers hold while the walk is still under way.
+	layout.listed, layout.types, layout.ex = map[string]bool{}, map[string]fs.FileMode{}, ex
+	listed := func(rel string, es []wsfs.Entry) {
+		layout.walkMu.Lock()
+		for _, e := range es {
+			layout.types[e.Rel] = e.Type
 		}
-		if !e.IsDir() {
-			entries = append(entries, e)
-		} else if e.Type&fs.ModeSymlink == 0 {
-			r.KnownRealDir(e.Rel) // entered without a symlink: one lstat per file below
+		layout.listed[rel] = true
+		layout.walkMu.Unlock()
+		for _, e := range es {
+			if e.Type == fs.ModeDir {
+				// Reached without a symlink: a file below it resolves with
+				// one lstat, even before the walk lists it (a SKILL.md's
+				// references/ are linked before they are listed).
+				r.KnownRealDir(e.Rel)
+			}
+		}
+	}
+	var (
+		resMu   sync.Mutex
+		results [][]Finding
+	)
+	werr := wsfs.WalkParallel(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex, Listed: listed}, workers, func(e wsfs.Entry) error {
+		if e.IsDir() {
+			return nil
+		}
+		if !model.MaybeCustomization(e.Rel) {
+			return nil // no manifest can make it one
+		}
+		if fs := checkEntry(root, r, layout, dfs, e, cfg.Rules); len(fs) > 0 {
+			resMu.Lock()
+			results = append(results, fs)
+			resMu.Unlock()
 		}
 		return nil
 	})
 	if werr != nil {
 		return nil, werr
 	}
-	results := make([][]Finding, len(entries))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, max(1, len(entries))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(entries) {
-					return
-				}
-				results[i] = checkEntry(root, r, layout, dfs, entries[i], cfg.Rules)
-			}
-		}()
-	}
-	wg.Wait()
-	n := len(entries)
+	n := len(results)
 	// Manifests the layout refused to read (a FIFO named plugin.json) are
 	// findings too, unless the walk already reported that path.
 	seen := map[string]bool{}
@@ -319,14 +327,27 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 	if kind == model.KindNone {
 		return nil, nil
 	}
-	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{wr}, Layout: layout}, opts)), nil
+	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts)), nil
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
 	if len(diags) == 0 {
 		return nil // most files: no line index needed
 	}
-	idx := model.NewLineIndex(text)
+	// Index only up to the end of the line of the last finding: most
+	// findings sit in the header of a long file.
+	cut := 0
+	for _, d := range diags {
+		cut = max(cut, d.Span.End)
+	}
+	if cut < len(text) {
+		if nl := bytes.IndexByte(text[cut:], '\n'); nl >= 0 {
+			cut += nl + 1
+		} else {
+			cut = len(text)
+		}
+	}
+	idx := model.NewLineIndex(text[:min(cut, len(text))])
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
@@ -344,11 +365,24 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 
 // DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a
 // folder on disk, through the safe reader: symlinks resolve inside it only.
-func DirFS(root string) diagnostics.WorkspaceFS { return dirFS{wsfs.NewRoot(root)} }
+func DirFS(root string) diagnostics.WorkspaceFS { return dirFS{r: wsfs.NewRoot(root)} }
 
-type dirFS struct{ r *wsfs.Root }
+type dirFS struct {
+	r *wsfs.Root
+	// walk, when set, answers existence from the folder walk's listings
+	// (links in Markdown, a parent skill's SKILL.md: thousands of stats
+	// in a large check), falling back to the disk for what it did not see.
+	walk *dirLayout
+}
 
-func (d dirFS) Stat(rel string) (fs.FileInfo, error) { return d.r.Stat(rel) }
+func (d dirFS) Stat(rel string) (fs.FileInfo, error) {
+	if d.walk != nil {
+		if fi, err, known := d.walk.stat(rel); known {
+			return fi, err
+		}
+	}
+	return d.r.Stat(rel)
+}
 
 // ReadFile implements diagnostics.WorkspaceReader for the cross-file rules
 // (a parent skill that links a nested one, CLAUDE.md imports, manifest
@@ -374,13 +408,57 @@ type dirLayout struct {
 	mu   sync.Mutex
 	memo map[string]model.PluginFormat
 	bad  []refusal
-	// listed and seen are what the folder walk saw (nil outside a
-	// folder check): the folders it listed in full and every entry it
-	// reported. Probing a folder for its manifest paths, nearly always
-	// absent, is then answered from them without a syscall.
-	listed, seen map[string]bool
-	ex           *wsfs.Matcher
+	// listed and types are what the folder walk saw (nil outside a
+	// folder check): the folders it listed in full and the type of every
+	// entry in them. Probing a folder for its manifest paths, nearly
+	// always absent, and existence questions are then answered without a
+	// syscall. walkMu guards them (the walk is still under way while
+	// files are checked); it is taken after mu, never before.
+	walkMu sync.RWMutex
+	listed map[string]bool
+	types  map[string]fs.FileMode
+	ex     *wsfs.Matcher
 }
+
+// stat answers Stat for rel from the walk when it can: known is false
+// when the walk did not list rel's folder, rel is excluded (it exists on
+// disk but the walk kept no record) or a symlink (whose target decides).
+func (l *dirLayout) stat(rel string) (fi fs.FileInfo, err error, known bool) {
+	if l.listed == nil || !fs.ValidPath(rel) || rel == "." {
+		return nil, nil, false
+	}
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	l.walkMu.RLock()
+	listed := l.listed[dir]
+	t, seen := l.types[rel]
+	l.walkMu.RUnlock()
+	switch {
+	case !listed || t&fs.ModeSymlink != 0:
+		return nil, nil, false
+	case seen:
+		return walkInfo{name: path.Base(rel), mode: t}, nil, true
+	case l.ex.Match(rel):
+		return nil, nil, false
+	}
+	return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}, true
+}
+
+// walkInfo is the fs.FileInfo of an entry the walk listed: its name and
+// type, which is all the rules ask of Stat (existence, folder or file).
+type walkInfo struct {
+	name string
+	mode fs.FileMode
+}
+
+func (w walkInfo) Name() string       { return w.name }
+func (w walkInfo) Size() int64        { return 0 }
+func (w walkInfo) Mode() fs.FileMode  { return w.mode }
+func (w walkInfo) ModTime() time.Time { return time.Time{} }
+func (w walkInfo) IsDir() bool        { return w.mode.IsDir() }
+func (w walkInfo) Sys() any           { return nil }
 
 // absent reports that rel surely does not exist: its folder was listed by
 // the walk and rel was neither reported nor excluded, or its folder is
@@ -393,27 +471,15 @@ func (l *dirLayout) absent(rel string) bool {
 	if dir == "." {
 		dir = ""
 	}
-	if !probeNames[path.Base(rel)] {
-		return false // the walk kept no record of such names
-	}
-	if !l.listed[dir] {
+	l.walkMu.RLock()
+	listed := l.listed[dir]
+	_, seen := l.types[rel]
+	l.walkMu.RUnlock()
+	if !listed {
 		return dir != "" && l.absent(dir)
 	}
-	return !l.seen[rel] && !l.ex.Match(rel)
+	return !seen && !l.ex.Match(rel)
 }
-
-// probeNames are the path segments of the manifests DetectPluginFormat
-// probes for; the walk records only entries with these names, so that
-// recording costs no map write for the other files.
-var probeNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, p := range append([]string{"plugin.json"}, model.ManifestPaths...) {
-		for _, seg := range strings.Split(p, "/") {
-			m[seg] = true
-		}
-	}
-	return m
-}()
 
 // refusal is a manifest the layout could not read for a reason worth a
 // finding (not a plain absence).

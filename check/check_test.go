@@ -431,3 +431,20 @@ func TestSymlinkedFilesInsideTheWorkspace(t *testing.T) {
 	}
 	assert.Equal(t, []string{".github/skills/inside/SKILL.md"}, rels)
 }
+
+// Walking and checking on many workers at once must not change a single
+// finding: every layout answer ("is this folder a plugin root?", "does the
+// linked file exist?") given while the walk is still under way has to be
+// the one a finished walk would give. The rule fixtures have plugins,
+// marketplaces at depth, nested skills, links into folders listed later
+// and symlinks.
+func TestParallelWalkFindsWhatOneWorkerFinds(t *testing.T) {
+	one, err := RunConfig([]string{rulesWS}, Config{Workers: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, one)
+	for range 5 {
+		many, err := RunConfig([]string{rulesWS}, Config{Workers: 8})
+		require.NoError(t, err)
+		require.Equal(t, one, many)
+	}
+}

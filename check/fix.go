@@ -195,7 +195,7 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
 		kind := model.Classify(rel, layout)
-		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{wr}, Layout: layout}, opts))
+		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, opts))
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}

@@ -78,12 +78,36 @@ func SkipDir(name string) bool {
 	return name == ".git" || name == "node_modules"
 }
 
+// MaybeCustomization reports whether Classify could give rel a kind under
+// some layout: only Markdown and JSON files are customizations. It costs no
+// allocation, so walkers can drop the other files before classifying.
+func MaybeCustomization(rel string) bool {
+	n := len(rel)
+	return (n >= 3 && rel[n-3] == '.' && lowerIs(rel[n-2:], "md")) ||
+		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "json"))
+}
+
+// lowerIs reports whether s equals the lower-case ASCII word w, ignoring
+// case.
+func lowerIs(s, w string) bool {
+	for i := range len(w) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Classify returns the kind of the file at rel, a slash-separated path
 // relative to its workspace folder, following the first-match order of
 // customization-formats.md §2.1. KindNone means the file is not ours.
 func Classify(rel string, layout Layout) Kind {
 	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
-	if rel == "" || rel == "." {
+	if rel == "" || rel == "." || !MaybeCustomization(rel) {
 		return KindNone
 	}
 	segs := strings.Split(rel, "/")
