@@ -8,6 +8,9 @@ package diagnostics
 import (
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -453,7 +456,7 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 	}
 	// A near miss of this kind's key that no kind knows is a typo: its
 	// value is lost, not merely ignored.
-	if best := closest(key, kindKeys(m.kind), 2); best != "" && len([]rune(key)) >= 4 && !anyKnown[key] {
+	if best := closestKey(m.kind, key); best != "" && utf8.RuneCountInString(key) >= 4 && !anyKnown[key] {
 		for t, r := range v {
 			if r == model.Ignore {
 				v[t] = model.Lose
@@ -494,13 +497,18 @@ func readersOf(kind model.Kind, key string) string {
 	return ""
 }
 
-func kindKeys(k model.Kind) []string {
-	var out []string
-	for _, f := range catalogue[k] {
-		out = append(out, f.Key)
+func kindKeys(k model.Kind) []string { return kindKeyLists()[k] }
+
+// kindKeyLists is every kind's keys in catalogue order, built once.
+var kindKeyLists = sync.OnceValue(func() map[model.Kind][]string {
+	m := map[model.Kind][]string{}
+	for k, fields := range catalogue {
+		for _, f := range fields {
+			m[k] = append(m[k], f.Key)
+		}
 	}
-	return out
-}
+	return m
+})
 
 // moveUnderMetadata moves a one-line scalar entry under `metadata:`.
 func (m *mdFile) moveUnderMetadata(f *mdField) (model.Fix, bool) {
@@ -565,13 +573,54 @@ func closest(s string, candidates []string, maxDist int) string {
 	return best
 }
 
+// closestKey is closest(key, kindKeys(kind), 2), remembered: the same
+// unknown keys (license, version, author, …) recur in file after file. The
+// memo stops growing at closestMemoMax entries (keys come from files).
+func closestKey(kind model.Kind, key string) string {
+	type memoKey struct {
+		kind model.Kind
+		key  string
+	}
+	mk := memoKey{kind, key}
+	if v, ok := closestMemo.Load(mk); ok {
+		return v.(string)
+	}
+	best := closest(key, kindKeys(kind), 2)
+	if closestMemoLen.Load() < closestMemoMax {
+		if _, loaded := closestMemo.LoadOrStore(mk, best); !loaded {
+			closestMemoLen.Add(1)
+		}
+	}
+	return best
+}
+
+const closestMemoMax = 4096
+
+var (
+	closestMemo    sync.Map
+	closestMemoLen atomic.Int64
+)
+
 func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
+	if len(a) > 4*64 || len(b) > 4*64 {
 		return 99
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var ba, bb [64]rune
+	ra, rb := ba[:0], bb[:0]
+	for _, r := range a {
+		if len(ra) == 64 {
+			return 99
+		}
+		ra = append(ra, r)
+	}
+	for _, r := range b {
+		if len(rb) == 64 {
+			return 99
+		}
+		rb = append(rb, r)
+	}
+	var rows [2][65]int
+	prev, cur := rows[0][:len(rb)+1], rows[1][:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}

@@ -99,6 +99,22 @@ func SplitFrontmatter(text []byte) Frontmatter {
 // lineAt returns the end of the line starting at pos (before its break)
 // and the start of the next line. Breaks are LF, CRLF and lone CR.
 func lineAt(text []byte, pos int) (end, next int) {
+	// Find the line feed with the vectorised IndexByte; a carriage return
+	// before it (a CR line or a CRLF) is then looked for in that line only.
+	if pos < len(text) {
+		rest := text[pos:]
+		nl := bytes.IndexByte(rest, '\n')
+		seg := rest
+		if nl >= 0 {
+			seg = rest[:nl]
+		}
+		if cr := bytes.IndexByte(seg, '\r'); cr < 0 {
+			if nl < 0 {
+				return len(text), len(text)
+			}
+			return pos + nl, pos + nl + 1
+		}
+	}
 	for i := pos; i < len(text); i++ {
 		switch text[i] {
 		case '\n':

@@ -127,6 +127,9 @@ type mdFile struct {
 	mapping bool
 	// plugin reports a file inside a plugin (not a workspace .claude/ file).
 	plugin bool
+	// exists memoises link targets' Stat within this check: a skill often
+	// links the same file many times.
+	exists map[string]bool
 }
 
 type mdField struct {
@@ -221,14 +224,40 @@ func expandMsg(msg string, by []model.Target) string {
 		}
 		return b
 	}
-	return strings.NewReplacer(
-		"{T}", targetNames(by),
-		"{s}", pick("s", ""),
-		"{es}", pick("es", ""),
-		"{does}", pick("does", "do"),
-		"{has}", pick("has", "have"),
-		"{is}", pick("is", "are"),
-	).Replace(msg)
+	if !strings.Contains(msg, "{") {
+		return msg
+	}
+	// One pass, as strings.Replacer would, without building one per
+	// message (a check reports thousands).
+	var sb strings.Builder
+	sb.Grow(len(msg) + 32)
+	for {
+		i := strings.IndexByte(msg, '{')
+		if i < 0 {
+			sb.WriteString(msg)
+			return sb.String()
+		}
+		sb.WriteString(msg[:i])
+		msg = msg[i:]
+		word := ""
+		switch {
+		case strings.HasPrefix(msg, "{T}"):
+			word, msg = targetNames(by), msg[3:]
+		case strings.HasPrefix(msg, "{s}"):
+			word, msg = pick("s", ""), msg[3:]
+		case strings.HasPrefix(msg, "{es}"):
+			word, msg = pick("es", ""), msg[4:]
+		case strings.HasPrefix(msg, "{does}"):
+			word, msg = pick("does", "do"), msg[6:]
+		case strings.HasPrefix(msg, "{has}"):
+			word, msg = pick("has", "have"), msg[5:]
+		case strings.HasPrefix(msg, "{is}"):
+			word, msg = pick("is", "are"), msg[4:]
+		default:
+			word, msg = "{", msg[1:]
+		}
+		sb.WriteString(word)
+	}
 }
 
 // q quotes a user value for a message: '…', shortened, one line.
@@ -837,6 +866,11 @@ func yamlScalar(s string) string {
 	var n yaml.Node
 	plain := s != "" && !strings.ContainsAny(s[:1], "!&*[]{}|>'\"%@`#,?:-") && !strings.Contains(s, ": ") && !strings.Contains(s, " #")
 	if plain {
+		if doc, ok := fastYAML([]byte("k: " + s)); ok {
+			if v, ok := str(mapValue(doc.Content[0], "k")); ok && v == s {
+				return s
+			}
+		}
 		if yaml.Unmarshal([]byte("k: "+s), &n) == nil {
 			if v, ok := str(mapValue(n.Content[0], "k")); ok && v == s {
 				return s

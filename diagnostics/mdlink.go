@@ -31,8 +31,10 @@ var linkRules = []RuleInfo{
 }
 
 var (
-	fileRef    = regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`)
-	schemeLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	fileRefMark = []byte("#file:")
+	linkOpen    = []byte("](")
+	fileRef     = regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`)
+	schemeLike  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 )
 
 // checkLinks reports missing link targets in the Markdown body.
@@ -42,9 +44,11 @@ func (m *mdFile) checkLinks() {
 	}
 	m.scanBody(func(line []byte, off int) {
 		for i := 0; i+1 < len(line); i++ {
-			if line[i] != ']' || line[i+1] != '(' {
-				continue
+			j := bytes.Index(line[i:], linkOpen)
+			if j < 0 {
+				break
 			}
+			i += j
 			s := i + 2
 			e := s
 			depth := 0
@@ -63,11 +67,29 @@ func (m *mdFile) checkLinks() {
 			m.checkTarget(string(line[s:e]), model.Span{Start: off + s, End: off + e}, false)
 			i = e
 		}
+		if !bytes.Contains(line, fileRefMark) {
+			return
+		}
 		for _, loc := range fileRef.FindAllSubmatchIndex(line, -1) {
 			t := strings.TrimRight(string(line[loc[2]:loc[3]]), ".,;:")
 			m.checkTarget(t, model.Span{Start: off + loc[2], End: off + loc[2] + len(t)}, true)
 		}
 	})
+}
+
+// statExists reports whether rel exists, asking the workspace once per
+// path and check.
+func (m *mdFile) statExists(rel string) bool {
+	ok, seen := m.exists[rel]
+	if !seen {
+		_, err := m.f.FS.Stat(rel)
+		ok = err == nil
+		if m.exists == nil {
+			m.exists = map[string]bool{}
+		}
+		m.exists[rel] = ok
+	}
+	return ok
 }
 
 // scanBody calls fn for each body line with code spans, fenced code and
@@ -81,6 +103,11 @@ func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 		e, n := lineAt(m.text, pos)
 		line := m.text[pos:e]
 		if fence.Step(line) {
+			pos = n
+			continue
+		}
+		if !comment && bytes.IndexByte(line, '`') < 0 && bytes.IndexByte(line, '<') < 0 {
+			fn(line, pos) // nothing to blank: no copy (fn only reads)
 			pos = n
 			continue
 		}
@@ -161,15 +188,16 @@ func blankComments(b []byte, in bool) bool {
 // blankCodeSpans replaces `code` spans (any backtick run length) with spaces.
 func blankCodeSpans(b []byte) {
 	for i := 0; i < len(b); {
-		if b[i] != '`' {
-			i++
-			continue
+		j := bytes.IndexByte(b[i:], '`')
+		if j < 0 {
+			return
 		}
+		i += j
 		n := 0
 		for i+n < len(b) && b[i+n] == '`' {
 			n++
 		}
-		close := bytes.Index(b[i+n:], bytes.Repeat([]byte("`"), n))
+		close := indexRun(b[i+n:], '`', n)
 		if close < 0 {
 			i += n
 			continue
@@ -180,6 +208,28 @@ func blankCodeSpans(b []byte) {
 		}
 		i = end
 	}
+}
+
+// indexRun is where n c's in a row first occur in b, as
+// bytes.Index(b, bytes.Repeat([]byte{c}, n)) finds it, without building the
+// run.
+func indexRun(b []byte, c byte, n int) int {
+	for i := 0; i+n <= len(b); {
+		j := bytes.IndexByte(b[i:], c)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		k := 0
+		for i+k < len(b) && k < n && b[i+k] == c {
+			k++
+		}
+		if k == n {
+			return i
+		}
+		i += k
+	}
+	return -1
 }
 
 func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
@@ -208,7 +258,7 @@ func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 		if c == ".." || strings.HasPrefix(c, "../") {
 			return // outside the workspace folder: not ours to judge
 		}
-		if _, err := m.f.FS.Stat(c); err == nil {
+		if m.statExists(c) {
 			return
 		}
 	}

@@ -3,6 +3,7 @@ package diagnostics
 // SKILL.md rules (customization-formats.md §5.2).
 
 import (
+	"bytes"
 	"path"
 	"strconv"
 	"strings"
@@ -478,6 +479,9 @@ func fieldNode(f *mdField) *yaml.Node {
 
 // angleBrackets reports each XML tag or stray angle bracket in a value.
 func (m *mdFile) angleBrackets(f *mdField, s string) {
+	if !strings.ContainsAny(s, "<>") {
+		return // nearly every description: no rune slice needed
+	}
 	rs := []rune(s)
 	count := 0
 	for i := 0; i < len(rs) && count < 5; i++ {
@@ -587,6 +591,17 @@ func contains(list []string, s string) bool {
 // bodyLines reports a skill body over 500 lines at line 501.
 func (m *mdFile) bodyLines() {
 	md := m.fm.Markdown
+	if body := m.text[md.Start:md.End]; len(body) > 0 && bytes.IndexByte(body, '\r') < 0 {
+		// Without CRs the line count is a vectorised count of line feeds;
+		// only a body over the limit needs the walk below for its span.
+		lines := bytes.Count(body, []byte{'\n'})
+		if body[len(body)-1] != '\n' {
+			lines++
+		}
+		if lines <= maxSkillBody {
+			return
+		}
+	}
 	pos, line := md.Start, 0
 	for pos < md.End {
 		e, n := lineAt(m.text, pos)

@@ -55,6 +55,10 @@ func newYdoc(src []byte, toFile func(int) int) *ydoc {
 // document's content node (nil when the document is empty).
 func parseYAML(src []byte, toFile func(int) int) (d *ydoc, err *yerr) {
 	d = newYdoc(src, toFile)
+	if fast, ok := fastYAML(src); ok {
+		d.root = fast.Content[0]
+		return d, nil
+	}
 	var doc yaml.Node
 	if e := yaml.Unmarshal(src, &doc); e != nil {
 		return d, d.locate(e.Error())
