@@ -427,14 +427,7 @@ func (l *dirLayout) stat(rel string) (fi fs.FileInfo, err error, known bool) {
 	if l.listed == nil || !fs.ValidPath(rel) || rel == "." {
 		return nil, nil, false
 	}
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	l.walkMu.RLock()
-	listed := l.listed[dir]
-	t, seen := l.types[rel]
-	l.walkMu.RUnlock()
+	_, listed, t, seen := l.lookup(rel)
 	switch {
 	case !listed || t&fs.ModeSymlink != 0:
 		return nil, nil, false
@@ -444,6 +437,20 @@ func (l *dirLayout) stat(rel string) (fi fs.FileInfo, err error, known bool) {
 		return nil, nil, false
 	}
 	return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}, true
+}
+
+// lookup is what the walk knows of rel: its folder ("" for the root),
+// whether that folder was listed, and rel's type if it was among the
+// entries.
+func (l *dirLayout) lookup(rel string) (dir string, listed bool, t fs.FileMode, seen bool) {
+	dir = path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	l.walkMu.RLock()
+	defer l.walkMu.RUnlock()
+	t, seen = l.types[rel]
+	return dir, l.listed[dir], t, seen
 }
 
 // walkInfo is the fs.FileInfo of an entry the walk listed: its name and
@@ -467,14 +474,7 @@ func (l *dirLayout) absent(rel string) bool {
 	if l.listed == nil {
 		return false
 	}
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	l.walkMu.RLock()
-	listed := l.listed[dir]
-	_, seen := l.types[rel]
-	l.walkMu.RUnlock()
+	dir, listed, _, seen := l.lookup(rel)
 	if !listed {
 		return dir != "" && l.absent(dir)
 	}

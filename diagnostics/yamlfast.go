@@ -102,6 +102,15 @@ func fastBytesOK(src []byte) bool {
 	return true
 }
 
+// indentOf counts the spaces a line starts with.
+func indentOf(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] == ' ' {
+		n++
+	}
+	return n
+}
+
 func isSpaces(b []byte) bool {
 	for _, c := range b {
 		if c != ' ' {
@@ -273,10 +282,7 @@ func fastBlock(lines []fastLine, i int) (*yaml.Node, int, bool) {
 		return nil, 0, false // `key:` with nothing: a null, yaml.v3's business
 	}
 	first := lines[i].text
-	indent := 0
-	for indent < len(first) && first[indent] == ' ' {
-		indent++
-	}
+	indent := indentOf(first)
 	if indent < len(first) && first[indent] == '-' {
 		return fastBlockList(lines, i, indent)
 	}
@@ -289,10 +295,7 @@ func fastBlock(lines []fastLine, i int) (*yaml.Node, int, bool) {
 		if isSpaces(l.text) {
 			continue
 		}
-		ind := 0
-		for ind < len(l.text) && l.text[ind] == ' ' {
-			ind++
-		}
+		ind := indentOf(l.text)
 		if ind == 0 {
 			break
 		}
@@ -323,10 +326,7 @@ func fastBlockList(lines []fastLine, i, indent int) (*yaml.Node, int, bool) {
 		if isSpaces(l.text) {
 			continue
 		}
-		ind := 0
-		for ind < len(l.text) && l.text[ind] == ' ' {
-			ind++
-		}
+		ind := indentOf(l.text)
 		if ind < indent || (ind == indent && l.text[ind] != '-') {
 			break
 		}

@@ -48,40 +48,52 @@ var SkipDir = fs.SkipDir
 
 // Walk calls fn for every entry below root in lexical order, depth first,
 // folders before their contents. It lists folders (listDir: getdents on
-// Linux, os.ReadDir elsewhere), which never opens the files it lists, and enters only real folders (no
-// symlinks), so FIFOs, devices and link loops cannot stall it. Unreadable
+// Linux, os.ReadDir elsewhere), which never opens the files it lists, and
+// enters only real folders (no symlinks), so FIFOs, devices and link loops
+// cannot stall it. Unreadable
 // folders are skipped. fn may return SkipDir for a directory, or any other
 // error to stop the walk (Walk returns it). A missing root is an error.
 func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
+	start, ex, err := walkStart(root, opt)
+	if err != nil || ex == nil {
+		return err
+	}
+	err = walkDir(start, opt.MaxDepth, ex, opt.Listed, fn)
+	if errors.Is(err, SkipDir) {
+		return nil
+	}
+	return err
+}
+
+// walkStart checks the root and finds the folder both walkers start at
+// (the root, or opt.Under below it). A nil matcher with a nil error means
+// there is nothing to walk (Under excluded, missing or too deep).
+func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
 	st, err := os.Stat(root)
 	if err != nil {
-		return statErr(".", err)
+		return folder{}, nil, statErr(".", err)
 	}
 	if !st.IsDir() {
-		return &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
+		return folder{}, nil, &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
 	}
 	ex := opt.Exclude
 	if ex == nil {
 		ex = defaultMatcher
 	}
-	dir, rel, depth := root, "", 0
+	start := folder{dir: root, top: true}
 	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
 		if !fs.ValidPath(u) || ex.Match(u) {
-			return nil
+			return folder{}, nil, nil
 		}
-		dir, rel, depth = filepath.Join(root, filepath.FromSlash(u)), u, Depth(u)+1
-		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
-			return nil
+		start = folder{dir: filepath.Join(root, filepath.FromSlash(u)), rel: u, depth: Depth(u) + 1, top: true}
+		if st, err := os.Lstat(start.dir); err != nil || !st.IsDir() {
+			return folder{}, nil, nil
 		}
-		if opt.MaxDepth > 0 && depth > opt.MaxDepth {
-			return nil
+		if opt.MaxDepth > 0 && start.depth > opt.MaxDepth {
+			return folder{}, nil, nil
 		}
 	}
-	err = walkDir(dir, rel, depth, depth, opt.MaxDepth, ex, opt.Listed, fn)
-	if errors.Is(err, SkipDir) {
-		return nil
-	}
-	return err
+	return start, ex, nil
 }
 
 // dirEntry is one name of a folder listing with the type part of its mode
@@ -91,8 +103,20 @@ type dirEntry struct {
 	typ  fs.FileMode
 }
 
-func walkDir(dir, rel string, depth, top, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) error {
-	entries, names, ok := listing(dir, rel, depth == top, ex, listed)
+// walkDir is Walk below one folder: depth first, each subfolder entered as
+// soon as fn has seen it.
+func walkDir(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) error {
+	return visit(f, maxDepth, ex, listed, fn, func(sub folder) error {
+		return walkDir(sub, maxDepth, ex, listed, fn)
+	})
+}
+
+// visit lists the folder f, calls Listed and then fn for each entry in
+// order, and hands each subfolder fn does not skip (and the depth limit
+// allows) to enter: at once for Walk, queued for WalkParallel. SkipDir on
+// a file skips the rest of its folder, as fs.WalkDir does.
+func visit(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error, enter func(folder) error) error {
+	entries, names, ok := listing(f.dir, f.rel, f.top, ex, listed)
 	if !ok {
 		return nil
 	}
@@ -105,16 +129,16 @@ func walkDir(dir, rel string, depth, top, maxDepth int, ex *Matcher, listed func
 			if err != nil {
 				return err
 			}
-			if maxDepth > 0 && depth+1 > maxDepth {
+			if maxDepth > 0 && f.depth+1 > maxDepth {
 				continue
 			}
-			if err := walkDir(dir+string(filepath.Separator)+names[i], e.Rel, depth+1, top, maxDepth, ex, listed, fn); err != nil {
+			if err := enter(folder{dir: f.dir + string(filepath.Separator) + names[i], rel: e.Rel, depth: f.depth + 1}); err != nil {
 				return err
 			}
 			continue
 		}
 		if err == SkipDir {
-			return nil // SkipDir on a file skips the rest of its folder, as fs.WalkDir does
+			return nil
 		}
 		if err != nil {
 			return err
@@ -167,29 +191,9 @@ func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) erro
 	if workers < 2 {
 		return Walk(root, opt, fn)
 	}
-	st, err := os.Stat(root)
-	if err != nil {
-		return statErr(".", err)
-	}
-	if !st.IsDir() {
-		return &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
-	}
-	ex := opt.Exclude
-	if ex == nil {
-		ex = defaultMatcher
-	}
-	start := folder{dir: root, top: true}
-	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
-		if !fs.ValidPath(u) || ex.Match(u) {
-			return nil
-		}
-		start = folder{dir: filepath.Join(root, filepath.FromSlash(u)), rel: u, depth: Depth(u) + 1, top: true}
-		if st, err := os.Lstat(start.dir); err != nil || !st.IsDir() {
-			return nil
-		}
-		if opt.MaxDepth > 0 && start.depth > opt.MaxDepth {
-			return nil
-		}
+	start, ex, err := walkStart(root, opt)
+	if err != nil || ex == nil {
+		return err
 	}
 	q := &folderQueue{todo: []folder{start}}
 	q.cond = sync.NewCond(&q.mu)
@@ -267,32 +271,13 @@ func (q *folderQueue) done(subs []folder, err error) {
 // listOne lists one folder for WalkParallel, calls Listed and fn, and
 // returns the subfolders to enter.
 func listOne(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) ([]folder, error) {
-	entries, names, ok := listing(f.dir, f.rel, f.top, ex, listed)
-	if !ok {
-		return nil, nil
-	}
 	var subs []folder
-	for i, e := range entries {
-		err := fn(e)
-		if e.Type.IsDir() {
-			if err == SkipDir {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if maxDepth > 0 && f.depth+1 > maxDepth {
-				continue
-			}
-			subs = append(subs, folder{dir: f.dir + string(filepath.Separator) + names[i], rel: e.Rel, depth: f.depth + 1})
-			continue
-		}
-		if err == SkipDir {
-			return subs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := visit(f, maxDepth, ex, listed, fn, func(sub folder) error {
+		subs = append(subs, sub)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return subs, nil
 }

@@ -123,7 +123,11 @@ func TestReadEntryDoesNotFollowASwappedInLink(t *testing.T) {
 	assert.Equal(t, NotRegular, ReasonOf(err), "a FIFO swapped in is opened without blocking and refused by fstat")
 }
 
-func TestWalkListsWithoutOpeningOrFollowing(t *testing.T) {
+// hostileTree is hostile with folders the walkers must skip (.git,
+// node_modules, an excluded fixtures/) or stop above (a/b/c at depth 2),
+// and the matcher that excludes fixtures.
+func hostileTree(t *testing.T) (string, *Matcher) {
+	t.Helper()
 	root, _ := hostile(t)
 	write(t, filepath.Join(root, ".git/config"), "x")
 	write(t, filepath.Join(root, "node_modules/p/SKILL.md"), "x")
@@ -131,6 +135,11 @@ func TestWalkListsWithoutOpeningOrFollowing(t *testing.T) {
 	write(t, filepath.Join(root, "a/b/c/deep.md"), "x")
 	m, err := NewMatcher([]string{"fixtures"})
 	require.NoError(t, err)
+	return root, m
+}
+
+func TestWalkListsWithoutOpeningOrFollowing(t *testing.T) {
+	root, m := hostileTree(t)
 	var got []string
 	require.NoError(t, Walk(root, WalkOptions{MaxDepth: 2, Exclude: m}, func(e Entry) error {
 		got = append(got, e.Rel+" "+Describe(e.Type))
@@ -160,16 +169,10 @@ func TestWalkListsWithoutOpeningOrFollowing(t *testing.T) {
 // overall order, so sorted), and that every entry's folder was Listed,
 // with the entry among its listing, before fn heard of the entry.
 func TestWalkParallelSeesWhatWalkSees(t *testing.T) {
-	root, _ := hostile(t)
-	write(t, filepath.Join(root, ".git/config"), "x")
-	write(t, filepath.Join(root, "node_modules/p/SKILL.md"), "x")
-	write(t, filepath.Join(root, "fixtures/bad/SKILL.md"), "x")
-	write(t, filepath.Join(root, "a/b/c/deep.md"), "x")
+	root, m := hostileTree(t)
 	for i := range 40 {
 		write(t, filepath.Join(root, fmt.Sprintf("many/%02d/x/SKILL.md", i)), "x")
 	}
-	m, err := NewMatcher([]string{"fixtures"})
-	require.NoError(t, err)
 	for _, tc := range []struct {
 		name string
 		opt  WalkOptions
