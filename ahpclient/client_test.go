@@ -162,6 +162,13 @@ func (r *rig) hostWait(what string, cond func(v *ahptest.View) bool) {
 	require.NoError(r.t, r.host.Wait(ctx, cond), what)
 }
 
+// waitEvent waits for an event f accepts: events reach the listener on
+// their own goroutine, possibly after the mirror already shows their cause.
+func (r *rig) waitEvent(what string, f func(ahpclient.Event) bool) {
+	r.t.Helper()
+	r.waitFor(what+" event", func() bool { return r.hasEvent(f) })
+}
+
 func (r *rig) hasEvent(f func(ahpclient.Event) bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -228,7 +235,7 @@ func TestHandshakeJoinDispatchEcho(t *testing.T) {
 		r.hostWait("client subscribed to root, session and chat", func(v *ahptest.View) bool {
 			return v.Subscribed(id, ahpclient.RootURI) && v.Subscribed(id, s) && v.Subscribed(id, chat)
 		})
-		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventSessionJoined && e.Channel == s }))
+		r.waitEvent("session joined", func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventSessionJoined && e.Channel == s })
 
 		// The active-client entry is asserted on join and echoed.
 		require.NoError(t, r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{map[string]any{"name": "ahpls_diagnostics"}}}))
@@ -453,7 +460,7 @@ func TestBadInputSurvived(t *testing.T) {
 		r.waitFor("live after garbage", func() bool { return r.title(s) == "Still alive" })
 		assert.NotEqual(t, before, r.title(s))
 		assert.Equal(t, 1, h.Accepted(), "no reconnect was needed")
-		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventBadFrame }))
+		r.waitEvent("bad frame", func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventBadFrame })
 		_, ok := r.client.State(chat)
 		assert.True(t, ok)
 		assert.Equal(t, []string{s}, r.client.Joined())
@@ -615,9 +622,9 @@ func TestRefusedReconnectFallsBackToInitialize(t *testing.T) {
 			return r.title(s) == "Fresh" && ok
 		})
 		r.hostWait("subscribed again", func(v *ahptest.View) bool { return v.Subscribed(id, s) && v.Subscribed(id, chat) })
-		assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
+		r.waitEvent("connected afresh", func(e ahpclient.Event) bool {
 			return e.Kind == ahpclient.EventConnected && !e.Resumed && r.client.ClientID() == id
-		}))
+		})
 	})
 }
 

@@ -98,9 +98,9 @@ func TestNegotiationTable(t *testing.T) {
 				assert.IsType(t, wire.V08{}, d)
 				assert.Equal(t, wire.EnablementUnknown, d.Enablement(), "nothing observed yet")
 			}
-			assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
+			r.waitEvent("dialect announced as "+wantReason, func(e ahpclient.Event) bool {
 				return e.Kind == ahpclient.EventDialectChanged && e.Reason == wantReason
-			}), "dialect announced as %q", wantReason)
+			})
 
 			// The mirror reduces in the negotiated dialect.
 			_, err := h.Emit(s, map[string]any{"type": "session/creationFailed", "error": map[string]any{"errorType": "backend", "message": "no model"}})
@@ -328,9 +328,9 @@ func TestEnablementLearntFrom08Host(t *testing.T) {
 	require.NotNil(t, pub.Enabled, "0.8.0 requires enabled beside the list")
 	assert.True(t, *pub.Enabled)
 	assert.Equal(t, []wire.CustomizationEnablement{{Kind: wire.ScopeGlobal, Enabled: true}}, pub.Enablement)
-	assert.True(t, r.hasEvent(func(e ahpclient.Event) bool {
+	r.waitEvent("dialect scoped", func(e ahpclient.Event) bool {
 		return e.Kind == ahpclient.EventDialectChanged && e.Reason == "0.8.0 scoped"
-	}))
+	})
 
 	// A later boolean-only list does not undo it.
 	_, err = h.Emit(s, map[string]any{"type": "session/customizationsChanged", "customizations": []any{hostPlugin("p2", &on, nil)}})
