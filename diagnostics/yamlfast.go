@@ -120,6 +120,10 @@ func isSpaces(b []byte) bool {
 	return true
 }
 
+// maxFastKey is the longest key the fast path takes; yaml.v3 refuses a
+// simple key that runs past 1,024 characters.
+const maxFastKey = 512
+
 // fastRest is what follows a key's colon on its line, from byte off.
 type fastRest struct {
 	text []byte
@@ -137,6 +141,9 @@ func fastKey(l fastLine, indent int) (*yaml.Node, fastRest, bool) {
 	}
 	if j == indent || !isLetter(t[indent]) || j >= len(t) || t[j] != ':' || (j+1 < len(t) && t[j+1] != ' ') {
 		return nil, fastRest{}, false
+	}
+	if j-indent > maxFastKey {
+		return nil, fastRest{}, false // yaml.v3 refuses simple keys of 1,024 characters or more
 	}
 	k := string(t[indent:j])
 	if fastSpecial(k) {
