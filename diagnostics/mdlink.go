@@ -93,7 +93,8 @@ func (m *mdFile) statExists(rel string) bool {
 }
 
 // scanBody calls fn for each body line with code spans, fenced code and
-// HTML comments blanked out (offsets are preserved).
+// HTML comments blanked out (offsets are preserved). fn must neither modify
+// nor keep line: it may be the file's own bytes or a reused buffer.
 func (m *mdFile) scanBody(fn func(line []byte, off int)) {
 	md := m.fm.Markdown
 	var fence CodeFence
