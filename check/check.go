@@ -20,6 +20,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -400,20 +401,20 @@ func (d dirFS) ReadDir(rel string) ([]fs.DirEntry, error) { return d.r.ReadDir(r
 func DirLayout(root string) model.Layout { return newDirLayout(wsfs.NewRoot(root)) }
 
 func newDirLayout(r *wsfs.Root) *dirLayout {
-	return &dirLayout{r: r, memo: map[string]model.PluginFormat{}}
+	return &dirLayout{r: r}
 }
 
 type dirLayout struct {
 	r    *wsfs.Root
+	memo sync.Map // folder → model.PluginFormat
 	mu   sync.Mutex
-	memo map[string]model.PluginFormat
-	bad  []refusal
+	bad  []refusal // guarded by mu
 	// listed and types are what the folder walk saw (nil outside a
 	// folder check): the folders it listed in full and the type of every
 	// entry in them. Probing a folder for its manifest paths, nearly
 	// always absent, and existence questions are then answered without a
 	// syscall. walkMu guards them (the walk is still under way while
-	// files are checked); it is taken after mu, never before.
+	// files are checked); no other lock is held with it.
 	walkMu sync.RWMutex
 	listed map[string]bool
 	types  map[string]fs.FileMode
@@ -485,11 +486,12 @@ func (l *dirLayout) absent(rel string) bool {
 // finding (not a plain absence).
 type refusal struct{ rel, why string }
 
+// PluginRoot is asked for every folder above every file, from every
+// worker: a memo hit takes no lock. Two workers may detect the same folder
+// at once; both get the same answer, and refused drops the double.
 func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f, ok := l.memo[dir]; ok {
-		return f
+	if f, ok := l.memo.Load(dir); ok {
+		return f.(model.PluginFormat)
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
 		if l.absent(rel) {
@@ -497,12 +499,14 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 		}
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
 		if err != nil && wsfs.ReasonOf(err) != wsfs.NotExist {
+			l.mu.Lock()
 			l.bad = append(l.bad, refusal{rel, unreadableWhy(err)})
+			l.mu.Unlock()
 		}
 		return b, err == nil
 	}, dir)
-	l.memo[dir] = f
-	return f
+	got, _ := l.memo.LoadOrStore(dir, f)
+	return got.(model.PluginFormat)
 }
 
 func (l *dirLayout) refused() []refusal {
@@ -510,5 +514,5 @@ func (l *dirLayout) refused() []refusal {
 	defer l.mu.Unlock()
 	out := append([]refusal(nil), l.bad...)
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out
+	return slices.Compact(out)
 }
