@@ -823,10 +823,10 @@ func (l *Link) publishDiagnostics(files []string) {
 		diags []model.Diagnostic
 	}
 	var outs []out
-	sums := l.diagSums(files)
+	sums, excl := l.diagSums(files)
 	l.mu.Lock()
 	for _, p := range files {
-		ds := append(append(append([]model.Diagnostic{}, l.excl[p]...), l.hostDiags[p]...), l.editorDiagsLocked(p)...)
+		ds := append(append(append([]model.Diagnostic{}, excl[p]...), l.hostDiags[p]...), l.editorDiagsLocked(p)...)
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
 		key := ""
 		if len(ds) > 0 {

@@ -112,23 +112,32 @@ type SumEditor interface {
 	PublishDiagnosticsFor(absPath string, sum [32]byte, diags []model.Diagnostic)
 }
 
-// diagSums are the hashes the given files' diagnostics are tagged with:
-// the text an exclusion's verdict was made on, else the file's text now
-// (the other sources read it as they compute, and every change of it
-// brings a recomputation). Called without l.mu: it reads buffers.
-func (l *Link) diagSums(files []string) map[string][32]byte {
-	out := make(map[string][32]byte, len(files))
+// diagSums are the hashes the given files' diagnostics are tagged with,
+// and the exclusions they tag: the text an exclusion's verdict was made on,
+// else the file's text now (the other sources read it as they compute, and
+// every change of it brings a recomputation). An exclusion and its hash
+// are read together: a build that lands between reading one and the other
+// would pair an older text's exclusion with a newer text's hash, and the
+// editor would show it on the newer text. Called without l.mu: it reads
+// buffers.
+func (l *Link) diagSums(files []string) (map[string][32]byte, map[string][]model.Diagnostic) {
+	sums := make(map[string][32]byte, len(files))
+	excl := make(map[string][]model.Diagnostic, len(files))
+	var untagged []string
+	l.mu.Lock()
 	for _, p := range files {
-		l.mu.Lock()
-		sum, ok := l.exclSum[p]
-		l.mu.Unlock()
-		if !ok {
-			text, _ := l.readText(p)
-			sum = sha256.Sum256(text)
+		if sum, ok := l.exclSum[p]; ok {
+			sums[p], excl[p] = sum, l.excl[p]
+		} else {
+			untagged = append(untagged, p)
 		}
-		out[p] = sum
 	}
-	return out
+	l.mu.Unlock()
+	for _, p := range untagged {
+		text, _ := l.readText(p)
+		sums[p] = sha256.Sum256(text)
+	}
+	return sums, excl
 }
 
 // readText is a file's current text: the open buffer, else the disk.
