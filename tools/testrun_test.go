@@ -250,9 +250,12 @@ func TestRunTestsGo200(t *testing.T) {
 	t.Logf("200 tests: %d progress updates in %s (%.1f/s); text result %d bytes, wire result %d bytes", len(times), res.Duration.Round(time.Millisecond), rate, len(res.Output), len(wire))
 }
 
-func TestRunTestsNode(t *testing.T) {
-	needTool(t, "node", "--test", "--test-reporter=tap", "--help")
-	root := copyTree(t, "testdata/testrun/node")
+// runOnePassOneFail runs the detected tests of a copy of fixture, which
+// holds one passing and one failing test, and checks the failure the
+// result names (its message by substring).
+func runOnePassOneFail(t *testing.T, fixture string, want TestFailure) (string, *Registry) {
+	t.Helper()
+	root := copyTree(t, fixture)
 	r := testRegistry(t, root, true)
 	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(Progress) {})
 	t.Logf("result:\n%s", res.Output)
@@ -263,12 +266,18 @@ func TestRunTestsNode(t *testing.T) {
 	assert.Equal(t, 1, run.Failed)
 	require.Len(t, run.Failures, 1)
 	f := run.Failures[0]
-	assert.Equal(t, "multiplies", f.Name)
-	assert.Equal(t, "test/math.test.js", f.File)
-	assert.Equal(t, 10, f.Line)
-	assert.Contains(t, f.Message, "two times two")
+	assert.Equal(t, want.Name, f.Name)
+	assert.Equal(t, want.File, f.File)
+	assert.Equal(t, want.Line, f.Line)
+	assert.Contains(t, f.Message, want.Message)
+	return root, r
+}
 
-	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"pattern":"adds"}`), nil)
+func TestRunTestsNode(t *testing.T) {
+	needTool(t, "node", "--test", "--test-reporter=tap", "--help")
+	root, r := runOnePassOneFail(t, "testdata/testrun/node", TestFailure{Name: "multiplies", File: "test/math.test.js", Line: 10, Message: "two times two"})
+
+	res := r.Run(context.Background(), "ahpls_run_tests", []byte(`{"pattern":"adds"}`), nil)
 	assert.True(t, res.Success, res.Output)
 	assert.Contains(t, report(t, res).Runs[0].Command, "--test-name-pattern=adds")
 
@@ -282,26 +291,12 @@ func TestRunTestsNode(t *testing.T) {
 
 func TestRunTestsPytest(t *testing.T) {
 	needTool(t, "python3", "-m", "pytest", "--version")
-	root := copyTree(t, "testdata/testrun/python")
-	r := testRegistry(t, root, true)
-	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(Progress) {})
-	t.Logf("result:\n%s", res.Output)
-	rep := report(t, res)
-	require.Len(t, rep.Runs, 1)
-	run := rep.Runs[0]
-	assert.Equal(t, 1, run.Passed)
-	assert.Equal(t, 1, run.Failed)
-	require.Len(t, run.Failures, 1)
-	f := run.Failures[0]
-	assert.Equal(t, "test_calc.py::test_mul", f.Name)
-	assert.Equal(t, "test_calc.py", f.File)
-	assert.Equal(t, 10, f.Line)
-	assert.Contains(t, f.Message, "assert 4 == 5")
+	root, r := runOnePassOneFail(t, "testdata/testrun/python", TestFailure{Name: "test_calc.py::test_mul", File: "test_calc.py", Line: 10, Message: "assert 4 == 5"})
 
 	p := filepath.Join(root, "test_calc.py")
 	src, _ := os.ReadFile(p)
 	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(src), "== 5", "== 4", 1)), 0o644))
-	res = r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
+	res := r.Run(context.Background(), "ahpls_run_tests", []byte(`{"failedOnly":true}`), nil)
 	assert.True(t, res.Success, res.Output)
 }
 
