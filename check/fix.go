@@ -1,7 +1,7 @@
 package check
 
 // `ahpls check --fix` and `--diff`: apply the quick fixes of rules marked
-// diagnostics.RuleInfo.SafeFix, the same edits the language server offers,
+// diagnostics.Rule.SafeFix, the same edits the language server offers,
 // without asking.
 
 import (

@@ -15,7 +15,7 @@ type Checker struct {
 	Check func(text []byte) []model.Diagnostic
 	// Rules are the rules Check reports, for Rules(), LookupRule, SARIF and
 	// hover.
-	Rules []RuleInfo
+	Rules []*Rule
 }
 
 // extraChecker returns the first of opts.Checkers for kind.

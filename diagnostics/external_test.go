@@ -41,7 +41,7 @@ func TestExtraChecker(t *testing.T) {
 	_, ok := LookupRule("tools/todo")
 	require.False(t, ok)
 
-	extra := Checker{Kind: model.KindTools, Check: fakeToolsChecker, Rules: []RuleInfo{{ID: "tools/todo", Summary: "A TODO left in .ahpls/tools.json."}}}
+	extra := Checker{Kind: model.KindTools, Check: fakeToolsChecker, Rules: []*Rule{{ID: "tools/todo", Summary: "A TODO left in .ahpls/tools.json."}}}
 	opts := Options{Checkers: []Checker{extra}}
 
 	info, ok := LookupRule("tools/todo", extra)

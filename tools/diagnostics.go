@@ -14,7 +14,7 @@ const RuleConfig = "tools/config"
 // link) passes it, so the editor and `ahpls check` report the same
 // positions.
 func Checker() diagnostics.Checker {
-	return diagnostics.Checker{Kind: model.KindTools, Check: checkConfigText, Rules: []diagnostics.RuleInfo{{
+	return diagnostics.Checker{Kind: model.KindTools, Check: checkConfigText, Rules: []*diagnostics.Rule{{
 		ID:       RuleConfig,
 		Summary:  "The client tool config (.ahpls/tools.json) does not match its JSON Schema, or a tool in it could not run as written.",
 		Kinds:    "tools",

@@ -198,7 +198,7 @@ func generate(root string) ([]byte, error) {
 		return nil, err
 	}
 	rules := diagnostics.Rules()
-	byPrefix := map[string][]diagnostics.RuleInfo{}
+	byPrefix := map[string][]diagnostics.Rule{}
 	for _, r := range rules {
 		p, _, _ := strings.Cut(r.ID, "/")
 		byPrefix[p] = append(byPrefix[p], r)
@@ -287,7 +287,7 @@ func kindTitleOf(prefix string) string {
 	return ""
 }
 
-func writeRules(b *bytes.Buffer, rs []diagnostics.RuleInfo, examples map[string]docExample, fence string) {
+func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docExample, fence string) {
 	for _, r := range rs {
 		fmt.Fprintf(b, "\n### %s\n\n%s\n\n", r.ID, r.Summary)
 		if r.Kinds != "" {
