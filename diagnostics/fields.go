@@ -309,7 +309,7 @@ func (m *mdFile) fieldType(f *mdField) {
 		if span.Empty() {
 			span = f.keySpan
 		}
-		m.report(fieldEmpty, span, v, "{T} ignore{s} the empty "+q(f.key)+" in this "+kindName(m.kind)+".")
+		m.report(fieldEmpty, span, v, "{T} ignore{s} the empty "+q(f.key)+" in this "+m.kind.Noun()+".")
 		return
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
@@ -329,7 +329,7 @@ func (m *mdFile) fieldType(f *mdField) {
 		want = "a string or a list of strings"
 	}
 	m.report(fieldType, f.valSpan, vsMarked(),
-		"{T} ignore{s} "+q(f.key)+" in this "+kindName(m.kind)+": it must be "+want+", not "+what+".", fixes...)
+		"{T} ignore{s} "+q(f.key)+" in this "+m.kind.Noun()+": it must be "+want+", not "+what+".", fixes...)
 }
 
 func (m *mdFile) toolsType(f *mdField) {
@@ -343,7 +343,7 @@ func (m *mdFile) toolsType(f *mdField) {
 		return
 	}
 	m.report(fieldType, f.valSpan, vsMarked(),
-		"{T} ignore{s} 'tools' in this "+kindName(m.kind)+": it must be a list of tool names, not "+nodeWhat(n)+".")
+		"{T} ignore{s} 'tools' in this "+m.kind.Noun()+": it must be a list of tool names, not "+nodeWhat(n)+".")
 }
 
 func allStrings(n *yaml.Node) bool {
@@ -477,9 +477,9 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 			fixes = append(fixes, fx)
 		}
 	}
-	msg := "{T} ignore{s} " + q(key) + ": it is not a " + kindName(m.kind) + " key."
+	msg := "{T} ignore{s} " + q(key) + ": it is not a " + m.kind.Noun() + " key."
 	if readers := readersOf(m.kind, key); readers != "" {
-		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + kindName(m.kind) + " key."
+		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + m.kind.Noun() + " key."
 	}
 	m.report(fieldUnknown, f.keySpan, v, msg, fixes...)
 }

@@ -928,25 +928,4 @@ func replaceValue(title string, f *mdField, newText string, preferred bool) mode
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.valSpan, NewText: newText}}}
 }
 
-// kindName is how messages name a kind.
-func kindName(k model.Kind) string {
-	switch k {
-	case model.KindSkill:
-		return "skill"
-	case model.KindAgent:
-		return "agent"
-	case model.KindClaudeAgent:
-		return "subagent"
-	case model.KindPrompt:
-		return "prompt file"
-	case model.KindCommand:
-		return "command"
-	case model.KindInstructions:
-		return "instructions file"
-	case model.KindRule:
-		return "rule"
-	}
-	return "file"
-}
-
 var _ = fmt.Sprintf
