@@ -22,10 +22,11 @@
 // it and listed in that file's group; ruleTable (rules.go) joins the groups.
 // Findings are reported through the value, so there are no free rule ids.
 // docs/rules.md, the page every diagnostic links to, is generated from
-// Rules() and the golden fixtures by internal/rulesdoc. Adding a rule: its
+// Rules() and the golden fixtures by ../internal/rulesdoc (above this
+// package: it reads the fixtures through check). Adding a rule: its
 // *Rule, its group entry and its report call in the checker file, a fixture
 // under testdata/ws with its .golden (go test ./diagnostics -run TestGolden
 // -update), then go generate ./diagnostics.
 package diagnostics
 
-//go:generate go run ./internal/rulesdoc -fixtures testdata/ws -o ../docs/rules.md
+//go:generate go run ../internal/rulesdoc -fixtures testdata/ws -o ../docs/rules.md
