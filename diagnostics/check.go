@@ -25,9 +25,9 @@ type Options struct {
 	// Rules overrides severities by rule id (`ahpls.rules`); a zero
 	// Severity turns the rule off.
 	Rules map[string]model.Severity
-	// Checkers check kinds that no built-in checker handles (package tools'
-	// `.ahpls/tools.json` validator); a built-in kind cannot be replaced.
-	Checkers []Checker
+	// ToolsConfig validates .ahpls/tools.json (package tools' validator,
+	// which this room must not import); nil leaves that file unchecked.
+	ToolsConfig ToolsValidator
 }
 
 // WorkspaceFS answers existence questions about the workspace folder for
@@ -113,11 +113,7 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 		})
 		return r.finish()
 	}
-	checker := builtinChecker(f.Kind)
-	if checker == nil {
-		checker = extraChecker(f.Kind, opts)
-	}
-	if checker != nil {
+	if checker := builtinChecker(f.Kind); checker != nil {
 		checker(f, r)
 	}
 	return r.finish()
@@ -153,6 +149,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkMCPFile
 	case model.KindSettings:
 		return checkSettings
+	case model.KindTools:
+		return checkToolsConfig
 	}
 	return nil
 }

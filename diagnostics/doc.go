@@ -14,8 +14,8 @@
 // Rules that compare files (manifest copies, duplicate MCP servers, skills
 // or subagents sharing a name) read the others through File.FS and its
 // optional extensions WorkspaceReader and WorkspaceLister (crossfile.go,
-// duplicates.go). Kinds validated in another package come in through
-// Options.Checkers (external.go).
+// duplicates.go). The client tool config's validator comes in
+// through Options.ToolsConfig (toolsconfig.go).
 //
 // Each rule is one value, a *Rule (id, summary, kinds, severity line,
 // evidence, fix tier) declared at the top of the checker file that reports

@@ -57,7 +57,7 @@ const (
 var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
 	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
 	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
-	mcpRules, crossFileRules, duplicateRules)
+	mcpRules, crossFileRules, duplicateRules, toolsRules)
 
 // fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var fileRules = []*Rule{fileTooLarge, fileUnreadable, fileEncoding, internalError}
@@ -90,32 +90,18 @@ var internalError = &Rule{
 	Severity: "Warning [I]; please report it with the file.",
 }
 
-// Rules lists every built-in rule and those of the extra checkers, sorted
-// by id.
-func Rules(extra ...Checker) []Rule {
+// Rules lists every rule, sorted by id.
+func Rules() []Rule {
 	out := make([]Rule, 0, len(ruleTable))
 	for _, r := range ruleTable {
 		out = append(out, *r)
-	}
-	for _, c := range extra {
-		for _, r := range c.Rules {
-			out = append(out, *r)
-		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// LookupRule returns a rule's metadata; extra are the checkers passed in
-// Options.Checkers.
-func LookupRule(id string, extra ...Checker) (Rule, bool) {
-	for _, c := range extra {
-		for _, r := range c.Rules {
-			if r.ID == id {
-				return *r, true
-			}
-		}
-	}
+// LookupRule returns a rule's metadata.
+func LookupRule(id string) (Rule, bool) {
 	for _, r := range ruleTable {
 		if r.ID == id {
 			return *r, true

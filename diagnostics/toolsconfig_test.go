@@ -11,18 +11,18 @@ import (
 )
 
 // A fake tools.json validator: flags every "TODO" and panics on "boom".
-func fakeToolsChecker(text []byte) []model.Diagnostic {
+func fakeToolsValidator(text []byte) []ToolsProblem {
 	if bytes.Contains(text, []byte("boom")) {
-		panic("fake checker exploded")
+		panic("fake validator exploded")
 	}
-	var out []model.Diagnostic
+	var out []ToolsProblem
 	for off := 0; ; {
 		i := bytes.Index(text[off:], []byte("TODO"))
 		if i < 0 {
 			break
 		}
 		// The end is past the text on purpose: Check must clamp it.
-		out = append(out, model.Diagnostic{Rule: "tools/todo", Severity: model.SeverityWarning, Message: "A TODO is left in the tool config.",
+		out = append(out, ToolsProblem{Severity: model.SeverityWarning, Message: "A TODO is left in the tool config.",
 			Span: model.Span{Start: off + i, End: off + i + 400}})
 		off += i + 4
 	}
@@ -33,53 +33,43 @@ func fakeToolsChecker(text []byte) []model.Diagnostic {
 	return out
 }
 
-func TestExtraChecker(t *testing.T) {
+func TestToolsConfig(t *testing.T) {
 	const path = ".ahpls/tools.json"
 	require.Equal(t, model.KindTools, model.Classify(path, nil), "precondition: the path classifies as tools")
 	text := []byte(`{"tools": [{"name": "TODO"}, {"name": "TODO"}]}`)
-	require.Empty(t, Check(File{Path: path, Text: text}, Options{}), "no checker passed")
-	_, ok := LookupRule("tools/todo")
-	require.False(t, ok)
+	require.Empty(t, Check(File{Path: path, Text: text}, Options{}), "no validator passed")
+	info, ok := LookupRule("tools/config")
+	require.True(t, ok, "the rule is in the table without a validator")
+	assert.Contains(t, info.Summary, ".ahpls/tools.json")
 
-	extra := Checker{Kind: model.KindTools, Check: fakeToolsChecker, Rules: []*Rule{{ID: "tools/todo", Summary: "A TODO left in .ahpls/tools.json."}}}
-	opts := Options{Checkers: []Checker{extra}}
-
-	info, ok := LookupRule("tools/todo", extra)
-	require.True(t, ok)
-	assert.Equal(t, "A TODO left in .ahpls/tools.json.", info.Summary)
-	listed := false
-	for _, r := range Rules(extra) {
-		listed = listed || r.ID == "tools/todo"
-	}
-	assert.True(t, listed, "Rules(extra) lists the checker's rule (SARIF and docs read it)")
-
+	opts := Options{ToolsConfig: fakeToolsValidator}
 	d := Check(File{Path: path, Text: text}, opts)
 	require.Len(t, d, 2)
+	assert.Equal(t, "tools/config", d[0].Rule)
 	assert.Equal(t, 21, d[0].Span.Start, "sorted by position")
 	assert.Equal(t, 39, d[1].Span.Start)
 	assert.Equal(t, len(text), d[0].Span.End, "span clamped to the text")
 	assert.Equal(t, model.SeverityWarning, d[0].Severity)
 
-	// ahpls.rules applies to extra rules too.
-	d = Check(File{Path: path, Text: text}, Options{Checkers: opts.Checkers, Rules: map[string]model.Severity{"tools/todo": model.SeverityError}})
+	// ahpls.rules applies to it like to every rule.
+	d = Check(File{Path: path, Text: text}, Options{ToolsConfig: fakeToolsValidator, Rules: map[string]model.Severity{"tools/config": model.SeverityError}})
 	require.Len(t, d, 2)
 	assert.Equal(t, model.SeverityError, d[0].Severity)
-	assert.Empty(t, Check(File{Path: path, Text: text}, Options{Checkers: opts.Checkers, Rules: map[string]model.Severity{"tools/todo": 0}}))
+	assert.Empty(t, Check(File{Path: path, Text: text}, Options{ToolsConfig: fakeToolsValidator, Rules: map[string]model.Severity{"tools/config": 0}}))
 
-	// The common guards run first: bad UTF-8 never reaches the checker.
+	// The common guards run first: bad UTF-8 never reaches the validator.
 	d = Check(File{Path: path, Text: []byte("{\"TODO\": \"\xff\"}")}, opts)
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/encoding", d[0].Rule)
 
-	// A panicking checker does not take the caller down.
+	// A panicking validator does not take the caller down.
 	d = Check(File{Path: path, Text: []byte(`{"boom": 1}`)}, opts)
 	require.Len(t, d, 1)
 	assert.Equal(t, "internal/error", d[0].Rule)
-	assert.Contains(t, d[0].Message, "fake checker exploded")
+	assert.Contains(t, d[0].Message, "fake validator exploded")
 
-	// A built-in kind is not replaced, and other kinds are unaffected.
-	hooks := Checker{Kind: model.KindHooks, Check: fakeToolsChecker}
-	assert.Empty(t, Check(File{Path: ".github/hooks/x.json", Text: []byte(`{"hooks": {}, "TODO": 1}`)}, Options{Checkers: []Checker{extra, hooks}}))
+	// Other kinds never reach it.
+	assert.Empty(t, Check(File{Path: ".github/hooks/x.json", Text: []byte(`{"hooks": {}, "TODO": 1}`)}, opts))
 }
 
 // Every rule in the table has one entry with its metadata.
