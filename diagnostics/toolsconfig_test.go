@@ -71,23 +71,3 @@ func TestToolsConfig(t *testing.T) {
 	// Other kinds never reach it.
 	assert.Empty(t, Check(File{Path: ".github/hooks/x.json", Text: []byte(`{"hooks": {}, "TODO": 1}`)}, opts))
 }
-
-// Every rule in the table has one entry with its metadata.
-func TestRuleTable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, r := range Rules() {
-		assert.False(t, seen[r.ID], "rule %s is listed twice", r.ID)
-		seen[r.ID] = true
-		assert.NotEmpty(t, r.Summary, r.ID)
-		assert.NotEmpty(t, r.Kinds, r.ID)
-		assert.NotEmpty(t, r.Severity, r.ID)
-		for _, e := range r.Evidence {
-			assert.NotEmpty(t, e.Consumer, r.ID)
-			assert.NotEmpty(t, e.Reaction, r.ID)
-			assert.NotEmpty(t, e.Source, r.ID)
-		}
-		got, ok := LookupRule(r.ID)
-		assert.True(t, ok, r.ID)
-		assert.Equal(t, r.ID, got.ID)
-	}
-}
