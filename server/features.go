@@ -75,6 +75,9 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 			continue
 		}
 		for _, fix := range d.Fixes {
+			if !fixEditable(u, loc, fix) {
+				continue // it would write through a symlink out of the workspace
+			}
 			edit := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
 			for _, e := range fix.Edits {
 				target := relatedURI(u, loc, e.Path)

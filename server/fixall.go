@@ -54,7 +54,7 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 		if fix == nil && len(d.Fixes) == 1 {
 			fix = &d.Fixes[0]
 		}
-		if fix == nil || len(fix.Edits) == 0 {
+		if fix == nil || len(fix.Edits) == 0 || !fixEditable(u, loc, *fix) {
 			continue
 		}
 		clash := false

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // textDocument/documentLink and textDocument/definition over the paths a
@@ -58,7 +59,7 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 			if st, err := os.Stat(fl.target); err == nil && st.IsDir() {
 				// A folder: its skill or manifest is the definition.
 				for _, f := range append([]string{"SKILL.md"}, model.ManifestPaths...) {
-					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil {
+					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil && s.confined(d.loc, filepath.Join(fl.target, filepath.FromSlash(f))) {
 						fl.target = filepath.Join(fl.target, filepath.FromSlash(f))
 						break
 					}
@@ -176,7 +177,12 @@ func (s *Server) confined(loc location, target string) bool {
 		root = filepath.Dir(loc.path)
 	}
 	target = filepath.Clean(target)
-	return target == root || strings.HasPrefix(target, root+string(filepath.Separator))
+	if target != root && !strings.HasPrefix(target, root+string(filepath.Separator)) {
+		return false
+	}
+	// Inside by its path; also by its real path, so a symlink in the
+	// workspace to /etc offers no link to /etc/passwd.
+	return wsfs.Confined(root, target)
 }
 
 // pluginRootOf finds the plugin root a JSON file belongs to: the nearest
