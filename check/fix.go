@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -292,6 +293,40 @@ func rootOf(f Finding) (string, bool) {
 	return root, true
 }
 
+// writeTarget is the workspace folder a fix of f is written under, and
+// f's path below it. A file found in a folder walk belongs to that folder.
+// A file named on the command line belongs to the current folder when it
+// is below it, else to the nearest folder above it holding .git; with
+// neither, --fix does not guess (the folder "/" would confine nothing).
+func writeTarget(f Finding) (root, rel string, err error) {
+	if !f.named {
+		root, ok := rootOf(f)
+		if !ok {
+			return "", "", fmt.Errorf("%s: cannot tell which workspace folder it belongs to; not written", f.Path)
+		}
+		return root, f.Rel, nil
+	}
+	abs, err := filepath.Abs(f.Path)
+	if err != nil {
+		return "", "", err
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return cwd, filepath.ToSlash(r), nil
+		}
+	}
+	for d := filepath.Dir(abs); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			r, err := filepath.Rel(d, abs)
+			if err != nil {
+				break
+			}
+			return d, filepath.ToSlash(r), nil
+		}
+	}
+	return "", "", fmt.Errorf("%s: not below the current folder or a git repository, so ahpls cannot tell which workspace it may write in; run --fix from the workspace folder", f.Path)
+}
+
 // writers holds one wsfs.Writer per workspace folder for a --fix run.
 type writers map[string]*wsfs.Writer
 
@@ -305,9 +340,9 @@ func (ws writers) close() {
 // the folder, never through a symlink leading out of it, only if the file
 // still holds the text the fix was planned from, keeping mode and owner.
 func (ws writers) write(p FileFix) error {
-	root, ok := rootOf(p.Fixed[0])
-	if !ok {
-		return fmt.Errorf("%s: cannot tell which workspace folder it belongs to; not written", p.Path)
+	root, rel, err := writeTarget(p.Fixed[0])
+	if err != nil {
+		return err
 	}
 	w := ws[root]
 	if w == nil {
@@ -317,7 +352,7 @@ func (ws writers) write(p FileFix) error {
 		}
 		ws[root] = w
 	}
-	if err := w.Replace(p.Fixed[0].Rel, p.Old, p.New); err != nil {
+	if err := w.Replace(rel, p.Old, p.New); err != nil {
 		var we *wsfs.Error
 		if errors.As(err, &we) {
 			// The error names the path below the folder; say the user's.
