@@ -43,6 +43,10 @@ func (s *Server) skillNameAt(u uri.URI, pos protocol.Position) (d docInfo, value
 	if !ok || d.kind != model.KindSkill {
 		return d, value, jsonrpc2.NewError(errRequestFailed, "ahpls renames a skill's name: put the cursor on the value of 'name' in a SKILL.md")
 	}
+	if !editable(d.loc, u) {
+		// The editor would write the new name through the link.
+		return d, value, jsonrpc2.NewError(errRequestFailed, "ahpls does not rename this skill: its SKILL.md is a link that leads out of the workspace folder")
+	}
 	off := offsetAt(d.text, pos, s.Encoding())
 	key, _, vs, found := diagnostics.KeyAt(d.text, off)
 	if !found || key != "name" {
