@@ -31,7 +31,7 @@ func TestFixesNeverEditOutside(t *testing.T) {
 			}
 			c := newTestClient(t, clientSetup{folders: []string{root}, initOpts: json.RawMessage(`{"ahpls":{"targets":["claude-code"]}}`)})
 			require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, "# Rules\n\nBe brief.\n")))
-			c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "memory/agents-md")) == 1 })
+			c.waitPublish(u, nil, func(ds []wireDiag) bool { return len(withCode(ds, "memory/agents-md")) == 1 })
 			for _, only := range []string{`"quickfix"`, `"source.fixAll"`} {
 				got := c.request("textDocument/codeAction", fmt.Sprintf(
 					`{"textDocument":{"uri":%q},"range":%s,"context":{"diagnostics":[],"only":[%s]}}`, u, rng(0, 0, 0, 0), only))
@@ -64,4 +64,21 @@ func TestLinksNeverLeaveThroughSymlinks(t *testing.T) {
 	assert.Contains(t, got, "inside.md", "links inside still work")
 	assert.Equal(t, `[]`, c.request("textDocument/definition", posParams(u, 0, 6)))
 	assert.Equal(t, `[]`, c.request("textDocument/definition", posParams(u, 0, 21)))
+}
+
+// TestFixesStayInTheirOwnFolder: with two workspace folders open, a
+// CLAUDE.md linked into the other folder is still outside the AGENTS.md's
+// own folder (the one its rules ran under), so no fix edits it.
+func TestFixesStayInTheirOwnFolder(t *testing.T) {
+	parent := t.TempDir()
+	a, b := filepath.Join(parent, "a"), filepath.Join(parent, "b")
+	writeFile(t, b, "notes.md", "B's notes.\n")
+	u := writeFile(t, a, "AGENTS.md", "# Rules\n")
+	require.NoError(t, os.Symlink(filepath.Join(b, "notes.md"), filepath.Join(a, "CLAUDE.md")))
+	c := newTestClient(t, clientSetup{folders: []string{a, b}, initOpts: json.RawMessage(`{"ahpls":{"targets":["claude-code"]}}`)})
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, "# Rules\n")))
+	c.waitPublish(u, nil, func(ds []wireDiag) bool { return len(withCode(ds, "memory/agents-md")) == 1 })
+	got := c.request("textDocument/codeAction", fmt.Sprintf(
+		`{"textDocument":{"uri":%q},"range":%s,"context":{"diagnostics":[],"only":["quickfix","source.fixAll"]}}`, u, rng(0, 0, 0, 0)))
+	assert.NotContains(t, got, "CLAUDE.md")
 }
