@@ -40,6 +40,9 @@ func (h writeHandle) replace(shown, in string, old, data []byte) error {
 	if err != nil || !os.SameFile(st, fst) {
 		return changedErr(shown)
 	}
+	if n, ok := linkCount(f); ok && n > 1 {
+		return hardLinkErr(shown, n)
+	}
 	if err := sameTextFile(shown, f, old); err != nil {
 		return err
 	}
