@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -103,7 +104,7 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 		s.explainValueOnly(dir, name, why, canRename)
 		we := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{d.uri: {edit}}}
 		for _, u := range sortedURIs(refs) {
-			for _, e := range s.refTextEdits(u, s.textOf(u), refs[u], false) {
+			for _, e := range s.refTextEdits(u, refs[u].text, refs[u].edits, false) {
 				we.Changes[u] = append(we.Changes[u], *e.(*protocol.TextEdit))
 			}
 		}
@@ -112,13 +113,13 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 	// Text edits name files where they are now; the folder moves after.
 	we := &protocol.WorkspaceEdit{}
 	self := []protocol.TextDocumentEditElement{&edit}
-	if own, ok := refs[d.uri]; ok {
-		self = append(self, s.refTextEdits(d.uri, d.text, own, false)...)
-		delete(refs, d.uri)
+	if own, ok := refs[d.uri]; ok && bytes.Equal(own.text, d.text) {
+		self = append(self, s.refTextEdits(d.uri, d.text, own.edits, false)...)
 	}
+	delete(refs, d.uri) // one TextDocumentEdit per file
 	we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(d.uri), Edits: self})
 	for _, u := range sortedURIs(refs) {
-		we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(u), Edits: s.refTextEdits(u, s.textOf(u), refs[u], annotate)})
+		we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(u), Edits: s.refTextEdits(u, refs[u].text, refs[u].edits, annotate)})
 	}
 	if annotate && len(refs) > 0 {
 		yes := true

@@ -36,17 +36,23 @@ type refEdit struct {
 	newText string
 }
 
+// refFile is the reference edits of one file and the text they were
+// planned from (its open buffer, else the disk as read now).
+type refFile struct {
+	text  []byte
+	edits []refEdit
+}
+
 // maxRefFiles bounds the files one rename looks through.
 const maxRefFiles = 20000
 
 // renameRefs returns the edits, per file, that keep references to the
 // skill whole after mv. self (the SKILL.md) is searched too: a link from
 // it through its own folder's name changes as well.
-func (s *Server) renameRefs(mv skillMove) map[uri.URI][]refEdit {
+func (s *Server) renameRefs(mv skillMove) map[uri.URI]refFile {
 	type file struct {
 		u    uri.URI
 		kind model.Kind
-		text []byte
 	}
 	var files []file
 	s.mu.Lock()
@@ -55,26 +61,32 @@ func (s *Server) renameRefs(mv skillMove) map[uri.URI][]refEdit {
 			break
 		}
 		if fs.snap.Text != nil && fs.kind != model.KindNone {
-			files = append(files, file{u, fs.kind, fs.snap.Text})
+			files = append(files, file{u, fs.kind})
 		}
 	}
 	s.mu.Unlock()
-	out := map[uri.URI][]refEdit{}
+	out := map[uri.URI]refFile{}
 	for _, f := range files {
 		loc, ok := s.locate(f.u)
 		if !ok || loc.root == "" || wsfs.EditTarget(loc.root, loc.rel) != nil {
 			continue
 		}
+		// Planned from the text as it is now, not as the last check saw
+		// it: the ranges must fit what the editor will edit.
+		text := s.textOf(f.u)
+		if text == nil {
+			continue
+		}
 		var edits []refEdit
 		switch {
 		case f.kind.Markdown():
-			edits = s.markdownRefEdits(loc, f.kind, f.text, mv)
+			edits = s.markdownRefEdits(loc, f.kind, text, mv)
 		case f.kind == model.KindPlugin, f.kind == model.KindMarketplace:
-			edits = s.manifestRefEdits(loc, f.kind, f.text, mv)
+			edits = s.manifestRefEdits(loc, f.kind, text, mv)
 		}
 		if len(edits) > 0 {
 			sort.Slice(edits, func(i, j int) bool { return edits[i].span.Start < edits[j].span.Start })
-			out[f.u] = edits
+			out[f.u] = refFile{text, edits}
 		}
 	}
 	return out
