@@ -40,10 +40,20 @@ func editable(loc location, target uri.URI) bool {
 	return wsfs.ReasonOf(err) == wsfs.NotExist && wsfs.Confined(root, p)
 }
 
+// editCache remembers editable's answers for one request: a file with
+// many findings asks about the same few targets again and again.
+type editCache map[uri.URI]bool
+
 // fixEditable reports whether every edit of fix may be offered.
-func fixEditable(self uri.URI, loc location, fix model.Fix) bool {
+func (c editCache) fixEditable(self uri.URI, loc location, fix model.Fix) bool {
 	for _, e := range fix.Edits {
-		if !editable(loc, relatedURI(self, loc, e.Path)) {
+		t := relatedURI(self, loc, e.Path)
+		ok, seen := c[t]
+		if !seen {
+			ok = editable(loc, t)
+			c[t] = ok
+		}
+		if !ok {
 			return false
 		}
 	}
