@@ -248,6 +248,29 @@ func Confined(root, p string) bool {
 	}
 }
 
+// Contains reports whether rel (slash-separated, below the root) has its
+// real path inside the root; a path that does not exist counts by its
+// nearest existing parent, and a dangling or looping link does not count.
+// Unlike Confined it resolves the root once, and folders known to hold no
+// symlink cost one lstat: for many paths under one root (a file's links).
+func (r *Root) Contains(rel string) bool {
+	if !fs.ValidPath(rel) || r.real == "" {
+		return false
+	}
+	for q := rel; ; q = path.Dir(q) {
+		_, _, err := r.resolve(q)
+		if err == nil {
+			return true
+		}
+		if ReasonOf(err) != NotExist || q == "." {
+			return false
+		}
+		if _, lerr := os.Lstat(filepath.Join(r.real, filepath.FromSlash(q))); lerr == nil {
+			return false // there, but leads nowhere: a dangling link
+		}
+	}
+}
+
 // changedErr names a file that is not what the edit was planned from.
 func changedErr(rel string) error {
 	return &Error{Path: rel, Reason: Changed, Detail: "changed on disk since ahpls read it; nothing was written (run again to fix the new text)"}

@@ -261,4 +261,16 @@ func TestEditTargetAndConfined(t *testing.T) {
 	assert.False(t, Confined(root, filepath.Join(root, "CLAUDE.md")))
 	assert.False(t, Confined(root, filepath.Join(root, "etc/passwd")))
 	assert.False(t, Confined(root, outside))
+	require.NoError(t, os.Symlink("nowhere", filepath.Join(root, "dangling.md")))
+	require.NoError(t, os.Symlink("loop.md", filepath.Join(root, "loop.md")))
+	r := NewRoot(root)
+	for rel, want := range map[string]bool{
+		"skills/pdf/SKILL.md": true, "skills/new/x.md": true, ".": true,
+		"CLAUDE.md": false, "etc/passwd": false, "etc/none": false, "dangling.md": false, "loop.md": false, "../x": false,
+	} {
+		assert.Equal(t, want, r.Contains(rel), rel)
+		if rel != "../x" {
+			assert.Equal(t, want, Confined(root, filepath.Join(root, rel)), "Confined %s", rel)
+		}
+	}
 }
