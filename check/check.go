@@ -55,6 +55,9 @@ type Finding struct {
 	// text the rules saw), for --fix and SARIF.
 	fixes []model.Fix
 	src   []byte
+	// named: the file was named on the command line, not found in a
+	// folder walk (--fix then finds its workspace folder: writeTarget).
+	named bool
 }
 
 // Config is everything Run needs besides the paths.
@@ -328,7 +331,11 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 	if kind == model.KindNone {
 		return nil, nil
 	}
-	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts)), nil
+	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
+	for i := range out {
+		out[i].named = true
+	}
+	return out, nil
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {

@@ -6,6 +6,7 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,25 +133,36 @@ type FixResult struct {
 	Changes []FileFix
 	// Remaining are the findings after the fixes (re-checked when written).
 	Remaining []Finding
+	// Refused are the files --fix would have changed but did not write,
+	// with why (a symlink out of the workspace, other hard links, a file
+	// changed since it was read); their findings stay in Remaining.
+	Refused []error
 }
 
 // Fix applies the safe fixes under paths, pass after pass until nothing
 // more is fixable (at most maxFixPasses). With write, each changed file is
-// replaced atomically and the folders re-checked from disk; without it
-// (--diff), each changed file is re-checked in memory, so the planned
-// change is the one --fix would make.
+// replaced through its workspace folder's wsfs.Writer and the folders
+// re-checked from disk; a file the writer refuses is left as it is and
+// named in Refused. Without write (--diff), each changed file is re-checked
+// in memory, so the planned change is the one --fix would make.
 func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	var res FixResult
 	index := map[string]int{}
+	refused := map[string]bool{}
+	ws := writers{}
+	defer ws.close()
 	found, err := RunConfig(paths, cfg)
 	if err != nil {
 		return res, err
 	}
 	for pass := 0; ; pass++ {
-		plans := PlanFixes(found)
+		plans := PlanFixes(withoutFixes(found, refused))
 		if len(plans) == 0 || pass == maxFixPasses {
 			res.Remaining = found
 			return res, nil
+		}
+		if write {
+			plans = writePlans(ws, plans, refused, &res)
 		}
 		for _, p := range plans {
 			if i, ok := index[p.Path]; ok {
@@ -162,11 +174,6 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 			res.Changes = append(res.Changes, p)
 		}
 		if write {
-			for _, p := range plans {
-				if err := WriteAtomic(p.Path, p.New); err != nil {
-					return res, err
-				}
-			}
 			if found, err = RunConfig(paths, cfg); err != nil {
 				return res, err
 			}
@@ -176,6 +183,36 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	}
 }
 
+// writePlans writes each plan and returns those written; a refused one is
+// recorded in res and refused and not planned again.
+func writePlans(ws writers, plans []FileFix, refused map[string]bool, res *FixResult) []FileFix {
+	done := plans[:0:0]
+	for _, p := range plans {
+		if err := ws.write(p); err != nil {
+			refused[p.Path] = true
+			res.Refused = append(res.Refused, err)
+			continue
+		}
+		done = append(done, p)
+	}
+	return done
+}
+
+// withoutFixes is found with the fixes of the paths in skip dropped.
+func withoutFixes(found []Finding, skip map[string]bool) []Finding {
+	if len(skip) == 0 {
+		return found
+	}
+	out := make([]Finding, len(found))
+	for i, f := range found {
+		if skip[f.Path] {
+			f.fixes = nil
+		}
+		out[i] = f
+	}
+	return out
+}
+
 // recheckInMemory replaces the findings of each planned file with those of
 // its new text. A file whose workspace folder cannot be recovered from its
 // path keeps its unfixed findings and is not planned again.
@@ -183,13 +220,10 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 	redone := map[string][]Finding{}
 	for _, p := range plans {
 		rel := p.Fixed[0].Rel
-		root, ok := strings.CutSuffix(p.Path, filepath.FromSlash(rel))
+		root, ok := rootOf(p.Fixed[0])
 		if !ok {
 			redone[p.Path] = noFixes(unfixed(found, []FileFix{p}), p.Path)
 			continue
-		}
-		if root == "" {
-			root = "."
 		}
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
@@ -245,47 +279,84 @@ func unfixed(found []Finding, plans []FileFix) []Finding {
 	return out
 }
 
-// WriteAtomic replaces the file at path with data: a temporary file in the
-// same folder, with the old file's mode, synced and renamed over it, so a
-// reader sees the old text or the new one, never half. A symlink is
-// followed, so the file it points to is replaced and the link stays.
-func WriteAtomic(path string, data []byte) error {
-	real, err := filepath.EvalSymlinks(path)
+// rootOf recovers the workspace folder a finding was checked under: its
+// path without the path below the folder.
+func rootOf(f Finding) (string, bool) {
+	root, ok := strings.CutSuffix(f.Path, filepath.FromSlash(f.Rel))
+	if !ok || f.Rel == "" {
+		return "", false
+	}
+	if root == "" {
+		root = "."
+	}
+	return root, true
+}
+
+// writeTarget is the workspace folder a fix of f is written under, and
+// f's path below it. A file found in a folder walk belongs to that folder.
+// A file named on the command line belongs to the current folder when it
+// is below it, else to the nearest folder above it holding .git; with
+// neither, --fix does not guess (the folder "/" would confine nothing).
+func writeTarget(f Finding) (root, rel string, err error) {
+	if !f.named {
+		root, ok := rootOf(f)
+		if !ok {
+			return "", "", fmt.Errorf("%s: cannot tell which workspace folder it belongs to; not written", f.Path)
+		}
+		return root, f.Rel, nil
+	}
+	abs, err := filepath.Abs(f.Path)
+	if err != nil {
+		return "", "", err
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return cwd, filepath.ToSlash(r), nil
+		}
+	}
+	for d := filepath.Dir(abs); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			r, err := filepath.Rel(d, abs)
+			if err != nil {
+				break
+			}
+			return d, filepath.ToSlash(r), nil
+		}
+	}
+	return "", "", fmt.Errorf("%s: not below the current folder or a git repository, so ahpls cannot tell which workspace it may write in; run --fix from the workspace folder", f.Path)
+}
+
+// writers holds one wsfs.Writer per workspace folder for a --fix run.
+type writers map[string]*wsfs.Writer
+
+func (ws writers) close() {
+	for _, w := range ws {
+		w.Close()
+	}
+}
+
+// write replaces p's file through the workspace folder's writer: below
+// the folder, never through a symlink leading out of it, only if the file
+// still holds the text the fix was planned from, keeping mode and owner.
+func (ws writers) write(p FileFix) error {
+	root, rel, err := writeTarget(p.Fixed[0])
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return err
+	w := ws[root]
+	if w == nil {
+		var err error
+		if w, err = wsfs.OpenWriter(root); err != nil {
+			return err
+		}
+		ws[root] = w
 	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".ahpls-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, real); err != nil {
-		os.Remove(name)
+	if err := w.Replace(rel, p.Old, p.New); err != nil {
+		var we *wsfs.Error
+		if errors.As(err, &we) {
+			// The error names the path below the folder; say the user's.
+			we.Path = p.Path
+		}
 		return err
 	}
 	return nil

@@ -163,6 +163,9 @@ type clientCaps struct {
 	showDocument  bool
 	workDone      bool
 	renameFiles   bool // workspace edits may rename files and folders (rename.go)
+	// changeAnnotations: workspace edits may carry change annotations
+	// (a rename's reference updates ask for confirmation).
+	changeAnnotations bool
 }
 
 // New returns a server that is not yet connected.
