@@ -250,11 +250,14 @@ async function main() {
 
   // --- Go to Symbol: each heading once (VS Code's Markdown provider only) --------------
   await page.locator('.monaco-editor .view-lines').first().click();
-  await palette('@');
+  // The palette with '@' lists the editor's symbols (read, not run: no Enter).
+  const symbolInput = page.locator('.quick-input-widget .quick-input-box input');
+  await page.keyboard.press('F1');
+  await symbolInput.waitFor({ state: 'visible', timeout: remaining() });
+  await symbolInput.fill('@');
   const symbolRows = page.locator('.quick-input-widget .monaco-list-row');
-  await symbolRows.first().waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) });
   const symbols = await waitFor('the symbols of SKILL.md', async () => {
-    const t = await symbolRows.allInnerTexts();
+    const t = await symbolRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
     return t.some((x) => /Release notes/.test(x)) ? t : undefined;
   }, 30000);
   const headings = symbols.filter((x) => /Release notes/.test(x)).length;
@@ -314,13 +317,18 @@ async function main() {
   // --- no host configured: a neutral status item, its menu, the version ------------------
   const status = page.locator('.statusbar-item:not(#status\\.languageStatus)', { hasText: /^\s*ahpls/ }).first();
   await status.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
+  let seen = '';
   await waitFor('a neutral status bar item (no host configured)', async () => {
     const text = (await status.innerText()).trim();
     const cls = (await status.getAttribute('class')) ?? '';
-    const aria = (await status.getAttribute('aria-label')) ?? '';
-    return text === 'ahpls' && !/error|warning/.test(cls) && !/host|disconnect/i.test(aria + text);
+    const aria = (await status.locator('[aria-label]').first().getAttribute('aria-label').catch(() => '')) ?? '';
+    seen = `text "${text}", class "${cls}", aria "${aria}"`;
+    // A host state would read "ahpls: host", "disconnected", "refused" or "connecting".
+    return text === 'ahpls' && !/error-kind|warning-kind/.test(cls) && !/ahpls: host|disconnected|refused|connecting/i.test(aria + text);
+  }).catch((e) => {
+    throw new Error(`${e.message}; last seen: ${seen}`);
   });
-  log(`status bar item without a host: "${(await status.innerText()).trim()}" (${(await status.getAttribute('class')) ?? ''})`);
+  log(`status bar item without a host: ${seen}`);
   await status.click();
   const menu = page.locator('.quick-input-widget');
   await menu.locator('.monaco-list-row', { hasText: 'Check Workspace' }).first().waitFor({ state: 'visible', timeout: remaining() });
@@ -346,9 +354,20 @@ async function main() {
   await page.keyboard.press('Escape');
 
   // --- settings.json changes: the exclude goes, the host comes ------------------------------
+  // Edited in VS Code as a user would (code-server does not see a write from
+  // outside): the JSON goes in as one inserted line (no auto-closed quotes).
   delete settings['ahpls.exclude'];
   if (hostURL) settings['ahpls.host'] = hostURL;
-  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  await runCommand('Preferences: Open User Settings (JSON)');
+  await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: remaining() });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'workbench.startupEditor' }).first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify(settings));
+  await runCommand('File: Save');
+  await waitFor('settings.json saved without ahpls.exclude', () => !fs.readFileSync(settingsFile, 'utf8').includes('ahpls.exclude'), 30000);
+  await runCommand('View: Close Editor');
+  await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor({ timeout: remaining() });
+  log(`settings.json edited: ahpls.exclude removed${hostURL ? `, ahpls.host = ${hostURL}` : ''}`);
   await problems.locator('.monaco-list-row', { hasText: /Draft_Skill/ }).first().waitFor({ state: 'visible', timeout: Math.min(remaining(), 90000) });
   log('Problems: the draft skill is reported once ahpls.exclude is removed');
 
