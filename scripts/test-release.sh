@@ -8,7 +8,8 @@
 #     platforms;
 #   - the workflows under .github/workflows pass actionlint (v1.7.12, cached
 #     the same way).
-# Called from .ci/run; the npm packages are tested by scripts/test-npm.sh.
+# `--tools-only` builds the two tools and stops. Called from .ci/run; the npm
+# packages are tested by scripts/test-npm.sh.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export PATH="/usr/local/go/bin:$PATH"
@@ -30,6 +31,12 @@ tool() {
 }
 
 goreleaser="$(tool goreleaser github.com/goreleaser/goreleaser/v2 "$GORELEASER_VERSION")"
+if [ "${1:-}" = --tools-only ]; then
+  # .ci/run builds the tools at low priority while its other steps run.
+  tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION" >/dev/null
+  echo "test-release: tools ready in $cache"
+  exit 0
+fi
 echo "== goreleaser check ($("$goreleaser" --version 2>/dev/null | grep -m1 -i '^gitversion' | tr -s ' ' || echo "$GORELEASER_VERSION"))"
 (cd "$root" && "$goreleaser" check)
 
