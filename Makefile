@@ -29,7 +29,7 @@ cross:
 	done
 
 # The README's test command: vet, cross builds, then every Go test with the
-# race detector (~10 minutes on 2 cores, most of it compiling). Each step
+# race detector (several minutes on 2 cores, most of it compiling). Each step
 # says when it starts, every 30 s that it still runs, and how long it took.
 test:
 	@scripts/progress.sh "make test 1/3: gofmt, go vet, staticcheck" $(MAKE) --no-print-directory lint
