@@ -1,6 +1,6 @@
 // Command rulesettings writes the `ahpls.rules` setting of the VS Code
-// extension's package.json from the rule table (diagnostics.Rules with the
-// tools checker, as the server runs), so the Settings editor and settings.json
+// extension's package.json from the rule table (diagnostics.Rules, which
+// includes tools/config), so the Settings editor and settings.json
 // offer every rule id with its summary and a link to its documentation. A
 // test keeps package.json in step with the table; after a rule change run
 //
@@ -23,7 +23,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // levels are the values a rule can be set to (server/settings.go parses them).
@@ -57,7 +56,7 @@ func ruleSetting() ([]byte, error) {
 		ids  []string
 		defs map[string]level
 	}
-	rules := diagnostics.Rules(tools.Checker())
+	rules := diagnostics.Rules()
 	props := orderedProps{defs: map[string]level{}}
 	for _, r := range rules {
 		if _, dup := props.defs[r.ID]; dup {
