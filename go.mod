@@ -12,7 +12,6 @@ require (
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.45.0
 	golang.org/x/text v0.36.0
 )
-
-require golang.org/x/sys v0.45.0 // indirect
