@@ -153,8 +153,10 @@ type Link struct {
 	stop     chan struct{}
 	runOnce  sync.Once
 
-	// mu guards the publication and diagnostic state below. It is held
-	// while building; Editor callbacks other than Text run outside it.
+	// The locks, outermost first: buildMu, pubMu, diagMu and sendMu each
+	// serialise one kind of work and are held across it; mu guards the
+	// state from dirty to es and is only ever held briefly, never while
+	// building, sending or calling the Editor (Text excepted).
 	buildMu sync.Mutex // serialises builds (see buildFolder)
 	// verdicts hold, under buildMu, the text each file left out of
 	// publication was judged on (its exclusion's spans and hash).
@@ -163,7 +165,7 @@ type Link struct {
 	diagMu   sync.Mutex // serialises host diagnostic refreshes
 	sendMu   sync.Mutex // serialises publications to the Editor
 
-	mu         sync.Mutex
+	mu         sync.Mutex      // guards dirty … es, see above
 	dirty      map[string]bool // files whose diagnostics may have changed
 	ready      bool            // stores loaded and first scan done
 	closed     bool            // Run ended: publish nothing more

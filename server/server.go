@@ -124,15 +124,20 @@ type Server struct {
 
 	hostStatusSent atomic.Bool // an ahpls/hostStatus went out (outbound.go)
 
-	mu sync.Mutex // guards everything below
+	// exMu guards exCache alone (a leaf: nothing else is locked under it).
+	exMu    sync.Mutex
+	exCache map[string]exEntry // workspace folder → its exclude matcher
+
+	// mu guards the fields from state to recheckTimer. sem, checks and
+	// checkHook below it are not under mu (a channel, an atomic, and a hook
+	// set before Serve).
+	mu sync.Mutex
 	// state moves forward only: new → initialized (after initialize) → shutdown.
 	state      lifecycle
 	exitCode   int
 	enc        model.Encoding
 	caps       clientCaps
 	folders    []folder
-	exMu       sync.Mutex
-	exCache    map[string]exEntry // workspace folder → its exclude matcher
 	settings   Settings
 	settingsOK bool // at least one settings source was read
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
