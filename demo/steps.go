@@ -19,6 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
+	"github.com/ahpls-dev/ahpls/internal/lspeditor"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/server"
 	"github.com/ahpls-dev/ahpls/tools"
@@ -38,8 +39,8 @@ type run struct {
 	session  string
 	chat     string
 	clientID string
-	ed       *Editor // the editor stand-in, speaking LSP to the real server
-	state    string  // scratch dir for the client's state
+	ed       *lspeditor.Editor // the editor stand-in, speaking LSP to the real server
+	state    string            // scratch dir for the client's state
 	// errFiles are the files the check step found errors in: the ones the
 	// publish step expects to see left out.
 	errFiles []string
@@ -180,7 +181,7 @@ func (r *run) connect(ctx context.Context) error {
 	if r.opts.Log != io.Discard {
 		srvOpts.Log = r.opts.Log
 	}
-	r.ed, err = StartEditor(ctx, EditorOptions{
+	r.ed, err = lspeditor.StartEditor(ctx, lspeditor.EditorOptions{
 		Folders: []string{r.ws},
 		Settings: map[string]any{
 			"host":                r.hostURL,
@@ -196,7 +197,7 @@ func (r *run) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the language server did not start: %w", err)
 	}
-	var st HostConnection
+	var st lspeditor.HostConnection
 	err = r.ed.Wait(ctx, func() bool {
 		st, err = r.ed.HostStatus(ctx)
 		return err == nil && st.ClientID != ""

@@ -1,4 +1,9 @@
-package demo
+// Package lspeditor is an editor stand-in that speaks LSP over an
+// in-process pipe to the server `ahpls serve` runs (package server with the
+// agent-host bridge). `ahpls demo` drives the product through it and the
+// bridge's tests use it as their editor, so it lives apart from both: tests
+// of the bridge do not import the demo.
+package lspeditor
 
 import (
 	"context"
