@@ -124,7 +124,7 @@ func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
 	defer cancel()
 	if resume {
 		params := map[string]any{"channel": RootURI, "clientId": c.clientID, "lastSeenServerSeq": seq, "subscriptions": subs}
-		_, err := conn.Call(hctx, "reconnect", params, func(res json.RawMessage, err error) {
+		_, err := conn.Call(hctx, wire.MethodReconnect, params, func(res json.RawMessage, err error) {
 			if err == nil {
 				c.onReconnected(conn, res)
 			}
@@ -153,7 +153,7 @@ func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
 	// The hook runs on the read loop before any later frame is handled, so
 	// the dialect is chosen before the first action is reduced.
 	var selErr error
-	_, err := conn.Call(hctx, "initialize", params, func(res json.RawMessage, err error) {
+	_, err := conn.Call(hctx, wire.MethodInitialize, params, func(res json.RawMessage, err error) {
 		if err == nil {
 			selErr = c.onInitialized(conn, res)
 		}
@@ -341,7 +341,7 @@ func (c *Client) keepAlive(conn *rpcConn) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), c.opts.PingTimeout)
-		_, err := conn.Call(ctx, "ping", map[string]any{"channel": RootURI}, nil)
+		_, err := conn.Call(ctx, wire.MethodPing, map[string]any{"channel": RootURI}, nil)
 		cancel()
 		if err != nil && !errors.Is(err, ErrConnectionLost) {
 			c.log.Warn("ahp: ping failed; dropping the socket", "err", err)

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // inboundRequest is one host→client request waiting for a worker.
@@ -119,67 +121,82 @@ func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, 
 	return h(ctx, params)
 }
 
+// notifyRoutes is the one place host notifications are routed: a method
+// that feeds the mirror maps to its handler; every other method reaches
+// listeners unchanged as an EventNotification, where the host link reacts
+// to it by its wire.Method constant. A new host notification is a line here
+// only if it changes client state.
+var notifyRoutes = map[string]func(c *Client, conn *rpcConn, method string, params json.RawMessage){
+	wire.MethodAction:                (*Client).onAction,
+	wire.MethodSessionAdded:          (*Client).onSessionNotification,
+	wire.MethodSessionRemoved:        (*Client).onSessionNotification,
+	wire.MethodSessionSummaryChanged: (*Client).onSessionNotification,
+}
+
 func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) {
+	if route, ok := notifyRoutes[method]; ok {
+		route(c, conn, method, params)
+		return
+	}
+	c.q.push(Event{Kind: EventNotification, Method: method, Params: params})
+}
+
+func (c *Client) onAction(conn *rpcConn, _ string, params json.RawMessage) {
+	var env actionEnvelope
+	if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
+		conn.bad(fmt.Errorf("bad action envelope: %v", err))
+		return
+	}
+	c.mu.Lock()
+	c.applyEnvelopeLocked(&env)
+	c.unlock()
+}
+
+func (c *Client) onSessionNotification(_ *rpcConn, method string, params json.RawMessage) {
+	var p struct {
+		Summary map[string]any `json:"summary"`
+		Session string         `json:"session"`
+		Changes map[string]any `json:"changes"`
+	}
+	if m, ok := decodeObject(params); ok {
+		p.Summary, _ = m["summary"].(map[string]any)
+		p.Session, _ = m["session"].(string)
+		p.Changes, _ = m["changes"].(map[string]any)
+	}
+	c.mu.Lock()
+	if c.touched != nil {
+		uri := p.Session
+		if uri == "" {
+			uri, _ = p.Summary["resource"].(string)
+		}
+		c.touched[uri] = true
+	}
 	switch method {
-	case "action":
-		var env actionEnvelope
-		if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
-			conn.bad(fmt.Errorf("bad action envelope: %v", err))
-			return
+	case wire.MethodSessionAdded:
+		if uri, ok := p.Summary["resource"].(string); ok {
+			c.summaries[uri] = p.Summary
+			delete(c.failed, uri)
 		}
-		c.mu.Lock()
-		c.applyEnvelopeLocked(&env)
-		c.unlock()
-	case "root/sessionAdded", "root/sessionRemoved", "root/sessionSummaryChanged":
-		var p struct {
-			Summary map[string]any `json:"summary"`
-			Session string         `json:"session"`
-			Changes map[string]any `json:"changes"`
+	case wire.MethodSessionRemoved:
+		delete(c.summaries, p.Session)
+		if c.joined[p.Session] {
+			c.dropChannelLocked(p.Session, "removed", nil)
 		}
-		if m, ok := decodeObject(params); ok {
-			p.Summary, _ = m["summary"].(map[string]any)
-			p.Session, _ = m["session"].(string)
-			p.Changes, _ = m["changes"].(map[string]any)
-		}
-		c.mu.Lock()
-		if c.touched != nil {
-			uri := p.Session
-			if uri == "" {
-				uri, _ = p.Summary["resource"].(string)
+	case wire.MethodSessionSummaryChanged:
+		if old, ok := c.summaries[p.Session]; ok {
+			merged := make(map[string]any, len(old)+len(p.Changes))
+			for k, v := range old {
+				merged[k] = v
 			}
-			c.touched[uri] = true
-		}
-		switch method {
-		case "root/sessionAdded":
-			if uri, ok := p.Summary["resource"].(string); ok {
-				c.summaries[uri] = p.Summary
-				delete(c.failed, uri)
-			}
-		case "root/sessionRemoved":
-			delete(c.summaries, p.Session)
-			if c.joined[p.Session] {
-				c.dropChannelLocked(p.Session, "removed", nil)
-			}
-		case "root/sessionSummaryChanged":
-			if old, ok := c.summaries[p.Session]; ok {
-				merged := make(map[string]any, len(old)+len(p.Changes))
-				for k, v := range old {
+			for k, v := range p.Changes {
+				if k != "resource" {
 					merged[k] = v
 				}
-				for k, v := range p.Changes {
-					if k != "resource" {
-						merged[k] = v
-					}
-				}
-				c.summaries[p.Session] = merged
 			}
+			c.summaries[p.Session] = merged
 		}
-		c.scheduleJoinsLocked()
-		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
-		c.unlock()
-	default:
-		c.mu.Lock()
-		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
-		c.mu.Unlock()
 	}
+	c.scheduleJoinsLocked()
+	c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
+	c.unlock()
 }

@@ -412,7 +412,7 @@ func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatch
 	}
 	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
 	c.later(func() {
-		if err := conn.Notify(context.Background(), "dispatchAction", params); err != nil {
+		if err := conn.Notify(context.Background(), wire.MethodDispatchAction, params); err != nil {
 			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 func (c *Client) current() (*rpcConn, error) {
@@ -59,7 +61,7 @@ func (c *Client) listSessionsOn(ctx context.Context, conn *rpcConn) ([]map[strin
 			params["cursor"] = cursor
 		}
 		cctx, cancel := c.withTimeout(ctx)
-		res, err := conn.Call(cctx, "listSessions", params, nil)
+		res, err := conn.Call(cctx, wire.MethodListSessions, params, nil)
 		cancel()
 		if err != nil {
 			return nil, err
@@ -127,7 +129,7 @@ func (c *Client) ResourceRead(ctx context.Context, uri, encoding string) (data [
 	if encoding != "" {
 		params["encoding"] = encoding
 	}
-	res, err := c.Call(ctx, "resourceRead", params)
+	res, err := c.Call(ctx, wire.MethodResourceRead, params)
 	if err != nil {
 		return nil, "", err
 	}

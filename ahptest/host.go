@@ -53,6 +53,8 @@ import (
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpschema"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // RootURI is the connection-level channel.
@@ -521,11 +523,11 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 			return
 		}
 		switch f.Method {
-		case "dispatchAction":
+		case wire.MethodDispatchAction:
 			if !c.swallow {
 				h.dispatchLocked(c, params)
 			}
-		case "unsubscribe":
+		case wire.MethodUnsubscribe:
 			ch, _ := params["channel"].(string)
 			delete(c.subs, ch)
 			if hc := h.channels[ch]; hc != nil && hc.kind == reduce.Session {
@@ -540,19 +542,19 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		return
 	}
 	switch f.Method {
-	case "ping":
+	case wire.MethodPing:
 		reply(c, f.ID, nil)
-	case "initialize":
+	case wire.MethodInitialize:
 		h.initializeLocked(c, f.ID, params)
-	case "reconnect":
+	case wire.MethodReconnect:
 		if h.refuseReconnect {
 			replyErr(c, f.ID, -32602, "unknown client; initialize instead", nil)
 			return
 		}
 		h.reconnectLocked(c, f.ID, params)
-	case "listSessions":
+	case wire.MethodListSessions:
 		h.listSessionsLocked(c, f.ID, params)
-	case "subscribe":
+	case wire.MethodSubscribe:
 		ch, _ := params["channel"].(string)
 		hc := h.channels[ch]
 		if hc == nil {
@@ -561,7 +563,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		}
 		c.subs[ch] = true
 		reply(c, f.ID, map[string]any{"snapshot": h.snapshotLocked(hc)})
-	case "createSession":
+	case wire.MethodCreateSession:
 		uri, _ := params["channel"].(string)
 		if h.channels[uri] != nil {
 			replyErr(c, f.ID, -32003, "session exists: "+uri, nil)
@@ -582,7 +584,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 			h.onActiveClientSetLocked(uri, c.clientID, ac)
 		}
 		reply(c, f.ID, nil)
-	case "createChat":
+	case wire.MethodCreateChat:
 		s, _ := params["channel"].(string)
 		chat, _ := params["chat"].(string)
 		if h.channels[s] == nil || h.channels[s].kind != reduce.Session {
@@ -595,7 +597,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		}
 		h.createChatLocked(s, chat, "Chat")
 		reply(c, f.ID, nil)
-	case "disposeSession", "disposeChat":
+	case wire.MethodDisposeSession, wire.MethodDisposeChat:
 		uri, _ := params["channel"].(string)
 		if h.channels[uri] == nil {
 			replyErr(c, f.ID, -32001, "not found: "+uri, nil)
@@ -603,7 +605,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		}
 		h.disposeLocked(uri)
 		reply(c, f.ID, nil)
-	case "resourceRead":
+	case wire.MethodResourceRead:
 		uri, _ := params["uri"].(string)
 		r, ok := h.resources[uri]
 		if !ok {
@@ -819,7 +821,7 @@ func (h *Host) summaryChangedLocked(uri string, before, after map[string]any) {
 		return
 	}
 	changes["modifiedAt"] = h.isoNow()
-	h.rootNotifyLocked("root/sessionSummaryChanged", map[string]any{"session": uri, "changes": changes})
+	h.rootNotifyLocked(wire.MethodSessionSummaryChanged, map[string]any{"session": uri, "changes": changes})
 }
 
 func (h *Host) recordLocked(channel string, env map[string]any) {
@@ -833,7 +835,7 @@ func (h *Host) recordLocked(channel string, env map[string]any) {
 func (h *Host) broadcastLocked(channel string, env map[string]any) {
 	for c := range h.conns {
 		if c.initialized && c.subs[channel] {
-			c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": env})
+			c.send(map[string]any{"jsonrpc": "2.0", "method": wire.MethodAction, "params": env})
 			h.resendLocked(c, env)
 		}
 	}
@@ -856,7 +858,7 @@ func (h *Host) resendLocked(c *hconn, env map[string]any) {
 		held = maps.Clone(held)
 		held["serverSeq"] = h.serverSeq
 	}
-	c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": held})
+	c.send(map[string]any{"jsonrpc": "2.0", "method": wire.MethodAction, "params": held})
 }
 
 func (h *Host) rootNotifyLocked(method string, params map[string]any) {
@@ -866,6 +868,19 @@ func (h *Host) rootNotifyLocked(method string, params map[string]any) {
 			c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 		}
 	}
+}
+
+// NotifyRoot sends a host→client notification on the root channel to every
+// initialized client subscribed to it (method: a wire.Method… constant), so
+// a test of a new host notification needs no change here.
+func (h *Host) NotifyRoot(method string, params map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p := maps.Clone(params)
+	if p == nil {
+		p = map[string]any{}
+	}
+	h.rootNotifyLocked(method, p)
 }
 
 // SetRejectPolicy installs a policy consulted for every client action that
@@ -934,7 +949,7 @@ func (h *Host) Request(ctx context.Context, clientID, method string, params map[
 
 // ResourceRead asks a client for a resource and decodes the data.
 func (h *Host) ResourceRead(ctx context.Context, clientID, uri string) (string, error) {
-	res, err := h.Request(ctx, clientID, "resourceRead", map[string]any{"uri": uri})
+	res, err := h.Request(ctx, clientID, wire.MethodResourceRead, map[string]any{"uri": uri})
 	if err != nil {
 		return "", err
 	}

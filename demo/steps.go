@@ -24,6 +24,8 @@ import (
 	"github.com/ahpls-dev/ahpls/server"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // run is one demo's state, step by step.
@@ -144,7 +146,7 @@ func (r *run) startHost(ctx context.Context) error {
 			r.mu.Unlock()
 		},
 		OnPluginRead: func(clientID, method, uri string) {
-			if method == "resourceRead" {
+			if method == wire.MethodResourceRead {
 				r.mu.Lock()
 				r.reads = append(r.reads, uri)
 				r.mu.Unlock()
