@@ -52,7 +52,7 @@ func (e linkEditor) remember(absPath string, diags []model.Diagnostic) {
 
 func (e linkEditor) HostStatus(state, message string) {
 	b := e.b
-	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.settings().Host})
+	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.host().URL})
 	if state == "refused" {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
 	}
@@ -64,7 +64,7 @@ func (e linkEditor) HostStatus(state, message string) {
 func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
 	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
 	e.b.srv.SendHostStatus(server.HostStatus{
-		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.settings().Host,
+		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.host().URL,
 		RetryIn: secs, LastError: lastError,
 	})
 }

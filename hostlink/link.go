@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -22,6 +21,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 	"github.com/ahpls-dev/ahpls/wsfs"
@@ -41,19 +41,12 @@ const DefaultDebounceDelay = 200 * time.Millisecond
 
 // Config is the `ahpls.host` part of the settings plus where state lives.
 type Config struct {
-	// URL is the host's ws:// or wss:// endpoint (required).
-	URL string
-	// Header is sent with the WebSocket upgrade (connection auth).
-	Header http.Header
-	// Sessions are joined explicitly; with Auto every session whose working
-	// directories cover a workspace folder is joined too.
-	Sessions []string
-	Auto     bool
-	// TrustWorkspaceTools enables command tools from settings and
-	// .ahpls/tools.json (workspace trust).
-	TrustWorkspaceTools bool
-	// ToolSettings is the `ahpls.tools` setting as {"tools":[…]} JSON.
-	ToolSettings json.RawMessage
+	// Host is the settings' host keys (package settings), taken whole: URL
+	// (required), Headers for the WebSocket upgrade, Sessions to join (none:
+	// every session whose working directories cover a workspace folder),
+	// TrustWorkspaceTools (command tools from settings and
+	// .ahpls/tools.json) and Tools (the `ahpls.tools` setting).
+	settings.Host
 	// StateDir holds the clientId file and, under "enablement", the
 	// per-folder enablement stores. Default: the parent of
 	// enablement.DefaultStateDir() (~/.local/state/ahpls).
@@ -256,13 +249,13 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 
 	opts := ahpclient.Options{
 		URL:          cfg.URL,
-		Header:       cfg.Header,
+		Header:       cfg.Header(),
 		StateDir:     cfg.StateDir,
 		WorkspaceKey: strings.Join(uris, "\n"),
 		ClientInfo:   ahpclient.Implementation{Name: "ahpls", Version: cfg.ClientVersion},
 		Logger:       logger,
 		Sessions:     cfg.Sessions,
-		Auto:         cfg.Auto,
+		Auto:         cfg.Auto(),
 		Folders:      uris,
 		ChatTurns:    1,
 	}
@@ -287,10 +280,7 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 	check := func(rel string, kind model.Kind, text []byte) string {
 		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
 	}
-	globs := l.cfg.Exclude
-	if wc, err := wsfs.LoadConfig(abs); err == nil {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
-	}
+	globs, _ := settings.Settings{Exclude: l.cfg.Exclude}.FolderExclude(abs) // a bad file was reported by the server
 	ex, err := wsfs.NewMatcher(globs)
 	if err != nil {
 		ex = nil // invalid globs were reported with the settings; keep the defaults
@@ -309,8 +299,8 @@ func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
 		return nil, err
 	}
 	f.tools = reg
-	if len(l.cfg.ToolSettings) > 0 {
-		for _, p := range reg.SetSettings(l.cfg.ToolSettings) {
+	if len(l.cfg.Tools) > 0 {
+		for _, p := range reg.SetSettings(l.cfg.Tools) {
 			l.log.Warn("ahpls.tools setting", "problem", p.Message, "path", p.Path)
 		}
 	}

@@ -21,17 +21,12 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 )
 
 // DefaultDebounce is how long the server waits after a file-watcher event
 // before checking, so a branch switch costs one check per file.
 const DefaultDebounce = 150 * time.Millisecond
-
-// Command names registered with workspace/executeCommand.
-const (
-	CommandShowHostConnection  = "ahpls.showHostConnection"
-	CommandToggleCustomization = "ahpls.toggleCustomization"
-)
 
 // CommandFunc runs one workspace/executeCommand. It runs released from the
 // read loop (jsonrpc2.Async), so it may call back into the client (for
@@ -70,7 +65,7 @@ type Options struct {
 	// returns them). It may run on the read loop (settings from
 	// initializationOptions or a didChangeConfiguration push): it must not
 	// block or call the client; hand the value to a goroutine of yours.
-	OnSettings func(old, cur Settings)
+	OnSettings func(old, cur settings.Settings)
 	// Commands adds or replaces workspace/executeCommand handlers; a name
 	// equal to a built-in command replaces it.
 	Commands map[string]CommandFunc
@@ -138,7 +133,7 @@ type Server struct {
 	enc        model.Encoding
 	caps       clientCaps
 	folders    []folder
-	settings   Settings
+	settings   settings.Settings
 	settingsOK bool // at least one settings source was read
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
 	// changed); a memoized check is reused only under the generation it
@@ -188,19 +183,14 @@ func New(opts Options) *Server {
 		exitCh:   make(chan struct{}),
 		exitCode: 1,
 		enc:      model.UTF16,
-		settings: defaultSettings(),
+		settings: settings.Default(),
 		docs:     map[uri.URI]*document{},
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
-	s.commands = map[string]CommandFunc{
-		CommandShowHostConnection: func(context.Context, []json.RawMessage) (any, error) {
-			return HostStatus{State: "disconnected"}, nil
-		},
-		CommandToggleCustomization: func(context.Context, []json.RawMessage) (any, error) {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no agent host connected")
-		},
-	}
+	// The server has no commands of its own: the host commands are the
+	// bridge's (package bridge), others come with opts.Commands.
+	s.commands = map[string]CommandFunc{}
 	for name, f := range opts.Commands {
 		s.commands[name] = f
 	}

@@ -192,7 +192,7 @@ func (e *Editor) Command(ctx context.Context, name string, result any, args ...a
 // HostStatus is ahpls.showHostConnection's answer.
 func (e *Editor) HostStatus(ctx context.Context) (HostConnection, error) {
 	var st HostConnection
-	err := e.Command(ctx, server.CommandShowHostConnection, &st)
+	err := e.Command(ctx, bridge.CommandShowHostConnection, &st)
 	return st, err
 }
 
