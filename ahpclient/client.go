@@ -399,7 +399,7 @@ func New(opts Options) (*Client, error) {
 	}
 	c := &Client{
 		opts:      opts,
-		log:       opts.Logger,
+		log:       opts.Logger.With("part", "ahpclient"),
 		clientID:  opts.ClientID,
 		now:       reduce.Clock(opts.Now),
 		handlers:  map[string]Handler{},

@@ -75,7 +75,7 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 		return false, fmt.Errorf("ahpclient: dial: %w", err)
 	}
 	ws.SetReadLimit(c.opts.ReadLimit)
-	conn := newRPCConn(ws, c.log, c.opts.Trace, c.opts.WriteBudget)
+	conn := newRPCConn(ctx, ws, c.log, c.opts.Trace, c.opts.WriteBudget)
 	conn.writeTimeout = c.opts.WriteTimeout
 	conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
 	conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
@@ -340,7 +340,7 @@ func (c *Client) keepAlive(conn *rpcConn) {
 		if conn.idle() < c.opts.PingInterval {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), c.opts.PingTimeout)
+		ctx, cancel := context.WithTimeout(conn.ctx, c.opts.PingTimeout)
 		_, err := conn.Call(ctx, wire.MethodPing, map[string]any{"channel": RootURI}, nil)
 		cancel()
 		if err != nil && !errors.Is(err, ErrConnectionLost) {

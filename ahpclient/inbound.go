@@ -91,16 +91,9 @@ func (c *Client) serve(r inboundRequest) {
 		return // the connection went while it waited; nobody to answer
 	default:
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-conn.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	res, err := safeCall(ctx, r.h, r.params)
+	// The handler's context is the connection's: it ends when the
+	// connection does (there is nobody left to answer).
+	res, err := safeCall(conn.ctx, r.h, r.params)
 	if err != nil {
 		var re *RPCError
 		if !errors.As(err, &re) {

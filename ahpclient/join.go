@@ -288,7 +288,7 @@ func (c *Client) leaveLocked(conn *rpcConn, s string) {
 		}
 		u := uri
 		c.later(func() {
-			_ = conn.Notify(context.Background(), wire.MethodUnsubscribe, map[string]any{"channel": u})
+			_ = conn.Notify(conn.ctx, wire.MethodUnsubscribe, map[string]any{"channel": u})
 		})
 	}
 	delete(c.joined, s)
@@ -348,7 +348,7 @@ func (c *Client) subscribeOn(conn *rpcConn, uri string, kind reduce.Kind) {
 	if kind == reduce.Chat && c.opts.ChatTurns > 0 {
 		params["view"] = map[string]any{"turns": c.opts.ChatTurns}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.opts.RequestTimeout)
+	ctx, cancel := context.WithTimeout(conn.ctx, c.opts.RequestTimeout)
 	defer cancel()
 	_, err := conn.Call(ctx, wire.MethodSubscribe, params, func(res json.RawMessage, err error) {
 		c.onSubscribed(conn, uri, res, err)
@@ -365,7 +365,7 @@ func (c *Client) onSubscribed(conn *rpcConn, uri string, res json.RawMessage, er
 	if ch == nil && err == nil && c.conn == conn {
 		// Left while the subscribe was in flight; the unsubscribe may have
 		// overtaken it, so say it again.
-		c.later(func() { _ = conn.Notify(context.Background(), wire.MethodUnsubscribe, map[string]any{"channel": uri}) })
+		c.later(func() { _ = conn.Notify(conn.ctx, wire.MethodUnsubscribe, map[string]any{"channel": uri}) })
 		return
 	}
 	if ch == nil || c.conn != conn && c.conn != nil {

@@ -4,7 +4,6 @@ package ahpclient
 // actions on top, reconciliation on echo (docs/ahp.md §3).
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -412,7 +411,7 @@ func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatch
 	}
 	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
 	c.later(func() {
-		if err := conn.Notify(context.Background(), wire.MethodDispatchAction, params); err != nil {
+		if err := conn.Notify(conn.ctx, wire.MethodDispatchAction, params); err != nil {
 			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
 		}
 	})

@@ -60,7 +60,7 @@ func newReaderRig(tb testing.TB) *readerRig {
 			return json.RawMessage(`{"data":"x","encoding":"utf-8"}`), nil
 		})
 		c.Handle("resourceList", func(context.Context, json.RawMessage) (any, error) { panic("handler bug") })
-		conn := newRPCConn(ws, c.log, nil, 0)
+		conn := newRPCConn(context.Background(), ws, c.log, nil, 0)
 		conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
 		conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
 		c.mu.Lock()

@@ -96,7 +96,7 @@ func (c *Client) refreshSessions(conn *rpcConn) error {
 	c.mu.Lock()
 	c.touched = map[string]bool{}
 	c.mu.Unlock()
-	items, err := c.listSessionsOn(context.Background(), conn)
+	items, err := c.listSessionsOn(conn.ctx, conn)
 	c.mu.Lock()
 	touched := c.touched
 	c.touched = nil

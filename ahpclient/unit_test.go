@@ -1,6 +1,7 @@
 package ahpclient
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -168,7 +169,7 @@ func FuzzActionEnvelope(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		conn := newRPCConn(nil, c.log, nil, 0)
+		conn := newRPCConn(context.Background(), nil, c.log, nil, 0)
 		c.mu.Lock()
 		ch := c.ensureChannelLocked("ahp-session:/a", "session", "")
 		ch.live, ch.confirmed = true, map[string]any{"title": "t", "chats": []any{}}

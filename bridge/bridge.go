@@ -39,7 +39,9 @@ const Source = "ahpls-host"
 
 // Config configures the bridge. The zero value is what `ahpls serve` uses.
 type Config struct {
-	// Log receives the link's logs (nil: discarded).
+	// Log is the process's logger (nil: the server's Options.Logger, else
+	// discarded); the bridge, the link, the AHP client and the tool
+	// executor each enrich it with their "part".
 	Log *slog.Logger
 	// Getenv reads AHPLS_HOST and AHPLS_HOST_AUTHORIZATION (nil: os.Getenv).
 	Getenv func(string) string
@@ -79,12 +81,15 @@ type Bridge struct {
 // are kept.
 func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 	if cfg.Log == nil {
+		cfg.Log = opts.Logger
+	}
+	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
+	b := &Bridge{cfg: cfg, log: cfg.Log.With("part", "bridge"), progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
 	// The client tool config (.ahpls/tools.json) is checked by package
 	// tools; the server and the publisher run its checker with the rules.
 	if !slices.ContainsFunc(opts.Checkers, func(c diagnostics.Checker) bool { return c.Kind == tools.Checker().Kind }) {
@@ -183,7 +188,7 @@ func (b *Bridge) apply() bool {
 		Findings: b.srv.Findings,
 		Exclude:  b.srv.Settings().Exclude,
 	}
-	link, err := hostlink.New(cfg, linkEditor{b}, b.log)
+	link, err := hostlink.New(cfg, linkEditor{b}, b.cfg.Log)
 	if err != nil {
 		b.mu.Lock()
 		b.applied = false // the same settings may be retried
@@ -191,7 +196,7 @@ func (b *Bridge) apply() bool {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls cannot connect to the agent host: "+err.Error())
 		return true
 	}
-	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.log))
+	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.cfg.Log))
 	// Report at once (the link's own first report comes from its
 	// goroutine), so the server's "no host" default never shows (#18).
 	b.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: host.URL})

@@ -176,7 +176,13 @@ type observer struct{ b *Bridge }
 func (o observer) Started(call toolexec.CallInfo) {
 	b := o.b
 	b.srv.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("agent runs %s (%s, %s)", call.ToolName, call.Chat, call.ToolCallID))
-	p := b.srv.StartProgress(context.Background(), "ahpls: "+call.DisplayName, call.Invocation)
+	b.mu.Lock()
+	ctx := b.ctx // the connection's context (started)
+	b.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	p := b.srv.StartProgress(ctx, "ahpls: "+call.DisplayName, call.Invocation)
 	b.mu.Lock()
 	b.progress[call.Token()] = p
 	b.mu.Unlock()

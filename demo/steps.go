@@ -179,9 +179,9 @@ func (r *run) connect(ctx context.Context) error {
 	}
 	r.state = dir
 	srvOpts := server.DefaultOptions()
-	srvOpts.Log = nil
+	srvOpts.Logger = nil
 	if r.opts.Log != io.Discard {
-		srvOpts.Log = r.opts.Log
+		srvOpts.Logger = slog.New(server.NewLogHandler(r.opts.Log, nil))
 	}
 	r.ed, err = lspeditor.StartEditor(ctx, lspeditor.EditorOptions{
 		Folders: []string{r.ws},

@@ -209,7 +209,7 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 	l := &Link{
 		cfg:       cfg,
 		ed:        ed,
-		log:       logger,
+		log:       logger.With("part", "hostlink"),
 		served:    virtualplugin.NewServer(),
 		pending:   map[string]bool{},
 		kick:      make(chan struct{}, 1),

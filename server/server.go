@@ -42,12 +42,11 @@ type Options struct {
 	// Logger is the process's one logger. Give it a LogHandler (see
 	// NewLogHandler) and the server routes it: records below WARN reach the
 	// editor as window/logMessage (and $/logTrace), warnings and errors go
-	// to the handler's stderr. Nil: a LogHandler over Log.
+	// to the handler's stderr (never stdout, which carries the protocol).
+	// Each part enriches it with its name ("part"=server, bridge, hostlink,
+	// ahpclient, toolexec). Nil: a LogHandler that sends records to the
+	// editor and discards warnings and errors.
 	Logger *slog.Logger
-	// Log is where warnings and errors go when Logger is nil (stderr in
-	// production; never stdout, which carries the protocol). Nil discards
-	// them.
-	Log io.Writer
 	// Debounce delays checks caused by file-watcher events and turns on the
 	// pacing of checks during bursts of edits (an edit on an idle file is
 	// checked at once either way); 0 checks every event at once (tests).
@@ -89,7 +88,7 @@ type Options struct {
 
 // DefaultOptions is what `ahpls serve` uses.
 func DefaultOptions() Options {
-	return Options{Name: "ahpls", Log: os.Stderr, Debounce: DefaultDebounce}
+	return Options{Name: "ahpls", Logger: slog.New(NewLogHandler(os.Stderr, nil)), Debounce: DefaultDebounce}
 }
 
 type lifecycle int
@@ -171,8 +170,10 @@ func New(opts Options) *Server {
 	}
 	log := opts.Logger
 	if log == nil {
-		log = slog.New(NewLogHandler(opts.Log, nil))
+		log = slog.New(NewLogHandler(nil, nil))
+		opts.Logger = log
 	}
+	log = log.With("part", "server")
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

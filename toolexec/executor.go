@@ -167,7 +167,7 @@ func New(opts Options) *Executor {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Executor{
 		client: opts.Client, clientID: opts.Client.ClientID(), toolsFor: opts.Tools, obs: opts.Observer,
-		log: opts.Logger, streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
+		log: opts.Logger.With("part", "toolexec"), streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
 		runs: map[callKey]*entry{}, chats: map[string]map[string]any{}, sessions: map[string]map[string]any{},
 		chatSession: map[string]string{},
 	}

@@ -89,7 +89,7 @@ func (p Published) Has(code string) bool {
 // and initializes the session with the given folders and settings.
 func StartEditor(ctx context.Context, o EditorOptions) (*Editor, error) {
 	opts := server.DefaultOptions()
-	opts.Log = nil
+	opts.Logger = nil // the demo's output stays the transcript
 	if o.Server != nil {
 		opts = *o.Server
 	}
