@@ -192,6 +192,21 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 		return nil
 	}
 	sessions := l.client.Joined()
+	labels := l.sessionLabels(sessions)
+	if len(sessions) == 0 {
+		sessions = []string{""}
+	}
+	texts := &publishedTexts{old: l.es.texts, cur: map[[32]byte][]byte{}}
+	defer func() { l.es.texts = texts.cur }()
+	hs := &hintSet{found: map[hint][]string{}}
+	for _, s := range sessions {
+		l.sessionHints(s, files, texts, hs)
+	}
+	return hs.diagnostics(labels)
+}
+
+// sessionLabels names each session in hints: its quoted title, else its URI.
+func (l *Link) sessionLabels(sessions []string) map[string]string {
 	labels := map[string]string{}
 	for _, s := range sessions {
 		labels[s] = s
@@ -201,106 +216,126 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 			}
 		}
 	}
-	if len(sessions) == 0 {
-		sessions = []string{""}
-	}
-	// The text a file was published with: the same the span is computed
-	// against until the next rebuild, which refreshes again.
-	texts := map[[32]byte][]byte{}
-	text := func(f stateFile) []byte {
-		if t, ok := texts[f.file.Sum]; ok {
-			return t
-		}
-		t, ok := l.es.texts[f.file.Sum]
-		if !ok {
-			t = fileData(f.file)
-		}
-		texts[f.file.Sum] = t
-		return t
-	}
-	defer func() { l.es.texts = texts }()
+	return labels
+}
 
-	found := map[hint][]string{} // → sessions it holds in
-	var order []hint
-	for _, s := range sessions {
-		rows := l.Rows(s)
-		byID := map[string]enablement.Row{}
-		for _, r := range rows {
-			byID[r.ID] = r
-		}
-		// Leaves the host lists for each of our plugins, by virtual URI.
-		leaves := map[string]string{}
-		if s != "" {
-			for _, c := range l.sessionCustomizations(s) {
-				for _, ch := range c.Children {
-					if ch.Type != enablement.TypeMCPServer {
-						leaves[ch.URI] = ch.ID
-					}
+// sessionHints adds the hints of every state file in session s ("": no
+// session joined) to hs.
+func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, hs *hintSet) {
+	rows := l.Rows(s)
+	byID := map[string]enablement.Row{}
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	// Leaves the host lists for each of our plugins, by virtual URI.
+	leaves := map[string]string{}
+	if s != "" {
+		for _, c := range l.sessionCustomizations(s) {
+			for _, ch := range c.Children {
+				if ch.Type != enablement.TypeMCPServer {
+					leaves[ch.URI] = ch.ID
 				}
 			}
 		}
-		add := func(h hint) {
-			in := found[h]
-			if in == nil {
-				order = append(order, h)
-			}
-			if len(in) == 0 || in[len(in)-1] != s {
-				found[h] = append(in, s)
-			}
-		}
-		for _, f := range files {
-			switch f.kind {
-			case model.KindMCP:
-				for _, r := range rows {
-					if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
-						continue
-					}
-					msg, ok := l.stateText(r, byID)
-					if !ok {
-						continue
-					}
-					span, ok := diagnostics.MCPServerKeySpan(text(f), r.Name)
-					if !ok {
-						span = firstLine(text(f))
-					}
-					add(hint{file: f.abs, span: span, text: msg})
-				}
-			case model.KindNone:
-				// not a customization of its own
-			default:
-				r, ok := enablement.Row{}, false
-				if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
-					r, ok = byID[id]
-				}
-				if !ok {
-					r, ok = byID[f.pp.id]
-				}
-				if !ok {
+	}
+	for _, f := range files {
+		switch f.kind {
+		case model.KindMCP:
+			for _, r := range rows {
+				if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
 					continue
 				}
 				msg, ok := l.stateText(r, byID)
 				if !ok {
 					continue
 				}
-				if r.ID == f.pp.id && f.kind != model.KindPlugin && !r.Pending {
-					// A file the host shows no leaf for is off with its
-					// plugin: say that, not the plugin's own reason.
-					msg = "Disabled because plugin " + r.Name + " is disabled"
-					if w := l.scopeWords(r); w != "" {
-						msg += " (" + w + ")"
-					}
+				text := texts.of(f)
+				span, ok := diagnostics.MCPServerKeySpan(text, r.Name)
+				if !ok {
+					span = firstLine(text)
 				}
-				add(hint{file: f.abs, span: firstLine(text(f)), text: msg})
+				hs.add(hint{file: f.abs, span: span, text: msg}, s)
+			}
+		case model.KindNone:
+			// not a customization of its own
+		default:
+			if msg, ok := l.fileStateText(f, leaves, byID); ok {
+				hs.add(hint{file: f.abs, span: firstLine(texts.of(f)), text: msg}, s)
 			}
 		}
 	}
+}
 
+// fileStateText is the hint for a customization file: its own leaf's state
+// where the host lists one, else its plugin's.
+func (l *Link) fileStateText(f stateFile, leaves map[string]string, byID map[string]enablement.Row) (string, bool) {
+	r, ok := enablement.Row{}, false
+	if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
+		r, ok = byID[id]
+	}
+	if !ok {
+		r, ok = byID[f.pp.id]
+	}
+	if !ok {
+		return "", false
+	}
+	msg, ok := l.stateText(r, byID)
+	if !ok {
+		return "", false
+	}
+	if r.ID == f.pp.id && f.kind != model.KindPlugin && !r.Pending {
+		// A file the host shows no leaf for is off with its plugin: say
+		// that, not the plugin's own reason.
+		msg = "Disabled because plugin " + r.Name + " is disabled"
+		if w := l.scopeWords(r); w != "" {
+			msg += " (" + w + ")"
+		}
+	}
+	return msg, true
+}
+
+// publishedTexts is the text each file was published with: the same the
+// span is computed against until the next rebuild, which refreshes again.
+// cur keeps the texts used by this refresh (the next one's old).
+type publishedTexts struct {
+	old, cur map[[32]byte][]byte
+}
+
+func (t *publishedTexts) of(f stateFile) []byte {
+	if b, ok := t.cur[f.file.Sum]; ok {
+		return b
+	}
+	b, ok := t.old[f.file.Sum]
+	if !ok {
+		b = fileData(f.file)
+	}
+	t.cur[f.file.Sum] = b
+	return b
+}
+
+// hintSet collects hints in first-seen order with the sessions each holds in.
+type hintSet struct {
+	found map[hint][]string
+	order []hint
+}
+
+func (hs *hintSet) add(h hint, session string) {
+	in := hs.found[h]
+	if in == nil {
+		hs.order = append(hs.order, h)
+	}
+	if len(in) == 0 || in[len(in)-1] != session {
+		hs.found[h] = append(in, session)
+	}
+}
+
+// diagnostics are the hints by file. With several sessions joined, a hint
+// that does not hold in all of them names where it does.
+func (hs *hintSet) diagnostics(labels map[string]string) map[string][]model.Diagnostic {
 	out := map[string][]model.Diagnostic{}
-	for _, h := range order {
+	for _, h := range hs.order {
 		msg := h.text
-		// With several sessions joined, a hint that does not hold in all
-		// of them names where it does.
-		if in := found[h]; len(labels) > 1 && len(in) < len(labels) {
+		if in := hs.found[h]; len(labels) > 1 && len(in) < len(labels) {
 			names := make([]string, len(in))
 			for i, s := range in {
 				names[i] = labels[s]
