@@ -1,8 +1,9 @@
 package ahpclient
 
-// The inbound part of Client: host→client requests under the request
+// The connection's inbound side: host→client requests under the request
 // budget (a bounded queue, a fixed set of workers, busy beyond them) and
-// root notifications. Action envelopes go on to the mirror (mirror.go).
+// the routing of host notifications: action envelopes go to the mirror
+// (mirror.go), session notifications to the session list and the joiner.
 
 import (
 	"context"
@@ -32,12 +33,9 @@ type BudgetStats struct {
 }
 
 // Budget reports BudgetStats.
-func (c *Client) Budget() BudgetStats {
+func (c *connection) Budget() BudgetStats {
 	st := BudgetStats{QueuedRequests: len(c.inbound), QueuedBytes: c.queuedBytes.Load()}
-	c.mu.Lock()
-	conn := c.conn
-	c.mu.Unlock()
-	if conn != nil {
+	if conn := c.live(); conn != nil {
 		st.WriteBytes, st.WriteBytesPeak = conn.budget.inUse(), conn.budget.highWater()
 	}
 	return st
@@ -49,7 +47,7 @@ const CodeBusy = -32000
 // onRequest runs on the read loop: it queues the request for a worker or,
 // when the queue is full, answers CodeBusy at once. Nothing here waits for
 // a handler, so a flood costs at most the queue.
-func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
+func (c *connection) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
 	c.handlersMu.RLock()
 	h := c.handlers[method]
 	c.handlersMu.RUnlock()
@@ -72,7 +70,7 @@ func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, par
 
 // worker runs queued host requests, one at a time, off the read loop (a
 // handler may read files or call back into the client).
-func (c *Client) worker() {
+func (c *connection) worker() {
 	for {
 		select {
 		case <-c.stop:
@@ -84,7 +82,7 @@ func (c *Client) worker() {
 	}
 }
 
-func (c *Client) serve(r inboundRequest) {
+func (c *connection) serve(r inboundRequest) {
 	conn := r.conn
 	select {
 	case <-conn.done:
@@ -115,18 +113,18 @@ func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, 
 }
 
 // notifyRoutes is the one place host notifications are routed: a method
-// that feeds the mirror maps to its handler; every other method reaches
+// that feeds client state maps to its handler; every other method reaches
 // listeners unchanged as an EventNotification, where the host link reacts
 // to it by its wire.Method constant. A new host notification is a line here
 // only if it changes client state.
-var notifyRoutes = map[string]func(c *Client, conn *rpcConn, method string, params json.RawMessage){
-	wire.MethodAction:                (*Client).onAction,
-	wire.MethodSessionAdded:          (*Client).onSessionNotification,
-	wire.MethodSessionRemoved:        (*Client).onSessionNotification,
-	wire.MethodSessionSummaryChanged: (*Client).onSessionNotification,
+var notifyRoutes = map[string]func(c *connection, conn *rpcConn, method string, params json.RawMessage){
+	wire.MethodAction:                func(c *connection, conn *rpcConn, _ string, p json.RawMessage) { c.m.onAction(conn, p) },
+	wire.MethodSessionAdded:          (*connection).onSessionNotification,
+	wire.MethodSessionRemoved:        (*connection).onSessionNotification,
+	wire.MethodSessionSummaryChanged: (*connection).onSessionNotification,
 }
 
-func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) {
+func (c *connection) onNotify(conn *rpcConn, method string, params json.RawMessage) {
 	if route, ok := notifyRoutes[method]; ok {
 		route(c, conn, method, params)
 		return
@@ -134,62 +132,13 @@ func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) 
 	c.q.push(Event{Kind: EventNotification, Method: method, Params: params})
 }
 
-func (c *Client) onAction(conn *rpcConn, _ string, params json.RawMessage) {
-	var env actionEnvelope
-	if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
-		conn.bad(fmt.Errorf("bad action envelope: %v", err))
-		return
+// onSessionNotification updates the session list, then lets the joiner
+// react (a removed session it follows is dropped; joins are re-decided).
+func (c *connection) onSessionNotification(_ *rpcConn, method string, params json.RawMessage) {
+	uri, err := c.sessions.apply(method, params)
+	if err != nil {
+		c.log.Debug("ahp: session notification not understood", "method", method, "err", err)
 	}
-	c.mu.Lock()
-	c.applyEnvelopeLocked(&env)
-	c.unlock()
-}
-
-func (c *Client) onSessionNotification(_ *rpcConn, method string, params json.RawMessage) {
-	var p struct {
-		Summary map[string]any `json:"summary"`
-		Session string         `json:"session"`
-		Changes map[string]any `json:"changes"`
-	}
-	if m, ok := decodeObject(params); ok {
-		p.Summary, _ = m["summary"].(map[string]any)
-		p.Session, _ = m["session"].(string)
-		p.Changes, _ = m["changes"].(map[string]any)
-	}
-	c.mu.Lock()
-	if c.touched != nil {
-		uri := p.Session
-		if uri == "" {
-			uri, _ = p.Summary["resource"].(string)
-		}
-		c.touched[uri] = true
-	}
-	switch method {
-	case wire.MethodSessionAdded:
-		if uri, ok := p.Summary["resource"].(string); ok {
-			c.summaries[uri] = p.Summary
-			delete(c.failed, uri)
-		}
-	case wire.MethodSessionRemoved:
-		delete(c.summaries, p.Session)
-		if c.joined[p.Session] {
-			c.dropChannelLocked(p.Session, "removed", nil)
-		}
-	case wire.MethodSessionSummaryChanged:
-		if old, ok := c.summaries[p.Session]; ok {
-			merged := make(map[string]any, len(old)+len(p.Changes))
-			for k, v := range old {
-				merged[k] = v
-			}
-			for k, v := range p.Changes {
-				if k != "resource" {
-					merged[k] = v
-				}
-			}
-			c.summaries[p.Session] = merged
-		}
-	}
-	c.scheduleJoinsLocked()
-	c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
-	c.unlock()
+	c.j.sessionNotified(method, uri)
+	c.q.push(Event{Kind: EventNotification, Method: method, Params: params})
 }

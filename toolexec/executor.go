@@ -22,7 +22,7 @@ type Host interface {
 	Dispatch(channel string, action any) (*ahpclient.Dispatched, error)
 	OnEvent(f func(ahpclient.Event)) (remove func())
 	State(uri string) (map[string]any, bool)
-	Sessions() map[string]map[string]any
+	Sessions() map[string]wire.SessionSummary
 	ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error)
 }
 
