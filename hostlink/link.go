@@ -138,25 +138,25 @@ type Link struct {
 
 	folders []*folder
 
-	pendMu  sync.Mutex
-	pending map[string]bool
-	kick    chan struct{}
+	changes *changeQueue // file changes waiting for the debounce
+	status  statusBox    // the connection status shown to the editor
+	shown   shownSets    // what the editor shows per file
 
 	stopOnce sync.Once
 	stop     chan struct{}
 	runOnce  sync.Once
 
-	// The locks, outermost first: buildMu, pubMu, diagMu and sendMu each
+	// The locks, outermost first: buildMu, pubMu, diagMu and shown.mu each
 	// serialise one kind of work and are held across it; mu guards the
 	// state from dirty to es and is only ever held briefly, never while
-	// building, sending or calling the Editor (Text excepted).
+	// building, sending or calling the Editor (Text excepted). The parts
+	// above (changes, status) have their own leaf locks.
 	buildMu sync.Mutex // serialises builds (see buildFolder)
 	// verdicts hold, under buildMu, the text each file left out of
 	// publication was judged on (its exclusion's spans and hash).
 	verdicts map[string][]byte
 	pubMu    sync.Mutex // serialises republish, so entries reach ahpclient in order
 	diagMu   sync.Mutex // serialises host diagnostic refreshes
-	sendMu   sync.Mutex // serialises publications to the Editor
 
 	mu         sync.Mutex      // guards dirty … es, see above
 	dirty      map[string]bool // files whose diagnostics may have changed
@@ -172,9 +172,6 @@ type Link struct {
 	excl       map[string][]model.Diagnostic // by abs path
 	exclSum    map[string][32]byte           // hash of the text each excl was computed from
 	hostDiags  map[string][]model.Diagnostic // by abs path
-	shown      map[string]string             // abs path → JSON of what the editor has
-	state      string
-	stateMsg   string
 	executor   Executor
 	es         editorState // enablement hints, untrusted tools (editorstate.go)
 
@@ -211,8 +208,9 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		ed:        ed,
 		log:       logger.With("part", "hostlink"),
 		served:    virtualplugin.NewServer(),
-		pending:   map[string]bool{},
-		kick:      make(chan struct{}, 1),
+		changes:   newChangeQueue(),
+		status:    statusBox{state: StatusDisconnected},
+		shown:     shownSets{byPath: map[string]string{}},
 		stop:      make(chan struct{}),
 		snaps:     map[string]*virtualplugin.Snapshot{},
 		pubs:      map[string]*pubPlugin{},
@@ -223,8 +221,6 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		exclSum:   map[string][32]byte{},
 		verdicts:  map[string][]byte{},
 		hostDiags: map[string][]model.Diagnostic{},
-		shown:     map[string]string{},
-		state:     StatusDisconnected,
 		executor:  cfg.Executor,
 	}
 	storeDir := filepath.Join(cfg.StateDir, "enablement")
@@ -441,8 +437,9 @@ type PublishedPlugin struct {
 
 // Status reports the connection and what is published.
 func (l *Link) Status() Status {
+	state, msg := l.status.get()
 	l.mu.Lock()
-	s := Status{State: l.state, Message: l.stateMsg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
+	s := Status{State: state, Message: msg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
 	for id, p := range l.pubs {
 		pp := PublishedPlugin{ID: id, URI: p.source.URI, Name: p.source.Name, Nonce: p.nonce, Folder: p.folder.abs}
 		for _, n := range p.source.MCPServers {
@@ -548,11 +545,7 @@ func (l *Link) Run(ctx context.Context) error {
 }
 
 func (l *Link) setStatus(state, msg string) {
-	l.mu.Lock()
-	changed := l.state != state || l.stateMsg != msg
-	l.state, l.stateMsg = state, msg
-	l.mu.Unlock()
-	if changed {
+	if l.status.set(state, msg) {
 		l.ed.HostStatus(state, msg)
 	}
 }
@@ -637,9 +630,7 @@ func (l *Link) onEvent(e ahpclient.Event) {
 		}
 		secs := int((e.RetryIn + time.Second - 1) / time.Second)
 		msg := fmt.Sprintf("retrying in %d s", secs)
-		l.mu.Lock()
-		l.state, l.stateMsg = StatusConnecting, msg
-		l.mu.Unlock()
+		l.status.set(StatusConnecting, msg)
 		if re, ok := l.ed.(RetryEditor); ok {
 			re.HostRetrying(e.RetryIn, lastErr)
 		} else {
@@ -666,53 +657,15 @@ func (l *Link) sessionChanged() {
 // closed). The rebuild is debounced; the entry is republished only when it
 // changed.
 func (l *Link) FilesChanged(absPaths ...string) {
-	if len(absPaths) == 0 {
-		return
-	}
-	l.pendMu.Lock()
-	for _, p := range absPaths {
-		l.pending[filepath.Clean(p)] = true
-	}
-	l.pendMu.Unlock()
-	select {
-	case l.kick <- struct{}{}:
-	default:
+	if len(absPaths) > 0 {
+		l.changes.add(absPaths...)
 	}
 }
 
-// debounceLoop applies pending changes once they have been quiet for
-// DebounceDelay, or at the latest 10×DebounceDelay after the first of a
-// burst: continuous typing must not hold publication back for ever.
+// debounceLoop applies queued changes (changeQueue.loop) until ctx ends.
 func (l *Link) debounceLoop(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	var first time.Time // start of the current burst; zero when idle
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-l.kick:
-			now := time.Now()
-			if first.IsZero() {
-				first = now
-			}
-			wait := l.cfg.DebounceDelay
-			if rest := first.Add(10 * l.cfg.DebounceDelay).Sub(now); rest < wait {
-				wait = max(rest, 0)
-			}
-			timer.Stop()
-			select {
-			case <-timer.C:
-			default:
-			}
-			timer.Reset(wait)
-		case <-timer.C:
-			first = time.Time{}
-			l.applyPending()
-		}
-	}
+	l.changes.loop(ctx, l.cfg.DebounceDelay, l.applyPending)
 }
 
 // applyPending feeds pending paths to the builders and tool registries,
@@ -721,17 +674,10 @@ func (l *Link) applyPending() {
 	if l.afterApply != nil {
 		defer l.afterApply()
 	}
-	l.pendMu.Lock()
-	paths := make([]string, 0, len(l.pending))
-	for p := range l.pending {
-		paths = append(paths, p)
-	}
-	l.pending = map[string]bool{}
-	l.pendMu.Unlock()
+	paths := l.changes.take()
 	if len(paths) == 0 {
 		return
 	}
-	sort.Strings(paths)
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
@@ -805,10 +751,8 @@ func (l *Link) loadToolConfig(f *folder) {
 // publishDiagnostics sends the merged exclusion and host diagnostics of
 // the given files, each only when its set changed. Called without l.mu.
 func (l *Link) publishDiagnostics(files []string) {
-	// Held across the Editor calls: two publishers computing under mu and
-	// sending after it could otherwise deliver an older set last.
-	l.sendMu.Lock()
-	defer l.sendMu.Unlock()
+	l.shown.mu.Lock()
+	defer l.shown.mu.Unlock()
 	type out struct {
 		path  string
 		sum   [32]byte
@@ -827,13 +771,8 @@ func (l *Link) publishDiagnostics(files []string) {
 			b, _ := json.Marshal(ds)
 			key = fmt.Sprintf("%x %s", sums[p], b)
 		}
-		if l.shown[p] == key {
+		if !l.shown.changedLocked(p, key) {
 			continue
-		}
-		if key == "" {
-			delete(l.shown, p)
-		} else {
-			l.shown[p] = key
 		}
 		outs = append(outs, out{p, sums[p], ds})
 	}
@@ -854,17 +793,15 @@ func (l *Link) publishDiagnostics(files []string) {
 func (l *Link) clearAll() {
 	l.diagMu.Lock()
 	defer l.diagMu.Unlock()
+	l.shown.mu.Lock()
+	files := l.shown.pathsLocked()
 	l.mu.Lock()
 	l.closed = true
-	var files []string
-	for p := range l.shown {
-		files = append(files, p)
-	}
 	l.excl = map[string][]model.Diagnostic{}
 	l.exclSum = map[string][32]byte{}
 	l.hostDiags = map[string][]model.Diagnostic{}
 	l.clearEditorStateLocked()
 	l.mu.Unlock()
-	sort.Strings(files)
+	l.shown.mu.Unlock()
 	l.publishDiagnostics(files)
 }
