@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
@@ -199,8 +200,13 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 	texts := &publishedTexts{old: l.es.texts, cur: map[[32]byte][]byte{}}
 	defer func() { l.es.texts = texts.cur }()
 	hs := &hintSet{found: map[hint][]string{}}
+	w := hintWriter{pluginFolder: l.pluginFolder}
 	for _, s := range sessions {
-		l.sessionHints(s, files, texts, hs)
+		var custs []wire.Customization
+		if s != "" {
+			custs = l.sessionCustomizations(s)
+		}
+		w.sessionHints(s, l.Rows(s), custs, files, texts, hs)
 	}
 	return hs.diagnostics(labels)
 }
@@ -219,10 +225,15 @@ func (l *Link) sessionLabels(sessions []string) map[string]string {
 	return labels
 }
 
+// hintWriter words the enablement hints of rows: pure functions of the
+// rows and this editor's stored decisions (pluginFolder finds the store).
+type hintWriter struct {
+	pluginFolder func(key string) *folder
+}
+
 // sessionHints adds the hints of every state file in session s ("": no
 // session joined) to hs.
-func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, hs *hintSet) {
-	rows := l.Rows(s)
+func (w hintWriter) sessionHints(s string, rows []enablement.Row, custs []wire.Customization, files []stateFile, texts *publishedTexts, hs *hintSet) {
 	byID := map[string]enablement.Row{}
 	for _, r := range rows {
 		byID[r.ID] = r
@@ -230,7 +241,7 @@ func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, 
 	// Leaves the host lists for each of our plugins, by virtual URI.
 	leaves := map[string]string{}
 	if s != "" {
-		for _, c := range l.sessionCustomizations(s) {
+		for _, c := range custs {
 			for _, ch := range c.Children {
 				if ch.Type != enablement.TypeMCPServer {
 					leaves[ch.URI] = ch.ID
@@ -245,7 +256,7 @@ func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, 
 				if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
 					continue
 				}
-				msg, ok := l.stateText(r, byID)
+				msg, ok := w.stateText(r, byID)
 				if !ok {
 					continue
 				}
@@ -259,7 +270,7 @@ func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, 
 		case model.KindNone:
 			// not a customization of its own
 		default:
-			if msg, ok := l.fileStateText(f, leaves, byID); ok {
+			if msg, ok := w.fileStateText(f, leaves, byID); ok {
 				hs.add(hint{file: f.abs, span: firstLine(texts.of(f)), text: msg}, s)
 			}
 		}
@@ -268,7 +279,7 @@ func (l *Link) sessionHints(s string, files []stateFile, texts *publishedTexts, 
 
 // fileStateText is the hint for a customization file: its own leaf's state
 // where the host lists one, else its plugin's.
-func (l *Link) fileStateText(f stateFile, leaves map[string]string, byID map[string]enablement.Row) (string, bool) {
+func (w hintWriter) fileStateText(f stateFile, leaves map[string]string, byID map[string]enablement.Row) (string, bool) {
 	r, ok := enablement.Row{}, false
 	if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
 		r, ok = byID[id]
@@ -279,7 +290,7 @@ func (l *Link) fileStateText(f stateFile, leaves map[string]string, byID map[str
 	if !ok {
 		return "", false
 	}
-	msg, ok := l.stateText(r, byID)
+	msg, ok := w.stateText(r, byID)
 	if !ok {
 		return "", false
 	}
@@ -287,7 +298,7 @@ func (l *Link) fileStateText(f stateFile, leaves map[string]string, byID map[str
 		// A file the host shows no leaf for is off with its plugin: say
 		// that, not the plugin's own reason.
 		msg = "Disabled because plugin " + r.Name + " is disabled"
-		if w := l.scopeWords(r); w != "" {
+		if w := w.scopeWords(r); w != "" {
 			msg += " (" + w + ")"
 		}
 	}
@@ -358,11 +369,11 @@ func (hs *hintSet) diagnostics(labels map[string]string) map[string][]model.Diag
 // localValue is the Global decision ahpls publishes for an own item, and
 // whether the user made one (the store keeps only differences from the
 // source default).
-func (l *Link) localValue(r enablement.Row) (value, decided bool) {
+func (w hintWriter) localValue(r enablement.Row) (value, decided bool) {
 	if !r.Item.Owned || r.Item.Key == "" {
 		return true, false
 	}
-	f := l.pluginFolder(r.Item.Key)
+	f := w.pluginFolder(r.Item.Key)
 	if f == nil || !f.store.Loaded() {
 		return r.Item.SourceDefault, false
 	}
@@ -372,19 +383,19 @@ func (l *Link) localValue(r enablement.Row) (value, decided bool) {
 
 // stateText is the hint for a row, ok false when there is nothing to say
 // (it is on and confirmed).
-func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (string, bool) {
+func (w hintWriter) stateText(r enablement.Row, byID map[string]enablement.Row) (string, bool) {
 	if r.Pending {
 		// An untouched default waiting for the host is the normal start
 		// of every publication: only a decision of the user is worth a
 		// hint while unconfirmed.
-		_, decided := l.localValue(r)
+		_, decided := w.localValue(r)
 		if r.On && !decided {
 			return "", false
 		}
 		state := "enabled"
 		if !r.On {
 			state = "disabled"
-			if own, _ := l.localValue(r); !own {
+			if own, _ := w.localValue(r); !own {
 				state += " globally (this editor)"
 			} else if r.Owner != "" {
 				if p, ok := byID[r.Owner]; ok && !p.On {
@@ -399,13 +410,13 @@ func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (stri
 	}
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonPlugin && r.Cause.Plugin != nil {
 		if p, ok := byID[r.Cause.Plugin.ID]; ok {
-			if w := l.scopeWords(p); w != "" {
+			if w := w.scopeWords(p); w != "" {
 				return fmt.Sprintf("Disabled because plugin %s is disabled (%s)", r.Cause.Plugin.Name, w), true
 			}
 		}
 	}
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf {
-		return "Disabled " + l.scopeWords(r), true
+		return "Disabled " + w.scopeWords(r), true
 	}
 	if r.Reason != "" {
 		return r.Reason, true
@@ -417,14 +428,14 @@ func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (stri
 // session", "in workspace …", "globally (this editor)", "globally
 // (host)". The boolean dialect carries no scope: a disabled own item
 // whose local Global is off was decided here.
-func (l *Link) scopeWords(r enablement.Row) string {
+func (w hintWriter) scopeWords(r enablement.Row) string {
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf && !r.Overridden {
-		if v, _ := l.localValue(r); !v {
+		if v, _ := w.localValue(r); !v {
 			return "globally (this editor)"
 		}
 	}
 	if r.Cause == nil {
-		if v, _ := l.localValue(r); !v {
+		if v, _ := w.localValue(r); !v {
 			return "globally (this editor)"
 		}
 		return ""
