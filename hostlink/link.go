@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
@@ -24,7 +23,6 @@ import (
 	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
-	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Host status words reported through Editor.HostStatus.
@@ -136,7 +134,7 @@ type Link struct {
 	client *ahpclient.Client
 	served *virtualplugin.Server
 
-	folders []*folder
+	*folderSet // the folders, their builders, registries, stores (folders.go)
 
 	changes *changeQueue // file changes waiting for the debounce
 	status  statusBox    // the connection status shown to the editor
@@ -146,17 +144,13 @@ type Link struct {
 	stop     chan struct{}
 	runOnce  sync.Once
 
-	// The locks, outermost first: buildMu, pubMu, diagMu and shown.mu each
-	// serialise one kind of work and are held across it; mu guards the
-	// state from dirty to es and is only ever held briefly, never while
-	// building, sending or calling the Editor (Text excepted). The parts
-	// above (changes, status) have their own leaf locks.
-	buildMu sync.Mutex // serialises builds (see buildFolder)
-	// verdicts hold, under buildMu, the text each file left out of
-	// publication was judged on (its exclusion's spans and hash).
-	verdicts map[string][]byte
-	pubMu    sync.Mutex // serialises republish, so entries reach ahpclient in order
-	diagMu   sync.Mutex // serialises host diagnostic refreshes
+	// The locks, outermost first: folderSet.buildMu, pubMu, diagMu and
+	// shown.mu each serialise one kind of work and are held across it; mu
+	// guards the state from dirty to es and is only ever held briefly,
+	// never while building, sending or calling the Editor (Text excepted).
+	// The parts above (changes, status) have their own leaf locks.
+	pubMu  sync.Mutex // serialises republish, so entries reach ahpclient in order
+	diagMu sync.Mutex // serialises host diagnostic refreshes
 
 	mu         sync.Mutex      // guards dirty … es, see above
 	dirty      map[string]bool // files whose diagnostics may have changed
@@ -174,8 +168,6 @@ type Link struct {
 	hostDiags  map[string][]model.Diagnostic // by abs path
 	executor   Executor
 	es         editorState // enablement hints, untrusted tools (editorstate.go)
-
-	checks atomic.Int64 // rules runs of the link's own, see Checks
 
 	// afterApply, when set (tests), runs after each debounced rebuild.
 	afterApply func()
@@ -219,10 +211,10 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		dialect:   enablement.DialectUnknown,
 		excl:      map[string][]model.Diagnostic{},
 		exclSum:   map[string][32]byte{},
-		verdicts:  map[string][]byte{},
 		hostDiags: map[string][]model.Diagnostic{},
 		executor:  cfg.Executor,
 	}
+	l.folderSet = &folderSet{cfg: &l.cfg, ed: ed, log: l.log, verdicts: map[string][]byte{}}
 	storeDir := filepath.Join(cfg.StateDir, "enablement")
 	var uris []string
 	seen := map[string]bool{}
@@ -268,74 +260,6 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 	return l, nil
 }
 
-// newFolder prepares one folder. Only the first folder's registry gets the
-// built-in editor tools: they cover the whole workspace, and one copy per
-// folder would only produce renamed duplicates.
-func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
-	f := &folder{abs: abs, uri: virtualplugin.FolderURI(abs), key: virtualplugin.FolderKey(abs)}
-	check := func(rel string, kind model.Kind, text []byte) string {
-		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
-	}
-	globs, _ := settings.Settings{Exclude: l.cfg.Exclude}.FolderExclude(abs) // a bad file was reported by the server
-	ex, err := wsfs.NewMatcher(globs)
-	if err != nil {
-		ex = nil // invalid globs were reported with the settings; keep the defaults
-	}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: ex})
-	if err != nil {
-		return nil, err
-	}
-	f.builder = b
-	var te tools.Editor
-	if first {
-		te = l.cfg.ToolsEditor
-	}
-	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools, OnTestDiagnostics: l.cfg.OnTestDiagnostics})
-	if err != nil {
-		return nil, err
-	}
-	f.tools = reg
-	if len(l.cfg.Tools) > 0 {
-		for _, p := range reg.SetSettings(l.cfg.Tools) {
-			l.log.Warn("ahpls.tools setting", "problem", p.Message, "path", p.Path)
-		}
-	}
-	f.store = enablement.OpenClientStore(storeDir, f.uri, l.log)
-	return f, nil
-}
-
-// check is the Builder's publication gate: a file with an Error-severity
-// finding is left out, with that finding as the reason. The findings come
-// from the language server when it has them for this text (Config.Findings);
-// only otherwise does the link run the rules itself.
-func (l *Link) check(abs, rel string, kind model.Kind, text []byte) string {
-	var diags []model.Diagnostic
-	ok := false
-	if l.cfg.Findings != nil {
-		diags, ok = l.cfg.Findings(abs, kind, text)
-	}
-	if !ok {
-		opts := l.cfg.RuleOptions
-		if l.cfg.Rules != nil {
-			opts = l.cfg.Rules()
-		}
-		diags = diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text}, opts)
-		l.checks.Add(1)
-	}
-	for _, d := range diags {
-		if d.Severity == model.SeverityError {
-			l.verdicts[abs] = text // under buildMu, like every Build
-			return d.Message
-		}
-	}
-	delete(l.verdicts, abs)
-	return ""
-}
-
-// Checks is how many times the link ran the rules itself (Config.Findings
-// had no answer): a cost meter for tests.
-func (l *Link) Checks() int64 { return l.checks.Load() }
-
 // RulesChanged re-decides which files are published after the rule
 // settings changed: every file's verdict is dropped and the folders are
 // rebuilt (debounced, like a file change) and republished.
@@ -359,26 +283,6 @@ func (l *Link) SetExecutor(e Executor) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.executor = e
-}
-
-// ToolRegistry returns the registry that offers a tool under its wire name
-// (as of the last publication), for the tool executor.
-func (l *Link) ToolRegistry(wireName string) (*tools.Registry, bool) {
-	for _, f := range l.folders {
-		if _, ok := f.tools.Lookup(wireName); ok {
-			return f.tools, true
-		}
-	}
-	return nil, false
-}
-
-// Registries are the per-folder tool registries, in folder order.
-func (l *Link) Registries() []*tools.Registry {
-	out := make([]*tools.Registry, len(l.folders))
-	for i, f := range l.folders {
-		out[i] = f.tools
-	}
-	return out
 }
 
 // SetTrusted switches command tools on or off in every folder and
@@ -726,26 +630,6 @@ func (l *Link) applyPending() {
 var testProjectFiles = map[string]bool{
 	"go.mod": true, "package.json": true, "Makefile": true, "makefile": true, "GNUmakefile": true,
 	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
-}
-
-// loadToolConfig installs .ahpls/tools.json from the open buffer or disk.
-func (l *Link) loadToolConfig(f *folder) {
-	abs := filepath.Join(f.abs, filepath.FromSlash(tools.ConfigFile))
-	var probs []tools.Problem
-	if text, ok := l.ed.Text(abs); ok {
-		probs = f.tools.SetWorkspaceConfig(text)
-	} else {
-		var err error
-		probs, err = f.tools.LoadWorkspaceConfig()
-		if err != nil {
-			l.log.Warn("tool config not loaded", "file", abs, "err", err)
-		}
-	}
-	for _, p := range probs {
-		if p.Severity == tools.SeverityError {
-			l.log.Info("tool config problem", "file", abs, "problem", p.Message)
-		}
-	}
 }
 
 // publishDiagnostics sends the merged exclusion and host diagnostics of
