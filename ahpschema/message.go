@@ -265,7 +265,7 @@ func validateParams(method string, d def, params json.RawMessage) error {
 	if err := Validate(d.file, d.name, params); err != nil {
 		// An envelope failure inside `action` is better reported against the
 		// action's own definition.
-		if method == "action" || method == "dispatchAction" {
+		if method == wire.MethodAction || method == wire.MethodDispatchAction {
 			var p struct {
 				Action json.RawMessage `json:"action"`
 			}
@@ -289,7 +289,7 @@ func ValidateResult(method string, result []byte) error {
 			return errors.New("ahpschema: ping result must be null")
 		}
 		return nil
-	case "reconnect":
+	case wire.MethodReconnect:
 		var head struct {
 			Type string `json:"type"`
 		}
