@@ -28,6 +28,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -133,13 +134,9 @@ func sortFindings(out []Finding) {
 // symlinked folders), then GOMAXPROCS workers read and check the files it
 // found. Each file is read once, through the safe reader.
 func checkFolder(root string, cfg Config) ([]Finding, error) {
-	globs := cfg.Exclude
-	if wc, err := wsfs.LoadConfig(root); err != nil {
-		if cfg.Warn != nil {
-			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-		}
-	} else {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
+	globs, err := settings.Settings{Exclude: cfg.Exclude}.FolderExclude(root)
+	if err != nil && cfg.Warn != nil {
+		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
 	}
 	ex, err := wsfs.NewMatcher(globs)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -224,21 +225,19 @@ func (s *Server) scanUnder(root, start string) int {
 // `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
 // when the settings or the config file (size, mtime) change.
 func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
-	globs := s.Settings().Exclude
-	key := strings.Join(globs, "\x00")
-	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(wsfs.ConfigFile))); err == nil {
-		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	st := s.Settings()
+	key := strings.Join(st.Exclude, "\x00")
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(settings.ConfigFile))); err == nil {
+		key += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
 	s.exMu.Lock()
 	defer s.exMu.Unlock()
 	if c, ok := s.exCache[root]; ok && c.key == key {
 		return c.m
 	}
-	all := globs
-	if wc, err := wsfs.LoadConfig(root); err != nil {
+	all, err := st.FolderExclude(root)
+	if err != nil {
 		s.log.Warn("workspace config ignored", "folder", root, "error", err)
-	} else {
-		all = append(append([]string(nil), globs...), wc.Exclude...)
 	}
 	m, err := wsfs.NewMatcher(all)
 	if err != nil {

@@ -105,7 +105,6 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	// One logger for the whole process: warnings and errors to stderr,
 	// the rest to the editor (window/logMessage), #18.
 	log := slog.New(server.NewLogHandler(stderr, nil))
-	opts.Log = stderr
 	opts.Logger = log
 	opts.Version = versionString()
 	// The agent-host side (package bridge) follows the `ahpls.host`
