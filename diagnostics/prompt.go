@@ -61,15 +61,10 @@ func (m *mdFile) promptRules() {
 	if contains(builtinAgents, agent) || m.f.FS == nil {
 		return
 	}
-	// Agents are found by file stem here; an agent whose 'name' differs
-	// from its stem is tried in kebab-case ('Code Reviewer' →
-	// code-reviewer), the usual way such files are named.
-	for _, stem := range []string{agent, kebab(agent)} {
-		for _, p := range []string{".github/agents/" + stem + ".agent.md", ".github/agents/" + stem + ".md", ".github/chatmodes/" + stem + ".chatmode.md", ".claude/agents/" + stem + ".md"} {
-			if _, err := m.f.FS.Stat(p); err == nil {
-				return
-			}
-		}
+	// Every agent location VS Code searches, chat.agentFilesLocations
+	// included, by file stem and by 'name' (vslocations.go).
+	if agentDefined(m.f.FS, agent) {
+		return
 	}
 	m.report("prompt/agent", af.valSpan, model.V(model.Warn),
 		"{T} warn{s}: no agent named "+q(agent)+" exists; built-in agents are agent, ask, edit and plan.",
