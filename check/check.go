@@ -522,6 +522,8 @@ func newDirLayout(r *wsfs.Root) *dirLayout {
 type dirLayout struct {
 	r    *wsfs.Root
 	memo sync.Map // folder → model.PluginFormat
+	// listedMemo: plugin root → whether a Claude marketplace lists it.
+	listedMemo sync.Map
 	mu   sync.Mutex
 	bad  []refusal // guarded by mu
 	// listed and types are what the folder walk saw (nil outside a
@@ -622,6 +624,23 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 	}, dir)
 	got, _ := l.memo.LoadOrStore(dir, f)
 	return got.(model.PluginFormat)
+}
+
+// ClaudeListed implements model.ClaudeListing (implied targets), memoised
+// like PluginRoot; marketplaces the walk saw absent are not read.
+func (l *dirLayout) ClaudeListed(dir string) bool {
+	if v, ok := l.listedMemo.Load(dir); ok {
+		return v.(bool)
+	}
+	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
+		if l.absent(rel) {
+			return nil, false
+		}
+		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
+		return b, err == nil
+	}, dir)
+	l.listedMemo.Store(dir, got)
+	return got
 }
 
 func (l *dirLayout) refused() []refusal {

@@ -203,14 +203,10 @@ type reporter struct {
 }
 
 func newReporter(f File, opts Options) *reporter {
-	format := model.FormatNone
-	if f.Layout != nil {
-		format = pluginFormatOf(f.Path, f.Layout)
-	}
 	return &reporter{
 		file:      f,
 		opts:      opts,
-		effective: model.EffectiveTargets(opts.Targets, !opts.NoImpliedTargets, f.Path, format),
+		effective: model.EffectiveTargetsIn(opts.Targets, !opts.NoImpliedTargets, f.Path, f.Layout),
 	}
 }
 

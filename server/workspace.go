@@ -140,6 +140,15 @@ func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	return f
 }
 
+// ClaudeListed implements model.ClaudeListing (implied targets) from
+// manifests on disk or in open buffers.
+func (l *wsLayout) ClaudeListed(dir string) bool {
+	if l.root == "" {
+		return false
+	}
+	return model.ClaudeListed(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
+}
+
 // wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
 // as existing files.
 type wsFS struct {
