@@ -524,8 +524,8 @@ type dirLayout struct {
 	memo sync.Map // folder → model.PluginFormat
 	// listedMemo: plugin root → whether a Claude marketplace lists it.
 	listedMemo sync.Map
-	mu   sync.Mutex
-	bad  []refusal // guarded by mu
+	mu         sync.Mutex
+	bad        []refusal // guarded by mu
 	// listed and types are what the folder walk saw (nil outside a
 	// folder check): the folders it listed in full and the type of every
 	// entry in them. Probing a folder for its manifest paths, nearly

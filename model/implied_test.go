@@ -21,18 +21,18 @@ func (f fakeTree) ClaudeListed(dir string) bool       { return ClaudeListed(f.re
 // "Implied targets") on a tree that shows it, and that no row is untested.
 func TestImpliedTable(t *testing.T) {
 	tree := fakeTree{
-		"cc/.claude-plugin/plugin.json":                `{"name":"cc"}`,
-		"listed/plugin.json":                           `{"name":"listed"}`,
-		"market/.claude-plugin/marketplace.json":       `{"name":"m","plugins":[{"name":"a","source":"./plugins/a"},{"name":"b","source":"b"},{"name":"r","source":{"source":"github","repo":"o/r"}}],"metadata":{"pluginRoot":"./plugins"}}`,
-		"market/plugins/a/plugin.json":                 `{"name":"a"}`,
-		"market/plugins/b/plugin.json":                 `{"name":"b"}`,
-		"market/plugins/c/plugin.json":                 `{"name":"c"}`,
-		".claude-plugin/marketplace.json":              `{"name":"top","plugins":[{"name":"listed","source":"./listed"}]}`,
-		"self/plugin.json":                             `{"name":"self"}`,
-		"self/.claude-plugin/marketplace.json":         `{"name":"self","plugins":[]}`,
-		"gh/plugin.json":                               `{"name":"gh"}`,
-		"ap/plugin.json":                               `{"$schema":"https://agent-plugins.org/schemas/v1/plugin.schema.json"}`,
-		"x/.github/plugin/plugin.json":                 `{"name":"x"}`,
+		"cc/.claude-plugin/plugin.json":          `{"name":"cc"}`,
+		"listed/plugin.json":                     `{"name":"listed"}`,
+		"market/.claude-plugin/marketplace.json": `{"name":"m","plugins":[{"name":"a","source":"./plugins/a"},{"name":"b","source":"b"},{"name":"r","source":{"source":"github","repo":"o/r"}}],"metadata":{"pluginRoot":"./plugins"}}`,
+		"market/plugins/a/plugin.json":           `{"name":"a"}`,
+		"market/plugins/b/plugin.json":           `{"name":"b"}`,
+		"market/plugins/c/plugin.json":           `{"name":"c"}`,
+		".claude-plugin/marketplace.json":        `{"name":"top","plugins":[{"name":"listed","source":"./listed"}]}`,
+		"self/plugin.json":                       `{"name":"self"}`,
+		"self/.claude-plugin/marketplace.json":   `{"name":"self","plugins":[]}`,
+		"gh/plugin.json":                         `{"name":"gh"}`,
+		"ap/plugin.json":                         `{"$schema":"https://agent-plugins.org/schemas/v1/plugin.schema.json"}`,
+		"x/.github/plugin/plugin.json":           `{"name":"x"}`,
 	}
 	cases := []struct {
 		row, rel string
