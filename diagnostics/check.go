@@ -245,6 +245,7 @@ func (r *reporter) has(t model.Target) bool {
 // cares. message may contain "%s", replaced by the names of the targets that
 // drove the severity ("VS Code and Claude Code").
 func (r *reporter) verdict(rule string, span model.Span, v model.Verdicts, message string, fixes ...model.Fix) bool {
+	v = gateEvidence(rule, v)
 	sev, by, ok := v.Decide(r.effective)
 	if !ok {
 		return false

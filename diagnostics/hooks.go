@@ -22,12 +22,18 @@ var hookRules = []RuleInfo{
 		Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
 		Kinds:    hookKinds,
 		Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+		Evidence: []Evidence{
+			{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the configuration is {\"version\": 1, \"hooks\": {<event>: [<hook>, …]}} (documented; the reaction is not observed)"},
+		},
 	},
 	{
 		ID:       "hooks/version",
 		Summary:  "A Copilot-form hooks file has a `version` other than 1.",
 		Kinds:    "hooks",
-		Severity: "CL REJ.",
+		Severity: "CL REJ? (documented: version 1).",
+		Evidence: []Evidence{
+			{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: \"Hook configuration files use JSON format with version 1.\" (documented; the reaction is not observed)"},
+		},
 	},
 	{
 		ID:       "hooks/event",
@@ -35,6 +41,7 @@ var hookRules = []RuleInfo{
 		Kinds:    hookKinds,
 		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
 		Evidence: []Evidence{
+			{"CL", "SKIP?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the hook types are sessionStart, sessionEnd, userPromptSubmitted, preToolUse, postToolUse, errorOccurred, … (camelCase; documented)"},
 			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
 			{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
 			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
@@ -89,6 +96,7 @@ var hookRules = []RuleInfo{
 		Kinds:    hookKinds,
 		Severity: "REJ per target that finds none of its command fields.",
 		Evidence: []Evidence{
+			{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: a command hook needs \"One of bash/powershell\" (documented; the reaction is not observed)"},
 			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
 			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
 		},
@@ -232,7 +240,11 @@ func checkHooksFile(f File, r *reporter) {
 	case model.FormatCopilot, model.FormatOpenPlugin:
 		w.tokenFix = pluginRootToken
 	}
-	if vm := doc.Member("version"); vm != nil {
+	// Copilot CLI's form is told apart by structure, not by a top-level
+	// 'version' alone: Claude-style {matcher, hooks: […]} groups make the
+	// file Claude's whatever else it holds (Claude Code 2.1.332 loads such
+	// a file with "version": 1 and lists its hooks).
+	if vm := doc.Member("version"); vm != nil && !hasHookGroups(doc.Get("hooks")) {
 		w.copilot = true
 		c.r.addTarget(model.TargetCopilotCLI)
 		if n, err := strconv.ParseFloat(vm.Value.Str, 64); !vm.Value.Is(JSONNumber) || err != nil || n != 1 {
@@ -266,6 +278,22 @@ func checkHooksFile(f File, r *reporter) {
 		return
 	}
 	w.events(hm.Value, false)
+}
+
+// hasHookGroups reports an event list holding a Claude-style group: an
+// object with a 'hooks' member.
+func hasHookGroups(events *JSONValue) bool {
+	for _, ev := range events.membersOf() {
+		if !ev.Value.Is(JSONArray) {
+			continue
+		}
+		for _, it := range ev.Value.Items {
+			if it.Member("hooks") != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func topLevelHookKey(k string) bool {

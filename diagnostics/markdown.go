@@ -176,6 +176,7 @@ func newMD(f File, r *reporter) *mdFile {
 // reaction is only a spec rule, a recommendation or a guess.
 func (m *mdFile) report(rule string, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	rd := readers[m.kind]
+	v = gateEvidence(rule, v)
 	kept := make(model.Verdicts, len(v))
 	for t, x := range v {
 		for _, k := range rd {
