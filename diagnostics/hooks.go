@@ -88,6 +88,7 @@ var hookRules = []RuleInfo{
 		Evidence: []Evidence{
 			{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
 			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
+			{"V", "LOSE?", "a Claude Code type (prompt, agent, http, mcp_tool) in a hooks file: VS Code runs command hooks only, and the plugin still loads (the marker above is an editor marker, not a load failure); not traced to a loader function"},
 		},
 	},
 	{
@@ -460,7 +461,9 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
 				continue
 			}
-			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) {
+			// A group of prompt/agent hooks only: VS Code runs none of them
+			// (hooks/type says so), so it ignores no matcher there.
+			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) && !noCommandHooks(gm) {
 				c.report("hooks/matcher-ignored", m.Value.Span, matcherIgnored(event, w.knownEvents),
 					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
 			}
@@ -491,6 +494,21 @@ func matchesEverything(s string) bool {
 // matcherIgnored is the verdict of hooks/matcher-ignored under event: only
 // VS Code targets that run the event lose the matcher; where a target
 // never runs the event, hooks/event has already said so (issue #13 repro 6).
+// noCommandHooks reports a group's 'hooks' array whose every handler has
+// a string 'type' other than "command".
+func noCommandHooks(gm *JSONMember) bool {
+	if gm == nil || !gm.Value.Is(JSONArray) || len(gm.Value.Items) == 0 {
+		return false
+	}
+	for _, h := range gm.Value.Items {
+		tv := h.Get("type")
+		if !tv.Is(JSONString) || tv.Str == "command" {
+			return false
+		}
+	}
+	return true
+}
+
 func matcherIgnored(event string, known func(model.Target) []string) model.Verdicts {
 	v := model.Verdicts{}
 	for _, t := range []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost} {
@@ -571,9 +589,15 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 			if t == model.TargetClaudeCode {
 				ok = jHas(ccHookTypes, typ)
 			}
-			if ok {
+			switch {
+			case ok:
 				v[t] = model.OK
-			} else {
+			case jHas(ccHookTypes, typ) && t != model.TargetCopilotCLI:
+				// A Claude Code type (prompt, agent, http, mcp_tool): VS Code
+				// loads the file and the plugin and runs the other hooks;
+				// this one is lost, not refused (#25).
+				v[t], bad = model.Lose.Unverified(), true
+			default:
 				v[t], bad = model.Reject, true
 			}
 		}
