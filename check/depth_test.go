@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
 )
 
 // TestEveryFileAtAnyDepth (issue #25): a tree twelve folders deep is
@@ -59,7 +61,7 @@ func TestEveryFileAtAnyDepth(t *testing.T) {
 	write(t, root, ".claude/.gitignore", "settings.local.json\n")
 
 	var out, errb bytes.Buffer
-	Main([]string{"--format", "json", "--fail-on", "never", root}, &out, &errb, "test")
+	Main([]string{"--format", "json", "--fail-on", "never", root}, &out, &errb, "test", diagnostics.Options{})
 	var rep Report
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
 	want := map[string]int{}
@@ -84,12 +86,12 @@ func TestEveryFileAtAnyDepth(t *testing.T) {
 
 	out.Reset()
 	errb.Reset()
-	Main([]string{"--fail-on", "never", root}, &out, &errb, "test")
+	Main([]string{"--fail-on", "never", root}, &out, &errb, "test", diagnostics.Options{})
 	assert.Contains(t, errb.String(), "ahpls check: checked 11 customization file(s)")
 	assert.Contains(t, errb.String(), "skipped 2 folder(s) and 0 file(s) ignored by .gitignore (--no-gitignore to check them): "+deep+"/build, dist")
 
 	out.Reset()
-	Main([]string{"--format", "json", "--no-gitignore", "--fail-on", "never", root}, &out, &errb, "test")
+	Main([]string{"--format", "json", "--no-gitignore", "--fail-on", "never", root}, &out, &errb, "test", diagnostics.Options{})
 	rep = Report{}
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
 	assert.Equal(t, len(custom)+2, rep.Files, "--no-gitignore checks the ignored files too")

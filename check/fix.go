@@ -1,7 +1,7 @@
 package check
 
 // `ahpls check --fix` and `--diff`: apply the quick fixes of rules marked
-// diagnostics.RuleInfo.SafeFix, the same edits the language server offers,
+// diagnostics.Rule.SafeFix, the same edits the language server offers,
 // without asking.
 
 import (
@@ -14,7 +14,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -33,7 +32,7 @@ type FileFix struct {
 
 // isSafe reports whether a rule's fix may be applied unasked.
 func isSafe(rule string) bool {
-	r, ok := diagnostics.LookupRule(rule, tools.Checker())
+	r, ok := diagnostics.LookupRule(rule)
 	return ok && r.SafeFix
 }
 

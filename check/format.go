@@ -14,7 +14,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -216,7 +215,7 @@ func artifactURI(p string) string {
 func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	rules := []sarifRule{}
 	index := map[string]int{}
-	for _, r := range diagnostics.Rules(tools.Checker()) {
+	for _, r := range diagnostics.Rules() {
 		index[r.ID] = len(rules)
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
@@ -330,8 +329,10 @@ func (r ruleFlags) Set(v string) error {
 
 // Main runs `ahpls check` with args (after the subcommand name) and returns
 // the exit code: 0 clean, 1 a finding at or above --fail-on (default error),
-// 2 a usage or I/O error.
-func Main(args []string, stdout, stderr io.Writer, version string) int {
+// 2 a usage or I/O error. base holds what no flag sets: the client tool
+// config validator (package tools' ConfigProblems, passed in by
+// cmd/ahpls because this room is below tools).
+func Main(args []string, stdout, stderr io.Writer, version string, base diagnostics.Options) int {
 	fl := flag.NewFlagSet("ahpls check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text, json or sarif")
@@ -378,7 +379,8 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := diagnostics.Options{NoImpliedTargets: *noImplied, Checkers: []diagnostics.Checker{tools.Checker()}}
+	opts := base
+	opts.NoImpliedTargets = *noImplied
 	if len(rules) > 0 {
 		opts.Rules = rules
 	}

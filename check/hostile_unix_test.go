@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
 )
 
 // hostileWorkspace holds one of each file-system hazard a repository can
@@ -71,7 +73,7 @@ func TestHostileWorkspace(t *testing.T) {
 	go func() {
 		var out, errb bytes.Buffer
 		start := time.Now()
-		code := Main([]string{root}, &out, &errb, "test")
+		code := Main([]string{root}, &out, &errb, "test", diagnostics.Options{})
 		done <- result{code, out.String(), errb.String(), time.Since(start)}
 	}()
 	var r result

@@ -11,7 +11,6 @@ package diagnostics
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -36,47 +35,37 @@ const (
 	observed           // an entry without "?": consumer code or validator output
 )
 
-// evidenced is, per rule id, how each target's reaction is backed.
-var evidenced = sync.OnceValue(func() map[string]map[model.Target]backing {
-	out := make(map[string]map[model.Target]backing, len(ruleTable))
-	for _, r := range ruleTable {
-		m := map[model.Target]backing{}
-		for _, e := range r.Evidence {
-			b := observed
-			if strings.HasSuffix(e.Reaction, "?") {
-				b = documented
-			}
-			for _, t := range consumerCodes[e.Consumer] {
-				m[t] = max(m[t], b)
-			}
-		}
-		for _, t := range evidenceDebt[r.ID] {
-			m[t] = max(m[t], observed)
-		}
-		out[r.ID] = m
-	}
-	return out
-})
-
 // backingOf reports how rule's reaction for t is backed (recorded debt
-// counts as observed). Rules outside the built-in table (extra checkers)
-// are not gated.
-func backingOf(rule string, t model.Target) backing {
-	m, ok := evidenced()[rule]
-	if !ok {
-		return observed
+// counts as observed).
+func backingOf(rule *Rule, t model.Target) backing {
+	b := unseen
+	for _, e := range rule.Evidence {
+		eb := observed
+		if strings.HasSuffix(e.Reaction, "?") {
+			eb = documented
+		}
+		for _, x := range consumerCodes[e.Consumer] {
+			if x == t {
+				b = max(b, eb)
+			}
+		}
 	}
-	return m[t]
+	for _, x := range evidenceDebt[rule.ID] {
+		if x == t {
+			b = observed
+		}
+	}
+	return b
 }
 
 // hasEvidence reports whether rule's reaction for t has any evidence.
-func hasEvidence(rule string, t model.Target) bool { return backingOf(rule, t) != unseen }
+func hasEvidence(rule *Rule, t model.Target) bool { return backingOf(rule, t) != unseen }
 
 // gateEvidence returns v with every Error- or Warning-level Copilot CLI
 // reaction that has no evidence turned into model.Unknown (Info at most),
 // and one backed only by documentation marked unverified (Warning at
 // most). v itself is not changed.
-func gateEvidence(rule string, v model.Verdicts) model.Verdicts {
+func gateEvidence(rule *Rule, v model.Verdicts) model.Verdicts {
 	var out model.Verdicts
 	for t, r := range v {
 		sev, rep := r.Severity()

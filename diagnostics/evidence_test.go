@@ -22,6 +22,10 @@ import (
 func TestEvidenceOrSilence(t *testing.T) {
 	var unbacked []string
 	seen := map[string]bool{}
+	ruleByID := map[string]*Rule{}
+	for _, r := range ruleTable {
+		ruleByID[r.ID] = r
+	}
 	require.NoError(t, filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() || strings.HasSuffix(p, ".golden") {
 			return err
@@ -41,7 +45,8 @@ func TestEvidenceOrSilence(t *testing.T) {
 				if sev, rep := r.Severity(); !rep || sev != d.Severity {
 					continue // not a consumer that drove this severity
 				}
-				if !hasEvidence(d.Rule, tg) {
+				rule, ok := ruleByID[d.Rule]
+				if ok && !hasEvidence(rule, tg) {
 					key := fmt.Sprintf("%s %s", d.Rule, tg)
 					if !seen[key] {
 						seen[key] = true
@@ -64,9 +69,10 @@ func TestEvidenceOrSilence(t *testing.T) {
 // TestGateEvidence: an unbacked Error drops to unknown, a backed one stays.
 func TestGateEvidence(t *testing.T) {
 	v := model.Verdicts{model.TargetCopilotCLI: model.Reject, model.TargetClaudeCode: model.Skip}
-	// hooks/command has Claude Code evidence and (documentation) Copilot CLI evidence.
-	got := gateEvidence("no-such-rule", v)
-	assert.Equal(t, v, got, "rules outside the table are not gated")
-	got = gateEvidence("json/jsonc", model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()})
-	assert.Equal(t, model.Unknown, got[model.TargetCopilotCLI])
+	got := gateEvidence(hooksCommand, v)
+	assert.Equal(t, model.Reject.Unverified(), got[model.TargetCopilotCLI], "documented only: Warning at most")
+	assert.Equal(t, model.Skip, got[model.TargetClaudeCode], "only Copilot CLI is gated at run time")
+	assert.Equal(t, model.Reject, v[model.TargetCopilotCLI], "the input is not changed")
+	got = gateEvidence(jsonJsonc, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()})
+	assert.Equal(t, model.Unknown, got[model.TargetCopilotCLI], "no evidence: unknown (Info)")
 }

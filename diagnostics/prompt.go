@@ -9,24 +9,25 @@ import (
 )
 
 // promptRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var promptRules = []RuleInfo{
-	{
-		ID:       "prompt/agent",
-		Summary:  "'agent' names neither a built-in nor a discovered agent.",
-		Kinds:    "prompt",
-		Severity: "V WARN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
-		},
+var promptRules = []*Rule{promptAgent, promptToolsMode}
+
+var promptAgent = &Rule{
+	ID:       "prompt/agent",
+	Summary:  "'agent' names neither a built-in nor a discovered agent.",
+	Kinds:    "prompt",
+	Severity: "V WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
 	},
-	{
-		ID:       "prompt/tools-mode",
-		Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
-		Kinds:    "prompt",
-		Severity: "V LOSE (ignored).",
-		Evidence: []Evidence{
-			{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
-		},
+}
+
+var promptToolsMode = &Rule{
+	ID:       "prompt/tools-mode",
+	Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
+	Kinds:    "prompt",
+	Severity: "V LOSE (ignored).",
+	Evidence: []Evidence{
+		{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
 	},
 }
 
@@ -54,7 +55,7 @@ func (m *mdFile) promptRules() {
 	if (agent == "ask" || agent == "edit") && m.field("tools") != nil {
 		tf := m.field("tools")
 		if tf.v.Kind != yaml.ScalarNode || tf.v.Value != "" {
-			m.report("prompt/tools-mode", tf.keySpan, model.V(model.Lose),
+			m.report(promptToolsMode, tf.keySpan, model.V(model.Lose),
 				"{T} ignore{s} 'tools' in a prompt run by the "+q(agent)+" agent.")
 		}
 	}
@@ -66,7 +67,7 @@ func (m *mdFile) promptRules() {
 	if agentDefined(m.f.FS, agent) {
 		return
 	}
-	m.report("prompt/agent", af.valSpan, model.V(model.Warn),
+	m.report(promptAgent, af.valSpan, model.V(model.Warn),
 		"{T} warn{s}: no agent named "+q(agent)+" exists; built-in agents are agent, ask, edit and plan.",
 		enumFix(af, agent, builtinAgents, 3)...)
 }

@@ -37,6 +37,42 @@ func (k Kind) Markdown() bool {
 	return false
 }
 
+// Noun is how messages and symbol lists name a file of the kind for people
+// ("this subagent", "MCP config · .mcp.json").
+func (k Kind) Noun() string {
+	switch k {
+	case KindSkill:
+		return "skill"
+	case KindAgent:
+		return "agent"
+	case KindClaudeAgent:
+		return "subagent"
+	case KindPrompt:
+		return "prompt file"
+	case KindCommand:
+		return "command"
+	case KindInstructions:
+		return "instructions file"
+	case KindRule:
+		return "rule"
+	case KindMemory:
+		return "memory file"
+	case KindPlugin:
+		return "plugin"
+	case KindMarketplace:
+		return "marketplace"
+	case KindHooks:
+		return "hooks"
+	case KindMCP:
+		return "MCP config"
+	case KindSettings:
+		return "settings"
+	case KindTools:
+		return "client tools"
+	}
+	return "file"
+}
+
 // PluginFormat is how a plugin folder is read (customization-formats.md §2.2).
 type PluginFormat string
 

@@ -138,3 +138,20 @@ func TestLoadedWhenIgnored(t *testing.T) {
 		assert.Equal(t, want, LoadedWhenIgnored(rel), rel)
 	}
 }
+
+// Every kind has its own noun: messages ("this subagent") and the symbol
+// list ("MCP config · .mcp.json") name kinds through Noun alone.
+func TestKindNoun(t *testing.T) {
+	kinds := []Kind{KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule,
+		KindMemory, KindPlugin, KindMarketplace, KindHooks, KindMCP, KindSettings, KindTools}
+	seen := map[string]Kind{}
+	for _, k := range kinds {
+		n := k.Noun()
+		assert.NotEqual(t, "file", n, "kind %s has no noun", k)
+		prev, dup := seen[n]
+		assert.False(t, dup, "kinds %s and %s share the noun %q", prev, k, n)
+		seen[n] = k
+	}
+	assert.Equal(t, "subagent", KindClaudeAgent.Noun())
+	assert.Equal(t, "file", KindNone.Noun())
+}
