@@ -265,7 +265,7 @@ func checkHooksFile(f File, r *reporter) {
 	// 'version' alone: Claude-style {matcher, hooks: […]} groups make the
 	// file Claude's whatever else it holds (Claude Code 2.1.332 loads such
 	// a file with "version": 1 and lists its hooks).
-	if vm := doc.Member("version"); vm != nil && !hasHookGroups(doc.Get("hooks")) {
+	if vm := doc.Member("version"); vm != nil && copilotForm(doc.Get("hooks")) {
 		w.copilot = true
 		c.r.addTarget(model.TargetCopilotCLI)
 		if n, err := strconv.ParseFloat(vm.Value.Str, 64); !vm.Value.Is(JSONNumber) || err != nil || n != 1 {
@@ -301,20 +301,34 @@ func checkHooksFile(f File, r *reporter) {
 	w.events(hm.Value, false)
 }
 
-// hasHookGroups reports an event list holding a Claude-style group: an
-// object with a 'hooks' member.
-func hasHookGroups(events *JSONValue) bool {
+// copilotForm tells a hooks file with a top-level 'version' by its
+// structure: Claude-style groups (an entry with 'hooks') make it Claude's,
+// handlers that run 'bash' or 'powershell', or Copilot CLI's camelCase
+// event names, Copilot CLI's, and handlers that run only 'command' under
+// PascalCase events VS Code's flat form (#25 P6). A file that shows
+// none of these is taken at its 'version'.
+func copilotForm(events *JSONValue) bool {
+	bashOrPS, command := false, false
 	for _, ev := range events.membersOf() {
+		if jHas(clHookEvents, ev.Key) {
+			bashOrPS = true // Copilot CLI's camelCase event names
+		}
 		if !ev.Value.Is(JSONArray) {
 			continue
 		}
 		for _, it := range ev.Value.Items {
 			if it.Member("hooks") != nil {
-				return true
+				return false
+			}
+			if it.Member("bash") != nil || it.Member("powershell") != nil {
+				bashOrPS = true
+			}
+			if it.Member("command") != nil {
+				command = true
 			}
 		}
 	}
-	return false
+	return bashOrPS || !command
 }
 
 func topLevelHookKey(k string) bool {
