@@ -270,7 +270,24 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if base == "hooks.json" {
 		if path.Base(dir) == "hooks" {
-			return KindHooks // <P>/hooks/hooks.json
+			// <P>/hooks/hooks.json, when something loads P as a plugin: a
+			// manifest, or a Claude marketplace listing it. A layout that
+			// knows neither leaves a lone hooks/hooks.json to nobody (#25
+			// P7a); without a layout the path's shape decides.
+			if layout == nil {
+				return KindHooks
+			}
+			p := path.Dir(dir)
+			if p == "." {
+				p = ""
+			}
+			if layout.PluginRoot(p) != FormatNone {
+				return KindHooks
+			}
+			if cl, ok := layout.(ClaudeListing); ok && cl.ClaudeListed(p) {
+				return KindHooks
+			}
+			return KindNone
 		}
 		if layout != nil && layout.PluginRoot(dir) != FormatNone {
 			return KindHooks // Copilot <P>/hooks.json

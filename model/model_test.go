@@ -55,6 +55,8 @@ func TestClassify(t *testing.T) {
 		{"nested/marketplace.json", KindNone},
 		{".github/hooks/format.json", KindHooks},
 		{"plugins/cc/hooks/hooks.json", KindHooks},
+		{"hooks/hooks.json", KindNone}, // no plugin loads it (#25 corpus P7a)
+		{"lone/x/hooks/hooks.json", KindNone},
 		{"plugins/gh/hooks.json", KindHooks},
 		{"random/hooks.json", KindNone},
 		{".mcp.json", KindMCP},
