@@ -3,6 +3,9 @@ package diagnostics
 // Prompt files: .github/prompts/**/*.prompt.md (customization-formats.md §5.4).
 
 import (
+	"path"
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -64,7 +67,14 @@ func (m *mdFile) promptRules() {
 	}
 	// Every agent location VS Code searches, chat.agentFilesLocations
 	// included, by file stem and by 'name' (vslocations.go).
-	if agentDefined(m.f.FS, agent) {
+	// A prompt outside .github/prompts loads only through
+	// chat.promptFilesLocations, usually a catalog with its agents/ folder
+	// beside prompts/ (#25 corpus P1): those agents count too.
+	var extra []string
+	if dir := path.Dir(m.f.Path); dir != ".github/prompts" && !strings.HasPrefix(dir, ".github/prompts/") {
+		extra = append(extra, path.Join(path.Dir(dir), "agents"))
+	}
+	if agentDefined(m.f.FS, agent, extra...) {
 		return
 	}
 	m.report(promptAgent, af.valSpan, model.V(model.Warn),

@@ -147,14 +147,18 @@ const maxAgentFiles = 512
 
 // agentDefined reports whether a VS Code agent named name exists in the
 // workspace: a file in an agent location (.github/agents, the
-// chat.agentFilesLocations folders, .github/chatmodes, .claude/agents)
+// chat.agentFilesLocations folders, .github/chatmodes, .claude/agents,
+// and the extra folders the caller knows of)
 // whose frontmatter 'name' or file stem is name (VS Code names an agent by
 // its 'name', else by getCleanPromptName: the stem).
-func agentDefined(fs WorkspaceFS, name string) bool {
+func agentDefined(fs WorkspaceFS, name string, extra ...string) bool {
 	// promptFilesLocator.ts getLocalParentFolders adds .github/agents for
 	// agents even when the setting maps it to false.
 	locs := vsLocations(fs, nil, vsAgentLocations, vsModeLocations)
 	locs = append([]vsLocation{{dir: ".github/agents"}}, locs...)
+	for _, d := range extra {
+		locs = append(locs, vsLocation{dir: d})
+	}
 	locs = append(locs, vsLocation{dir: ".github/chatmodes"}, vsLocation{dir: ".claude/agents", recursive: true})
 	// The cheap way first: a file named after the agent.
 	for _, stem := range []string{name, kebab(name)} {
