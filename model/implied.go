@@ -41,7 +41,7 @@ var ImpliedTable = []ImpliedRule{
 	{ID: "copilot-plugin", When: "a file of a plugin whose manifest is a root `plugin.json` (Copilot format)", Adds: TargetCopilotCLI,
 		Unless: "rule claude-listed applies: the author targets Claude Code",
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
-	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version` and hooks with `bash`/`powershell`, no `{matcher, hooks}` groups)", Adds: TargetCopilotCLI,
+	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
 	{ID: "none", When: "anything else (Agent Plugins and OpenPlugin plugins, other paths)", Adds: "",
 		Why: "only the configured targets"},
