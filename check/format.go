@@ -67,11 +67,15 @@ func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
 // and why (stderr for the text and SARIF formats, whose stdout is
 // findings only).
 func WriteSummary(w io.Writer, sum Summary) error {
-	var kinds []string
-	for k, n := range sum.Checked {
-		kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+	var names []string
+	for k := range sum.Checked {
+		names = append(names, string(k))
 	}
-	sort.Strings(kinds)
+	sort.Strings(names)
+	var kinds []string
+	for _, k := range names {
+		kinds = append(kinds, fmt.Sprintf("%d %s", sum.Checked[model.Kind(k)], k))
+	}
 	line := fmt.Sprintf("ahpls check: checked %d customization file(s)", sum.Files())
 	if len(kinds) > 0 {
 		line += " (" + strings.Join(kinds, ", ") + ")"
