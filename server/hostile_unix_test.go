@@ -96,3 +96,24 @@ func TestDeepAndIgnoredFiles(t *testing.T) {
 	require.NoError(t, c.notify("textDocument/didOpen", didOpen(ignored, 1, bad)))
 	c.waitPublish(ignored, ptr(1), func(ds []wireDiag) bool { return len(ds) == 0 })
 }
+
+// TestGitIgnoreChange: a file a .gitignore stops ignoring is found when the
+// editor reports the .gitignore change.
+func TestGitIgnoreChange(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel, text string) uri.URI {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return uri.File(p)
+	}
+	const bad = "---\nname: x\x00\n---\n"
+	seen := mk(".github/skills/s/SKILL.md", bad)
+	hidden := mk("dist/.github/skills/h/SKILL.md", bad)
+	gi := mk(".gitignore", "dist/\n")
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	c.waitPublish(seen, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+	mk(".gitignore", "# nothing ignored\n")
+	require.NoError(t, c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(gi)+`","type":2}]}`))
+	c.waitPublish(hidden, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+}

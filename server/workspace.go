@@ -230,6 +230,20 @@ func (s *Server) scanUnder(root, start string) int {
 	return n
 }
 
+// gitIgnoreChanged rescans below a .gitignore that was created, changed or
+// deleted: files it no longer ignores are new to the server. Files it now
+// ignores are cleared by the workspace re-check that follows every batch
+// of watched-file changes (excluded reads the .gitignore files afresh).
+func (s *Server) gitIgnoreChanged(u uri.URI) {
+	p, ok := uriPath(u)
+	if !ok || filepath.Base(p) != wsfs.GitIgnoreFile {
+		return
+	}
+	if loc, ok := s.locate(u); ok && loc.root != "" {
+		s.scanUnder(loc.root, filepath.Dir(p))
+	}
+}
+
 // excludeMatcher is the exclude set of workspace folder root: the defaults,
 // `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
 // when the settings or the config file (size, mtime) change.
