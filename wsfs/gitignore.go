@@ -72,6 +72,9 @@ func parseIgnoreLine(s string) (ignoreRule, bool) {
 	for strings.HasSuffix(s, " ") && !strings.HasSuffix(s, `\ `) {
 		s = s[:len(s)-1]
 	}
+	if s == "" {
+		return ignoreRule{}, false // a line of spaces
+	}
 	var r ignoreRule
 	if s[0] == '!' {
 		r.negate = true
