@@ -42,7 +42,7 @@ var pluginNameFormat = &Rule{
 	Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "space REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name cannot contain spaces\""},
-		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"My_Plugin\" is not kebab-case. Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case\""},
+		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"_plugin-example\" is not kebab-case. Claude Code cannot install it from a marketplace that lists it under this name, and the Claude.ai marketplace sync requires kebab-case\" (warning, success true)"},
 	},
 }
 
@@ -73,11 +73,11 @@ var pluginManifestLocation = &Rule{
 
 var pluginFieldType = &Rule{
 	ID:       "plugin/field-type",
-	Summary:  "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type.",
+	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `metadata` or `experimental` has the wrong type.",
 	Kinds:    "plugin",
-	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`: CC REJ; `metadata`, `experimental`: CC WARN.",
+	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list): CC REJ; `metadata`, `experimental`: CC WARN.",
 	Evidence: []Evidence{
-		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\""},
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\", \"dependencies: Invalid input: expected array, received object\""},
 		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
 	},
 }
@@ -466,6 +466,12 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 				// Claude's manifest schema: "version: Invalid input:
 				// expected string, received number".
 				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: '%s' must be a string, not %s.", f.Key, v.Kind))
+			}
+		case "dependencies":
+			// A list of plugins; an npm-style {"name": "version"} map is
+			// refused (#25 repro 7).
+			if !v.Is(JSONArray) {
+				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: 'dependencies' must be a list of plugins, not %s.", v.Kind))
 			}
 		case "metadata", "experimental":
 			if !v.Is(JSONObject) {

@@ -22,6 +22,9 @@ const maxConfigSize = 64 << 10
 type WorkspaceConfig struct {
 	// Exclude globs (wsfs.Matcher syntax) are added to the user's own.
 	Exclude []string `json:"exclude"`
+	// GitIgnore false walks what .gitignore files ignore too (absent:
+	// they are honoured).
+	GitIgnore *bool `json:"gitignore"`
 }
 
 // LoadWorkspaceConfig reads root's ConfigFile (through wsfs's confined
@@ -59,4 +62,30 @@ func (st Settings) FolderExclude(root string) ([]string, error) {
 		return st.Exclude, err
 	}
 	return append(append([]string(nil), st.Exclude...), wc.Exclude...), nil
+}
+
+// Folder is what a workspace folder's walk is told: its exclusions (see
+// FolderExclude) and whether .gitignore files are honoured (the folder's
+// ConfigFile may turn that off; noGitIgnore, the caller's flag, always does).
+type Folder struct {
+	Exclude   []string
+	GitIgnore bool
+}
+
+// FolderOf reads root's ConfigFile once for both. A bad file is returned as
+// the error together with the settings' globs alone and .gitignore honoured
+// unless noGitIgnore, which the caller uses after reporting it.
+func (st Settings) FolderOf(root string, noGitIgnore bool) (Folder, error) {
+	f := Folder{Exclude: st.Exclude, GitIgnore: !noGitIgnore}
+	wc, err := LoadWorkspaceConfig(root)
+	if err != nil {
+		return f, err
+	}
+	if len(wc.Exclude) > 0 {
+		f.Exclude = append(append([]string(nil), st.Exclude...), wc.Exclude...)
+	}
+	if wc.GitIgnore != nil && !*wc.GitIgnore {
+		f.GitIgnore = false
+	}
+	return f, nil
 }
