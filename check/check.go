@@ -58,6 +58,8 @@ type Finding struct {
 	// named: the file was named on the command line, not found in a
 	// folder walk (--fix then finds its workspace folder: writeTarget).
 	named bool
+	// root is Config.Root of a named file's run ("" = the current folder).
+	root string
 }
 
 // Config is everything Run needs besides the paths.
@@ -72,6 +74,10 @@ type Config struct {
 	// Warn receives problems that do not stop the run (a malformed
 	// .ahpls/config.json); nil drops them.
 	Warn func(string)
+	// Root, when set, is the workspace folder of named files in place of
+	// the current folder: they are classified below it and --fix writes
+	// them through its writer. The MCP server sets it to a root it serves.
+	Root string
 }
 
 // Run checks every customization file under paths (files or folders) and
@@ -101,7 +107,7 @@ func RunConfig(paths []string, cfg Config) ([]Finding, error) {
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Rules)
+		fs, err := checkFile(p, cfg.Root, cfg.Rules)
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +297,7 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
+func checkFile(p, base string, opts diagnostics.Options) ([]Finding, error) {
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -301,7 +307,11 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 		return nil, err
 	}
 	root, rel := "", ""
-	if cwd, err := os.Getwd(); err == nil {
+	cwd, err := os.Getwd()
+	if base != "" {
+		cwd, err = filepath.Abs(base)
+	}
+	if err == nil {
 		if r, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(r, "..") {
 			if model.Classify(filepath.ToSlash(r), DirLayout(cwd)) != model.KindNone {
 				root, rel = cwd, filepath.ToSlash(r)
@@ -333,7 +343,7 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 	}
 	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
-		out[i].named = true
+		out[i].named, out[i].root = true, base
 	}
 	return out, nil
 }
