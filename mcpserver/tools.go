@@ -96,7 +96,6 @@ type ExplainOutput struct {
 	Markdown string `json:"markdown"`
 }
 
-func yes() *bool { b := true; return &b }
 func no() *bool  { b := false; return &b }
 
 func (s *server) addTools(srv *mcp.Server) {
