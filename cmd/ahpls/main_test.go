@@ -146,3 +146,15 @@ func TestRunSubcommands(t *testing.T) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+func TestRunRulesAndMCPDispatch(t *testing.T) {
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, run([]string{"rules", "--format", "json"}, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb))
+	assert.Contains(t, out.String(), `"id": "skill/name-dir"`)
+	// Without ahpls-mcp next to the test binary or on PATH, `ahpls mcp`
+	// says how to get it (the e2e tests in cmd/ahpls-mcp run the real one).
+	t.Setenv("PATH", t.TempDir())
+	errb.Reset()
+	assert.Equal(t, 2, run([]string{"mcp"}, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb))
+	assert.Contains(t, errb.String(), "needs the ahpls-mcp binary")
+}
