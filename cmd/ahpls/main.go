@@ -53,6 +53,8 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 		return serve(args, stdin, stdout, stderr)
 	case "check":
 		return check.Main(args, stdout, stderr, versionString(), diagnostics.Options{ToolsConfig: tools.ConfigProblems})
+	case "list":
+		return check.ListMain(args, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ahpls %s\n", versionString())
 		return 0
@@ -74,6 +76,7 @@ func usage(w io.Writer) {
 commands:
   serve     run the language server over stdio (the default)
   check     check customization files: ahpls check [--format text|json|sarif] [paths...]
+  list      what each consumer loads from a folder: ahpls list [--targets a,b] [--format text|json] [DIR]
   demo      run ahpls end to end against an embedded agent host: ahpls demo [--json] [workspace]
   version   print the version
 `)
