@@ -98,7 +98,7 @@ func WriteViewJSON(w io.Writer, v view.View) error {
 
 // WriteViewText prints one block per consumer, one line per item:
 //
-//	  status       name  ← source  (reason)
+//	status       name  ← source  (reason)
 func WriteViewText(w io.Writer, v view.View) error {
 	bw := bufio.NewWriter(w)
 	for i, c := range v.Consumers {
