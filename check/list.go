@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/view"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // ListMain runs `ahpls list [--targets a,b] [--format text|json] [DIR]`:
@@ -21,6 +22,7 @@ func ListMain(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("ahpls list", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text or json")
+	state := fl.String("state", "", "JSON file with what an editor or host knows: {\"disabled\": {path: scope}, \"host\": {path: load state}}")
 	targets := fl.String("targets", "", "comma-separated consumers (default: vscode,vscode-agent-host,claude-code,copilot-cli,agent-skills)")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: ahpls list [flags] [DIR]\n\n"+
@@ -76,6 +78,16 @@ func ListMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	in.Targets = ts
+	if *state != "" {
+		b, err := wsfs.ReadFile(*state, 1<<20)
+		if err == nil {
+			err = json.Unmarshal(b, &in.State)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ahpls list: --state: %v\n", err)
+			return 2
+		}
+	}
 	v := view.Build(in)
 	if *format == "json" {
 		err = WriteViewJSON(stdout, v)

@@ -44,7 +44,7 @@ const (
 	ccMaxDescChars  = 1536
 	ccListingBudget = 200000 * 4 / 100
 	ccSource        = "Claude Code 2.1.332: skillListingMaxDescChars (default 1536), skillListingBudgetFraction (default 0.01 of a 200k-token context at 4 chars/token = 8000 chars)"
-	vsSource        = "microsoft/vscode promptsServiceImpl.ts computeSkillDiscoveryInfo: the description is passed on whole (no cap)"
+	vsSource        = "no cap found: microsoft/vscode promptsServiceImpl.ts computeSkillDiscoveryInfo and promptFileParser.ts pass the description on whole (rule skill/desc-length reports a cut at 1024 from customization-formats.md, not re-traced)"
 	asSource        = "agentskills.io specification: description max 1024 characters (a limit for authors; no cut is specified)"
 	clSource        = "no documented limit found for Copilot CLI"
 )

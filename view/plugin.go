@@ -36,10 +36,6 @@ func (w *workspace) plugin(t model.Target, root string) Item {
 		name = n.Str
 	}
 	it := Item{Category: CatPlugins, Name: name, Source: manifest, Status: Loads}
-	if t == model.TargetAgentSkills {
-		// The spec has no plugins; their skills are skills all the same.
-		it.Status, it.Reason = NotScanned, "the Agent Skills spec has no plugins (its skills are listed)"
-	}
 	switch t {
 	case model.TargetClaudeCode:
 		if pr.claude == "" {

@@ -36,7 +36,13 @@ func scanned(t model.Target, f File) (bool, string) {
 		root, _, ok := skillRootOf(rel)
 		switch t {
 		case model.TargetAgentSkills:
-			return true, ""
+			// The client guide discovers <dir>/skills/<name>/SKILL.md (and
+			// a plugin's root SKILL.md); one below another skill's folder
+			// is never discovered (skill/nested).
+			if below := path.Dir(path.Dir(rel)); path.Base(below) == "skills" || path.Dir(rel) == "." {
+				return true, ""
+			}
+			return false, "a SKILL.md below another skill's folder is never discovered"
 		case model.TargetClaudeCode:
 			if root == ".claude/skills" {
 				return true, ""
@@ -251,6 +257,10 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 			return h.name
 		}
 		return strings.TrimSuffix(base, ".instructions.md")
+	case model.KindRule:
+		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
+			return strings.TrimSuffix(rest, ".md")
+		}
 	}
 	return rel
 }

@@ -119,12 +119,20 @@ type Input struct {
 	// Targets are the consumers to show; empty means every target but
 	// claude-upload.
 	Targets []model.Target
+	State
+}
+
+// State is what a connected editor or agent host knows beyond the files
+// (both optional): `ahpls list --state FILE` and the server's list
+// command take it in this JSON shape.
+type State struct {
 	// Disabled maps a source file or plugin root to the enablement scope
-	// that turned it off (optional).
-	Disabled map[string]string
+	// that turned it off in VS Code or its agent host ("global",
+	// "workspace", "session").
+	Disabled map[string]string `json:"disabled,omitempty"`
 	// Host maps a source file or plugin root to the load state a connected
-	// agent host reported (optional).
-	Host map[string]string
+	// agent host reported ("loaded", "error: …").
+	Host map[string]string `json:"host,omitempty"`
 }
 
 // ViewTargets is what an empty Input.Targets means.
@@ -148,8 +156,10 @@ func Build(in Input) View {
 			}
 			c.Items = append(c.Items, w.items(t, f, "", model.FormatNone)...)
 		}
-		for _, root := range w.pluginRoots() {
-			c.Items = append(c.Items, w.plugin(t, root))
+		if t != model.TargetAgentSkills { // the spec has no plugins; their skills are listed as skills
+			for _, root := range w.pluginRoots() {
+				c.Items = append(c.Items, w.plugin(t, root))
+			}
 		}
 		w.shadow(t, c.Items)
 		for i := range c.Items {
@@ -178,7 +188,10 @@ func (w *workspace) overlay(t model.Target, it *Item) {
 	if it.Category == CatPlugins {
 		key = pluginKey(it.Source)
 	}
-	if s, ok := w.in.Disabled[key]; ok && it.Status == Loads {
+	// Enablement decisions are VS Code's and its agent host's (AHP
+	// customization enablement); the CLIs have none to apply.
+	vscode := t == model.TargetVSCode || t == model.TargetVSCodeAgentHost
+	if s, ok := w.in.Disabled[key]; ok && vscode && it.Status == Loads {
 		it.Status, it.Scope = Disabled, s
 		it.Reason = "turned off by the " + s + " enablement decision"
 	}
