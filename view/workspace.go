@@ -115,9 +115,9 @@ func readHeader(text []byte) header {
 	return header{name: s("name"), description: s("description"), whenToUse: s("when_to_use")}
 }
 
-// items are the items of one file as t sees them. root and format name
-// the plugin the file is a component of ("" and FormatNone when loose);
-// prefix is the plugin's name + ":" for consumers that namespace.
+// items are the items of one file as t sees them. prefix is the name + ":"
+// of the plugin the file is a component of, and format that plugin's
+// format ("" and FormatNone for a loose file, which scanned() judges).
 func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
 	cat := category(f.Kind)
 	if cat == "" || cat == CatPlugins {
