@@ -132,6 +132,9 @@ type FixResult struct {
 	Changes []FileFix
 	// Remaining are the findings after the fixes (re-checked when written).
 	Remaining []Finding
+	// Summary is what the first check looked at (fixing changes no file
+	// set).
+	Summary Summary
 }
 
 // Fix applies the safe fixes under paths, pass after pass until nothing
@@ -142,10 +145,11 @@ type FixResult struct {
 func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	var res FixResult
 	index := map[string]int{}
-	found, err := RunConfig(paths, cfg)
+	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
 	}
+	res.Summary = sum
 	for pass := 0; ; pass++ {
 		plans := PlanFixes(found)
 		if len(plans) == 0 || pass == maxFixPasses {

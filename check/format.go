@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -33,14 +34,65 @@ func WriteText(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
-// WriteJSON prints the findings as a JSON array (`[]` when there are none).
-func WriteJSON(w io.Writer, fs []Finding) error {
-	if fs == nil {
-		fs = []Finding{}
+// Report is the JSON output: the findings and what was looked at.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	// Files is how many customization files were checked, Checked the
+	// same by kind (a kind checked zero times is absent).
+	Files   int                `json:"files"`
+	Checked map[model.Kind]int `json:"checked"`
+	// Skipped is what the folder walks left out and why (never silently).
+	Skipped []Skipped `json:"skipped"`
+}
+
+// WriteJSON prints the findings and the summary as one JSON object (a
+// Report; `"findings": []` when there are none).
+func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
+	r := Report{Findings: fs, Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Checked == nil {
+		r.Checked = map[model.Kind]int{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []Skipped{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fs)
+	return enc.Encode(r)
+}
+
+// WriteSummary says in one line what was checked and what was left out
+// and why (stderr for the text and SARIF formats, whose stdout is
+// findings only).
+func WriteSummary(w io.Writer, sum Summary) error {
+	var names []string
+	for k := range sum.Checked {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	var kinds []string
+	for _, k := range names {
+		kinds = append(kinds, fmt.Sprintf("%d %s", sum.Checked[model.Kind(k)], k))
+	}
+	line := fmt.Sprintf("ahpls check: checked %d customization file(s)", sum.Files())
+	if len(kinds) > 0 {
+		line += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	for _, sk := range sum.Skipped {
+		why := map[string]string{
+			string(wsfs.SkipGitIgnored): "ignored by .gitignore (--no-gitignore to check them)",
+			string(wsfs.SkipExcluded):   "excluded",
+			string(wsfs.SkipUnreadable): "unreadable",
+		}[sk.Reason]
+		line += fmt.Sprintf("; skipped %d folder(s) and %d file(s) %s: %s", sk.Folders, sk.Files, why, strings.Join(sk.Examples, ", "))
+		if n := sk.Folders + sk.Files; n > len(sk.Examples) {
+			line += fmt.Sprintf(", … (%d more)", n-len(sk.Examples))
+		}
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
 }
 
 // SARIF 2.1.0 shapes: only the properties we fill.
@@ -291,6 +343,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	failOn := fl.String("fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
 	targets := fl.String("targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
 	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
+	noGitIgnore := fl.Bool("no-gitignore", false, "check files that .gitignore ignores too")
 	rules := ruleFlags{}
 	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fix := fl.Bool("fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
@@ -357,10 +410,11 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 		}
 		threshold = sev
 	}
-	cfg := Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
+	cfg := Config{Rules: opts, Exclude: exclude, NoGitIgnore: *noGitIgnore, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	var found []Finding
+	var sum Summary
 	var err error
 	if *fix || *diff {
 		var res FixResult
@@ -369,7 +423,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 			return 2
 		}
-		found = res.Remaining
+		found, sum = res.Remaining, res.Summary
 		if *diff {
 			for _, c := range res.Changes {
 				if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
@@ -381,17 +435,21 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			return failed(found, threshold)
 		}
 		reportFixes(stderr, res, "fixed")
-	} else if found, err = RunConfig(paths, cfg); err != nil {
+	} else if found, sum, err = RunSummary(paths, cfg); err != nil {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
 	switch *format {
 	case "text":
-		err = WriteText(stdout, found)
+		if err = WriteText(stdout, found); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	case "json":
-		err = WriteJSON(stdout, found)
+		err = WriteJSON(stdout, found, sum)
 	case "sarif":
-		err = WriteSARIF(stdout, found, version)
+		if err = WriteSARIF(stdout, found, version); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	default:
 		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", *format)
 		return 2

@@ -89,7 +89,6 @@ var evidenceGaps = map[string][]string{
 	"fm/unclosed":              {"AS", "V"},
 	"hooks/field-type":         {"V"},
 	"hooks/user-config":        {"CC"},
-	"hooks/version":            {"CL"},
 	"market/required":          {"CL"},
 	"market/version":           {"CC"},
 	"mcp/duplicate":            {"CL", "V"},

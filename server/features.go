@@ -253,7 +253,8 @@ func (l *lspServer) Completion(ctx context.Context, p *protocol.CompletionParams
 		return empty, nil
 	}
 	off := offsetAt(text, p.Position, s.Encoding())
-	targets := model.EffectiveTargets(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, model.FormatNone)
+	// The same targets the diagnostics use (model.ImpliedTable).
+	targets := model.EffectiveTargetsIn(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, layout)
 	if kind.Markdown() {
 		return &protocol.CompletionList{Items: completeMarkdown(kind, loc.rel, text, off, targets)}, nil
 	}
