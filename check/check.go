@@ -228,19 +228,7 @@ func sortFindings(out []Finding) {
 // found. Each file is read once, through the safe reader. t hears of every
 // file checked and every entry left out.
 func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
-	globs := cfg.Exclude
-	gitignore := !cfg.NoGitIgnore
-	if wc, err := wsfs.LoadConfig(root); err != nil {
-		if cfg.Warn != nil {
-			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-		}
-	} else {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
-		if wc.GitIgnore != nil && !*wc.GitIgnore {
-			gitignore = false
-		}
-	}
-	ex, err := wsfs.NewMatcher(globs)
+	ex, gitignore, err := folderConfig(root, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -332,6 +320,27 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
 	}
 	return out, nil
+}
+
+// folderConfig is what decides a folder walk besides the walker's own
+// rules, for `ahpls check` and `ahpls list` alike: the exclude globs (the
+// caller's and the folder's .ahpls/config.json) and whether .gitignore
+// files count.
+func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, err error) {
+	globs := cfg.Exclude
+	gitignore = !cfg.NoGitIgnore
+	if wc, err := wsfs.LoadConfig(root); err != nil {
+		if cfg.Warn != nil {
+			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
+		}
+	} else {
+		globs = append(append([]string(nil), globs...), wc.Exclude...)
+		if wc.GitIgnore != nil && !*wc.GitIgnore {
+			gitignore = false
+		}
+	}
+	ex, err = wsfs.NewMatcher(globs)
+	return ex, gitignore, err
 }
 
 // checkEntry classifies, reads and checks one walked entry. A customization

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"io/fs"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -11,21 +10,14 @@ import (
 )
 
 // Inventory walks the workspace folder root as `ahpls check` does (same
-// walker, excludes and .ahpls/config.json) and returns what package view
+// walker, excludes, .gitignore and .ahpls/config.json: folderConfig) and
+// returns what package view
 // needs: every customization file with its text and its findings, checked
 // with every consumer effective so that each finding carries each
 // consumer's verdict. The user's rule levels do not apply: the view says
 // what consumers do, not what the user wants reported.
 func Inventory(root string, cfg Config) (view.Input, error) {
-	globs := cfg.Exclude
-	if wc, err := wsfs.LoadConfig(root); err != nil {
-		if cfg.Warn != nil {
-			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-		}
-	} else {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
-	}
-	ex, err := wsfs.NewMatcher(globs)
+	ex, gitignore, err := folderConfig(root, cfg)
 	if err != nil {
 		return view.Input{}, err
 	}
@@ -34,7 +26,7 @@ func Inventory(root string, cfg Config) (view.Input, error) {
 	dfs := dirFS{r: r}
 	opts := diagnostics.Options{Targets: view.ViewTargets}
 	in := view.Input{Layout: layout, FS: dfs}
-	werr := wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex}, func(e wsfs.Entry) error {
+	werr := wsfs.Walk(root, wsfs.WalkOptions{Exclude: ex, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}, func(e wsfs.Entry) error {
 		if e.IsDir() || !model.MaybeCustomization(e.Rel) {
 			return nil
 		}

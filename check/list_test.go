@@ -49,6 +49,7 @@ func TestListGolden(t *testing.T) {
 // shows every status it can have. The CLIs and the spec have no
 // enablement (VS Code and its agent host do), only the agent host reports
 // load states, and the spec defines no load order, so it shadows nothing.
+// Copilot CLI's refusals have no evidence yet (unverified verdicts).
 func TestListCoversEveryStatus(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, ListMain([]string{"--format", "json", "--state", "testdata/list/state.json", "testdata/list/ws"}, &out, &errb), errb.String())
@@ -59,7 +60,9 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetVSCode:          all,
 		model.TargetVSCodeAgentHost: append(append([]string(nil), all...), "host-state"),
 		model.TargetClaudeCode:      {"loads", "shadowed", "not-scanned", "fails", "description-cut"},
-		model.TargetCopilotCLI:      {"loads", "shadowed", "not-scanned", "fails"},
+		// Every Copilot CLI skip or reject in the rule table is unverified
+		// (no consumer evidence yet): a note, never "fails" or "shadowed".
+		model.TargetCopilotCLI:      {"loads", "not-scanned", "unverified-note"},
 		model.TargetAgentSkills:     {"loads", "not-scanned", "fails"},
 	}
 	require.Len(t, v.Consumers, len(want))
@@ -71,6 +74,11 @@ func TestListCoversEveryStatus(t *testing.T) {
 				seen[string(it.Status)] = true
 				if it.HostState != "" {
 					seen["host-state"] = true
+				}
+				for _, n := range it.Notes {
+					if strings.HasPrefix(n, "unverified: ") {
+						seen["unverified-note"] = true
+					}
 				}
 				if it.Description != nil && it.Description.Truncated {
 					seen["description-cut"] = true

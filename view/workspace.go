@@ -154,7 +154,8 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 
 // applyFindings sets the status from the rules' verdicts for t: a
 // verified skip or reject fails the item (a name clash shadows it
-// instead); a verified loss becomes a note. in, when set, limits the
+// instead); a verified loss, and an unverified skip or reject, become
+// notes. in, when set, limits the
 // findings to those whose span starts inside it (one server of a file).
 func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model.Span) {
 	for _, d := range diags {
@@ -179,6 +180,10 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 			it.Status, it.Rule, it.Reason = Fails, d.Rule, d.Message
 		case model.Lose, model.Warn:
 			it.Notes = append(it.Notes, d.Rule+": "+d.Message)
+		case model.Skip.Unverified(), model.Reject.Unverified():
+			// No evidence that the consumer refuses it: say so, but do
+			// not claim it fails (COMMON: evidence or silence).
+			it.Notes = append(it.Notes, "unverified: "+d.Rule+": "+d.Message)
 		}
 	}
 }
@@ -192,13 +197,32 @@ func isClash(rule string) bool {
 	return false
 }
 
+// fileLevel names the rules about a whole JSON file (not one entry).
+func fileLevel(rule string) bool {
+	switch rule {
+	case "json/syntax", "hooks/shape", "mcp/wrapper", "file/too-large", "file/encoding", "file/unreadable", "hooks/version":
+		return true
+	}
+	return false
+}
+
+// fileNotes are the unverified refusals of a whole file, for each of its
+// items.
+func fileNotes(t model.Target, diags []model.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		if r := d.Verdicts[t]; fileLevel(d.Rule) && (r == model.Skip.Unverified() || r == model.Reject.Unverified()) {
+			out = append(out, "unverified: "+d.Rule+": "+d.Message)
+		}
+	}
+	return out
+}
+
 // fileFails is the first finding that makes t refuse the whole file
 // (unparsable JSON, wrong shape), for files that hold several items.
 func fileFails(t model.Target, diags []model.Diagnostic) (model.Diagnostic, bool) {
 	for _, d := range diags {
-		switch d.Rule {
-		case "json/syntax", "hooks/shape", "mcp/wrapper", "file/too-large", "file/encoding", "file/unreadable", "hooks/version":
-		default:
+		if !fileLevel(d.Rule) {
 			continue
 		}
 		if r := d.Verdicts[t]; r == model.Skip || r == model.Reject {
@@ -226,6 +250,7 @@ func (w *workspace) hookItems(t model.Target, f File, ok bool, why string) []Ite
 		it := Item{Category: CatHooks, Name: h.event, Source: f.Rel, Status: Loads, Description: &Description{Text: h.command, Length: len([]rune(h.command))}}
 		sp := h.span
 		applyFindings(t, &it, f.Findings, &sp)
+		it.Notes = append(it.Notes, fileNotes(t, f.Findings)...)
 		out = append(out, it)
 	}
 	return out
@@ -295,6 +320,7 @@ func (w *workspace) mcpItems(t model.Target, f File, prefix string, ok bool, why
 		it := Item{Category: CatMCP, Name: prefix + s.name, Source: f.Rel, Status: Loads}
 		sp := model.Span{Start: s.span.Start, End: s.span.End}
 		applyFindings(t, &it, f.Findings, &sp)
+		it.Notes = append(it.Notes, fileNotes(t, f.Findings)...)
 		out = append(out, it)
 	}
 	return out
