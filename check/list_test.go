@@ -62,8 +62,8 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetClaudeCode:      {"loads", "shadowed", "not-scanned", "fails", "description-cut"},
 		// Every Copilot CLI skip or reject in the rule table is unverified
 		// (no consumer evidence yet): a note, never "fails" or "shadowed".
-		model.TargetCopilotCLI:      {"loads", "not-scanned", "unverified-note"},
-		model.TargetAgentSkills:     {"loads", "not-scanned", "fails"},
+		model.TargetCopilotCLI:  {"loads", "not-scanned", "unverified-note"},
+		model.TargetAgentSkills: {"loads", "not-scanned", "fails"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {
