@@ -29,6 +29,7 @@ var hooksShape = &Rule{
 	Kinds:    hookKinds,
 	Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
 	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332 on hooks/hooks.json with an event at the top level: \"PreToolUse/PermissionRequest is declared at the top level, outside the \\\"hooks\\\" object … cannot be loaded\" (success false)"},
 		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the configuration is {\"version\": 1, \"hooks\": {<event>: [<hook>, …]}} (documented; the reaction is not observed)"},
 	},
 }

@@ -150,6 +150,9 @@ var skillMetadata = &Rule{
 	Summary:  "'metadata' is not a map of strings.",
 	Kinds:    "skill",
 	Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "LOSE", "`claude plugin validate` 2.1.332: \"'metadata' must be a mapping (key: value pairs); got string. It is dropped at load time.\" (warning)"},
+	},
 }
 
 var skillAllowedTools = &Rule{
@@ -157,6 +160,9 @@ var skillAllowedTools = &Rule{
 	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
 	Kinds:    "skill, cmd",
 	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332: \"allowed-tools must be a string or array of strings, got number.\" (error, success false)"},
+	},
 }
 
 var skillEnum = &Rule{
