@@ -65,3 +65,20 @@ func TestViewHoverAndCommand(t *testing.T) {
 		return false
 	}, waitLimit, time.Millisecond)
 }
+
+func TestListViewBadArgument(t *testing.T) {
+	c := newTestClient(t, clientSetup{folders: []string{t.TempDir()}})
+	var out json.RawMessage
+	err := c.call("workspace/executeCommand", fmt.Sprintf(`{"command":%q,"arguments":["not an object"]}`, CommandListView), &out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "ahpls.listView")
+	// An empty folder: one view, every consumer, nothing listed.
+	var views []FolderView
+	require.NoError(t, c.call("workspace/executeCommand", fmt.Sprintf(`{"command":%q,"arguments":[null]}`, CommandListView), &views))
+	require.Len(t, views, 1)
+	assert.Len(t, views[0].Consumers, 5)
+	for _, cons := range views[0].Consumers {
+		assert.Empty(t, cons.Items, cons.Target)
+	}
+}
+
