@@ -29,7 +29,7 @@ const rulesWS = "../diagnostics/testdata/ws"
 func TestGoldenRulesWorkspace(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Main([]string{rulesWS}, &out, &errb, "test", diagnostics.Options{})
-	require.Empty(t, errb.String())
+	requireOnlySummary(t, errb.String())
 	want := expectedFromRuleGoldens(t)
 	if want != out.String() {
 		t.Errorf("output differs from the rule goldens under %s:\n%s", rulesWS, lineDiff(want, out.String()))
@@ -169,13 +169,20 @@ func TestJSONFormat(t *testing.T) {
 	root := t.TempDir()
 	var out, errb bytes.Buffer
 	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
-	assert.Equal(t, "[]\n", out.String(), "no findings is [] not null")
+	assert.JSONEq(t, `{"findings": [], "files": 0, "checked": {}, "skipped": []}`, out.String(), "no findings is [] not null")
 
 	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: demo\x00\n---\n")
 	out.Reset()
 	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
-	var fs []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &fs))
+	var rep struct {
+		Findings []map[string]any `json:"findings"`
+		Files    int              `json:"files"`
+		Checked  map[string]int   `json:"checked"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+	assert.Equal(t, 1, rep.Files)
+	assert.Equal(t, map[string]int{"skill": 1}, rep.Checked)
+	fs := rep.Findings
 	require.Len(t, fs, 1)
 	assert.Equal(t, "file/encoding", fs[0]["rule"])
 	assert.Equal(t, "error", fs[0]["severity"])
@@ -447,4 +454,12 @@ func TestParallelWalkFindsWhatOneWorkerFinds(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, one, many)
 	}
+}
+
+// requireOnlySummary: a clean run's stderr is the one summary line.
+func requireOnlySummary(t *testing.T, stderr string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	require.Len(t, lines, 1, stderr)
+	require.True(t, strings.HasPrefix(lines[0], "ahpls check: checked "), stderr)
 }

@@ -137,6 +137,9 @@ type FixResult struct {
 	// with why (a symlink out of the workspace, other hard links, a file
 	// changed since it was read); their findings stay in Remaining.
 	Refused []error
+	// Summary is what the first check looked at (fixing changes no file
+	// set).
+	Summary Summary
 }
 
 // Fix applies the safe fixes under paths, pass after pass until nothing
@@ -151,10 +154,11 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	refused := map[string]bool{}
 	ws := writers{}
 	defer ws.close()
-	found, err := RunConfig(paths, cfg)
+	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
 	}
+	res.Summary = sum
 	for pass := 0; ; pass++ {
 		plans := PlanFixes(withoutFixes(found, refused))
 		if len(plans) == 0 || pass == maxFixPasses {

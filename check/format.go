@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -33,14 +34,65 @@ func WriteText(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
-// WriteJSON prints the findings as a JSON array (`[]` when there are none).
-func WriteJSON(w io.Writer, fs []Finding) error {
-	if fs == nil {
-		fs = []Finding{}
+// Report is the JSON output: the findings and what was looked at.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	// Files is how many customization files were checked, Checked the
+	// same by kind (a kind checked zero times is absent).
+	Files   int                `json:"files"`
+	Checked map[model.Kind]int `json:"checked"`
+	// Skipped is what the folder walks left out and why (never silently).
+	Skipped []Skipped `json:"skipped"`
+}
+
+// WriteJSON prints the findings and the summary as one JSON object (a
+// Report; `"findings": []` when there are none).
+func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
+	r := Report{Findings: fs, Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Checked == nil {
+		r.Checked = map[model.Kind]int{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []Skipped{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fs)
+	return enc.Encode(r)
+}
+
+// WriteSummary says in one line what was checked and what was left out
+// and why (stderr for the text and SARIF formats, whose stdout is
+// findings only).
+func WriteSummary(w io.Writer, sum Summary) error {
+	var names []string
+	for k := range sum.Checked {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	var kinds []string
+	for _, k := range names {
+		kinds = append(kinds, fmt.Sprintf("%d %s", sum.Checked[model.Kind(k)], k))
+	}
+	line := fmt.Sprintf("ahpls check: checked %d customization file(s)", sum.Files())
+	if len(kinds) > 0 {
+		line += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	for _, sk := range sum.Skipped {
+		why := map[string]string{
+			string(wsfs.SkipGitIgnored): "ignored by .gitignore (--no-gitignore to check them)",
+			string(wsfs.SkipExcluded):   "excluded",
+			string(wsfs.SkipUnreadable): "unreadable",
+		}[sk.Reason]
+		line += fmt.Sprintf("; skipped %d folder(s) and %d file(s) %s: %s", sk.Folders, sk.Files, why, strings.Join(sk.Examples, ", "))
+		if n := sk.Folders + sk.Files; n > len(sk.Examples) {
+			line += fmt.Sprintf(", … (%d more)", n-len(sk.Examples))
+		}
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
 }
 
 // SARIF 2.1.0 shapes: only the properties we fill.
@@ -290,6 +342,7 @@ const (
 type cliFlags struct {
 	format, failOn, targets string
 	explain                 string
+	noGitIgnore             bool
 	noImplied, fix, diff    bool
 	rules                   ruleFlags
 	exclude                 globFlags
@@ -312,13 +365,14 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	if !ok {
 		return exitUsage
 	}
-	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, Warn: func(msg string) {
+	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	if fl.diff {
 		return runDiff(paths, cfg, threshold, stdout, stderr)
 	}
 	var found []Finding
+	var sum Summary
 	refused := false
 	if fl.fix {
 		res, err := Fix(paths, cfg, true)
@@ -326,14 +380,14 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			return ioError(stderr, err)
 		}
 		reportFixes(stderr, res, "fixed")
-		found, refused = res.Remaining, len(res.Refused) > 0
+		found, sum, refused = res.Remaining, res.Summary, len(res.Refused) > 0
 	} else {
 		var err error
-		if found, err = RunConfig(paths, cfg); err != nil {
+		if found, sum, err = RunSummary(paths, cfg); err != nil {
 			return ioError(stderr, err)
 		}
 	}
-	if code := writeFindings(stdout, stderr, fl.format, found, version); code != exitClean {
+	if code := writeFindings(stdout, stderr, fl.format, found, sum, version); code != exitClean {
 		return code
 	}
 	if refused {
@@ -357,6 +411,7 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fs.StringVar(&fl.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
 	fs.StringVar(&fl.targets, "targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
 	fs.BoolVar(&fl.noImplied, "no-implied-targets", false, "do not add targets implied by a file's path")
+	fs.BoolVar(&fl.noGitIgnore, "no-gitignore", false, "check files that .gitignore ignores too")
 	fl.rules = ruleFlags{}
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fs.BoolVar(&fl.fix, "fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
@@ -449,15 +504,19 @@ func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stder
 
 // writeFindings prints found in format; exitClean, or exitUsage on a bad
 // format or a failed write.
-func writeFindings(stdout, stderr io.Writer, format string, found []Finding, version string) int {
+func writeFindings(stdout, stderr io.Writer, format string, found []Finding, sum Summary, version string) int {
 	var err error
 	switch format {
 	case "text":
-		err = WriteText(stdout, found)
+		if err = WriteText(stdout, found); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	case "json":
-		err = WriteJSON(stdout, found)
+		err = WriteJSON(stdout, found, sum)
 	case "sarif":
-		err = WriteSARIF(stdout, found, version)
+		if err = WriteSARIF(stdout, found, version); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	default:
 		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", format)
 		return exitUsage

@@ -174,7 +174,9 @@ func (m *mdFile) agentRules() {
 		if af.v.Kind != yaml.SequenceNode || !allStrings(af.v) {
 			m.report(agentAgents, af.valSpan, vsMarked(),
 				"{T} ignore{s} 'agents': it must be a list of agent names, not "+nodeWhat(af.v)+".")
-		} else if tf := m.field("tools"); tf != nil && tf.v.Kind == yaml.SequenceNode && !hasItem(tf.v, "agent") {
+		} else if tf := m.field("tools"); tf != nil && tf.v.Kind == yaml.SequenceNode && !hasItem(tf.v, "agent") && len(af.v.Content) > 0 {
+			// VS Code warns only when the list names an agent: 'agents: []'
+			// says "no subagents" and needs no tool (#25).
 			var fixes []model.Fix
 			if tf.v.Style&yaml.FlowStyle != 0 && len(tf.v.Content) > 0 {
 				last := m.doc.span(tf.v.Content[len(tf.v.Content)-1])

@@ -201,14 +201,10 @@ type reporter struct {
 }
 
 func newReporter(f File, opts Options) *reporter {
-	format := model.FormatNone
-	if f.Layout != nil {
-		format = pluginFormatOf(f.Path, f.Layout)
-	}
 	return &reporter{
 		file:      f,
 		opts:      opts,
-		effective: model.EffectiveTargets(opts.Targets, !opts.NoImpliedTargets, f.Path, format),
+		effective: model.EffectiveTargetsIn(opts.Targets, !opts.NoImpliedTargets, f.Path, f.Layout),
 	}
 }
 
@@ -247,6 +243,7 @@ func (r *reporter) has(t model.Target) bool {
 // cares. message may contain "%s", replaced by the names of the targets that
 // drove the severity ("VS Code and Claude Code").
 func (r *reporter) verdict(rule *Rule, span model.Span, v model.Verdicts, message string, fixes ...model.Fix) bool {
+	v = gateEvidence(rule, v)
 	sev, by, ok := v.Decide(r.effective)
 	if !ok {
 		return false

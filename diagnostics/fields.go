@@ -590,12 +590,28 @@ func closestKey(kind model.Kind, key string) string {
 		return v.(string)
 	}
 	best := closest(key, kindKeys(kind), 2)
+	if best != "" && !plausibleTypo(key, best) {
+		best = ""
+	}
 	if closestMemoLen.Load() < closestMemoMax {
 		if _, loaded := closestMemo.LoadOrStore(mk, best); !loaded {
 			closestMemoLen.Add(1)
 		}
 	}
 	return best
+}
+
+// plausibleTypo keeps a two-edit near miss only where a typo is likely: a
+// swap or two slips in a word of the same length ('modle' → 'model'), or a
+// long key ('disableModelInvocation' → 'disable-model-invocation'). Two
+// edits that also change the length of a short word turn a real key into
+// another ('parent' → 'agent', #25).
+func plausibleTypo(key, best string) bool {
+	k, b := strings.ToLower(key), strings.ToLower(best)
+	if strings.EqualFold(key, best) || levenshtein(k, b) <= 1 {
+		return true
+	}
+	return len(k) == len(b) || len(b) >= 10
 }
 
 const closestMemoMax = 4096

@@ -58,6 +58,13 @@ func (d dirLayout) PluginRoot(dir string) model.PluginFormat {
 	}, dir)
 }
 
+func (d dirLayout) ClaudeListed(dir string) bool {
+	return model.ClaudeListed(func(rel string) ([]byte, bool) {
+		b, err := os.ReadFile(filepath.Join(string(d), filepath.FromSlash(rel)))
+		return b, err == nil
+	}, dir)
+}
+
 func renderGolden(text []byte, diags []model.Diagnostic) string {
 	idx := model.NewLineIndex(text)
 	var b strings.Builder

@@ -28,13 +28,20 @@ var hooksShape = &Rule{
 	Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
 	Kinds:    hookKinds,
 	Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332 on hooks/hooks.json with an event at the top level: \"PreToolUse/PermissionRequest is declared at the top level, outside the \\\"hooks\\\" object … cannot be loaded\" (success false)"},
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the configuration is {\"version\": 1, \"hooks\": {<event>: [<hook>, …]}} (documented; the reaction is not observed)"},
+	},
 }
 
 var hooksVersion = &Rule{
 	ID:       "hooks/version",
 	Summary:  "A Copilot-form hooks file has a `version` other than 1.",
 	Kinds:    "hooks",
-	Severity: "CL REJ.",
+	Severity: "CL REJ? (documented: version 1).",
+	Evidence: []Evidence{
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: \"Hook configuration files use JSON format with version 1.\" (documented; the reaction is not observed)"},
+	},
 }
 
 var hooksEvent = &Rule{
@@ -46,6 +53,7 @@ var hooksEvent = &Rule{
 		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
 		{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
 		{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
+		{"CL", "SKIP?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the hook types are sessionStart, sessionEnd, userPromptSubmitted, preToolUse, postToolUse, errorOccurred, … (camelCase; documented)"},
 	},
 }
 
@@ -94,6 +102,7 @@ var hooksType = &Rule{
 	Evidence: []Evidence{
 		{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
 		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
+		{"V", "LOSE?", "a Claude Code type (prompt, agent, http, mcp_tool) in a hooks file: VS Code runs command hooks only, and the plugin still loads (the marker above is an editor marker, not a load failure); not traced to a loader function"},
 	},
 }
 
@@ -103,6 +112,7 @@ var hooksCommand = &Rule{
 	Kinds:    hookKinds,
 	Severity: "REJ per target that finds none of its command fields.",
 	Evidence: []Evidence{
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: a command hook needs \"One of bash/powershell\" (documented; the reaction is not observed)"},
 		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
 		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
 	},
@@ -252,7 +262,11 @@ func checkHooksFile(f File, r *reporter) {
 	case model.FormatCopilot, model.FormatOpenPlugin:
 		w.tokenFix = pluginRootToken
 	}
-	if vm := doc.Member("version"); vm != nil {
+	// Copilot CLI's form is told apart by structure, not by a top-level
+	// 'version' alone: Claude-style {matcher, hooks: […]} groups make the
+	// file Claude's whatever else it holds (Claude Code 2.1.332 loads such
+	// a file with "version": 1 and lists its hooks).
+	if vm := doc.Member("version"); vm != nil && copilotForm(doc.Get("hooks")) {
 		w.copilot = true
 		c.r.addTarget(model.TargetCopilotCLI)
 		if n, err := strconv.ParseFloat(vm.Value.Str, 64); !vm.Value.Is(JSONNumber) || err != nil || n != 1 {
@@ -286,6 +300,36 @@ func checkHooksFile(f File, r *reporter) {
 		return
 	}
 	w.events(hm.Value, false)
+}
+
+// copilotForm tells a hooks file with a top-level 'version' by its
+// structure: Claude-style groups (an entry with 'hooks') make it Claude's,
+// handlers that run 'bash' or 'powershell', or Copilot CLI's camelCase
+// event names, Copilot CLI's, and handlers that run only 'command' under
+// PascalCase events VS Code's flat form (#25 P6). A file that shows
+// none of these is taken at its 'version'.
+func copilotForm(events *JSONValue) bool {
+	bashOrPS, command := false, false
+	for _, ev := range events.membersOf() {
+		if jHas(clHookEvents, ev.Key) {
+			bashOrPS = true // Copilot CLI's camelCase event names
+		}
+		if !ev.Value.Is(JSONArray) {
+			continue
+		}
+		for _, it := range ev.Value.Items {
+			if it.Member("hooks") != nil {
+				return false
+			}
+			if it.Member("bash") != nil || it.Member("powershell") != nil {
+				bashOrPS = true
+			}
+			if it.Member("command") != nil {
+				command = true
+			}
+		}
+	}
+	return bashOrPS || !command
 }
 
 func topLevelHookKey(k string) bool {
@@ -452,7 +496,9 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
 				continue
 			}
-			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) {
+			// A group of prompt/agent hooks only: VS Code runs none of them
+			// (hooks/type says so), so it ignores no matcher there.
+			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) && !noCommandHooks(gm) {
 				c.report(hooksMatcherIgnored, m.Value.Span, matcherIgnored(event, w.knownEvents),
 					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
 			}
@@ -483,6 +529,21 @@ func matchesEverything(s string) bool {
 // matcherIgnored is the verdict of hooks/matcher-ignored under event: only
 // VS Code targets that run the event lose the matcher; where a target
 // never runs the event, hooks/event has already said so (issue #13 repro 6).
+// noCommandHooks reports a group's 'hooks' array whose every handler has
+// a string 'type' other than "command".
+func noCommandHooks(gm *JSONMember) bool {
+	if gm == nil || !gm.Value.Is(JSONArray) || len(gm.Value.Items) == 0 {
+		return false
+	}
+	for _, h := range gm.Value.Items {
+		tv := h.Get("type")
+		if !tv.Is(JSONString) || tv.Str == "command" {
+			return false
+		}
+	}
+	return true
+}
+
 func matcherIgnored(event string, known func(model.Target) []string) model.Verdicts {
 	v := model.Verdicts{}
 	for _, t := range []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost} {
@@ -563,9 +624,15 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 			if t == model.TargetClaudeCode {
 				ok = jHas(ccHookTypes, typ)
 			}
-			if ok {
+			switch {
+			case ok:
 				v[t] = model.OK
-			} else {
+			case jHas(ccHookTypes, typ) && t != model.TargetCopilotCLI:
+				// A Claude Code type (prompt, agent, http, mcp_tool): VS Code
+				// loads the file and the plugin and runs the other hooks;
+				// this one is lost, not refused (#25).
+				v[t], bad = model.Lose.Unverified(), true
+			default:
 				v[t], bad = model.Reject, true
 			}
 		}

@@ -29,6 +29,9 @@ var jsonJsonc = &Rule{
 	Summary:  "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not.",
 	Kinds:    jsonKinds,
 	Severity: "V ok (JSONC) · CC, CL REJ? (Warning).",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332 on a plugin.json with a trailing comma: \"Invalid JSON syntax: JSON Parse error: Property name must be a string literal\" (success false)"},
+	},
 }
 
 var jsonDuplicateKey = &Rule{

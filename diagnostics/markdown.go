@@ -190,6 +190,7 @@ func newMD(f File, r *reporter) *mdFile {
 // reaction is only a spec rule, a recommendation or a guess.
 func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	rd := readers[m.kind]
+	v = gateEvidence(rule, v)
 	kept := make(model.Verdicts, len(v))
 	for t, x := range v {
 		for _, k := range rd {
@@ -204,10 +205,15 @@ func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg strin
 	}
 	soft := true
 	unnecessary := false
+	var acting []model.Target // the deciding consumers that act, not only a spec
 	for _, t := range by {
 		base := model.Reaction(strings.TrimSuffix(string(kept[t]), "?"))
-		if kept[t] != model.Unknown && base != model.Spec && base != model.Should {
+		// The Agent Skills spec's WARN is its MUST that clients are told
+		// to warn about: worded as the spec's rule, not a client's act.
+		specWarn := t == model.TargetAgentSkills && base == model.Warn
+		if kept[t] != model.Unknown && base != model.Spec && base != model.Should && !specWarn {
 			soft = false
+			acting = append(acting, t)
 		}
 		if base == model.Ignore {
 			unnecessary = true
@@ -217,6 +223,8 @@ func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg strin
 		msg = a
 		if soft {
 			msg = b
+		} else {
+			by = acting // the message says what they do
 		}
 	}
 	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: expandMsg(msg, by), Span: span, Verdicts: kept, Fixes: fixes}

@@ -366,7 +366,9 @@ func sourcePath(c *jsonCheck, v *JSONValue, mroot, pluginRoot string) {
 			fmt.Sprintf("%%s cannot load this marketplace: source '%s' leaves the repository.", jClip(p)))
 		return
 	}
-	if pluginRoot == "" && !strings.HasPrefix(p, "./") {
+	// "." is the marketplace root itself: Claude Code 2.1.332's schema takes
+	// the literal "." or a string starting with "./" (#25 P5).
+	if pluginRoot == "" && !strings.HasPrefix(p, "./") && p != "." {
 		c.report(marketSourcePath, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: local source '%s' must start with './'.", jClip(p)),
 			jReplace("Prefix with './'", v.Span, jQuote("./"+p)))

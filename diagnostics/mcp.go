@@ -166,6 +166,12 @@ func checkMCPFile(f File, r *reporter) {
 		}
 		return
 	}
+	// Codex's form (`mcp_servers`, the key of its config.toml) beside a
+	// .codex-plugin/ manifest: another product's file, not a map whose
+	// one server is named 'mcp_servers' (#25 corpus P7b). Nothing to say.
+	if doc.Member("mcp_servers") != nil {
+		return
+	}
 	// A bare map of servers: accepted in plugins; unverified at the root.
 	if workspaceConfig && len(doc.Members) > 0 {
 		c.report(mcpWrapper, model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1}, model.Verdicts{model.TargetClaudeCode: model.Unknown},

@@ -73,11 +73,11 @@ var pluginManifestLocation = &Rule{
 
 var pluginFieldType = &Rule{
 	ID:       "plugin/field-type",
-	Summary:  "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type.",
+	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `metadata` or `experimental` has the wrong type.",
 	Kinds:    "plugin",
-	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`: CC REJ; `metadata`, `experimental`: CC WARN.",
+	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list): CC REJ; `metadata`, `experimental`: CC WARN.",
 	Evidence: []Evidence{
-		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\""},
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\", \"dependencies: Invalid input: expected array, received object\""},
 		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
 	},
 }
@@ -466,6 +466,12 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 				// Claude's manifest schema: "version: Invalid input:
 				// expected string, received number".
 				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: '%s' must be a string, not %s.", f.Key, v.Kind))
+			}
+		case "dependencies":
+			// A list of plugins; an npm-style {"name": "version"} map is
+			// refused (#25 repro 7).
+			if !v.Is(JSONArray) {
+				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: 'dependencies' must be a list of plugins, not %s.", v.Kind))
 			}
 		case "metadata", "experimental":
 			if !v.Is(JSONObject) {

@@ -3,6 +3,9 @@ package diagnostics
 // Prompt files: .github/prompts/**/*.prompt.md (customization-formats.md §5.4).
 
 import (
+	"path"
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -62,15 +65,17 @@ func (m *mdFile) promptRules() {
 	if contains(builtinAgents, agent) || m.f.FS == nil {
 		return
 	}
-	// Agents are found by file stem here; an agent whose 'name' differs
-	// from its stem is tried in kebab-case ('Code Reviewer' →
-	// code-reviewer), the usual way such files are named.
-	for _, stem := range []string{agent, kebab(agent)} {
-		for _, p := range []string{".github/agents/" + stem + ".agent.md", ".github/agents/" + stem + ".md", ".github/chatmodes/" + stem + ".chatmode.md", ".claude/agents/" + stem + ".md"} {
-			if _, err := m.f.FS.Stat(p); err == nil {
-				return
-			}
-		}
+	// Every agent location VS Code searches, chat.agentFilesLocations
+	// included, by file stem and by 'name' (vslocations.go).
+	// A prompt outside .github/prompts loads only through
+	// chat.promptFilesLocations, usually a catalog with its agents/ folder
+	// beside prompts/ (#25 corpus P1): those agents count too.
+	var extra []string
+	if dir := path.Dir(m.f.Path); dir != ".github/prompts" && !strings.HasPrefix(dir, ".github/prompts/") {
+		extra = append(extra, path.Join(path.Dir(dir), "agents"))
+	}
+	if agentDefined(m.f.FS, agent, extra...) {
+		return
 	}
 	m.report(promptAgent, af.valSpan, model.V(model.Warn),
 		"{T} warn{s}: no agent named "+q(agent)+" exists; built-in agents are agent, ask, edit and plan.",

@@ -27,11 +27,11 @@ var skillNameMissing = &Rule{
 	ID:       "skill/name-missing",
 	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 	Kinds:    "skill",
-	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS SPEC.",
+	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name).",
 	Evidence: []Evidence{
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
-		{"AS", "SPEC", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\""},
+		{"AS", "WARN", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 	},
 }
 
@@ -39,12 +39,12 @@ var skillNameCharset = &Rule{
 	ID:       "skill/name-charset",
 	Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
 	Kinds:    "skill",
-	Severity: "VS WARN (validator Error marker; loads under the folder name) · VH ok · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
+	Severity: "VS WARN (validator Error marker; loads under the folder name) · VH, CC SPEC (load it anyway) · CL ? · AS WARN (Unicode lower case allowed) · UP REJ.",
 	Evidence: []Evidence{
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; the regex is used by the validator and installers, not by skill loading, as far as traced)"},
 		{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
 		{"CC", "ok", "`claude plugin validate` 2.1.332 on a plugin with `name: PDF Helper` in skills/pdf-helper: success, provides \"p1:pdf-helper\" (the folder name)"},
-		{"AS", "SPEC", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\""},
+		{"AS", "WARN", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 		{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
 	},
 }
@@ -53,9 +53,9 @@ var skillNameHyphens = &Rule{
 	ID:       "skill/name-hyphens",
 	Summary:  "The skill name starts or ends with '-' or holds '--'.",
 	Kinds:    "skill",
-	Severity: "V ok · AS SPEC · UP REJ.",
+	Severity: "V ok · AS WARN · UP REJ.",
 	Evidence: []Evidence{
-		{"AS", "SPEC", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\""},
+		{"AS", "WARN", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 	},
 }
 
@@ -63,9 +63,9 @@ var skillNameLength = &Rule{
 	ID:       "skill/name-length",
 	Summary:  "The skill name is longer than 64 characters.",
 	Kinds:    "skill",
-	Severity: "V LOSE (cut to 64, then the folder name) · AS SPEC · UP REJ.",
+	Severity: "V LOSE (cut to 64, then the folder name) · AS WARN · UP REJ.",
 	Evidence: []Evidence{
-		{"AS", "SPEC", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
+		{"AS", "WARN", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
 	},
 }
 
@@ -73,11 +73,11 @@ var skillNameDir = &Rule{
 	ID:       "skill/name-dir",
 	Summary:  "The skill name differs from its folder name.",
 	Kinds:    "skill",
-	Severity: "VS WARN (loads under the folder name) · VH ok (loads under `name`) · CC ok · CL ? · AS SPEC.",
+	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN.",
 	Evidence: []Evidence{
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
-		{"AS", "SPEC", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"warn, load anyway\""},
+		{"AS", "WARN", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"Name doesn't match the parent directory name → warn, load anyway\""},
 	},
 }
 
@@ -150,6 +150,9 @@ var skillMetadata = &Rule{
 	Summary:  "'metadata' is not a map of strings.",
 	Kinds:    "skill",
 	Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "LOSE", "`claude plugin validate` 2.1.332: \"'metadata' must be a mapping (key: value pairs); got string. It is dropped at load time.\" (warning)"},
+	},
 }
 
 var skillAllowedTools = &Rule{
@@ -157,6 +160,9 @@ var skillAllowedTools = &Rule{
 	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
 	Kinds:    "skill, cmd",
 	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332: \"allowed-tools must be a string or array of strings, got number.\" (error, success false)"},
+	},
 }
 
 var skillEnum = &Rule{
@@ -327,7 +333,7 @@ func (m *mdFile) skillName() {
 	if nf == nil {
 		m.report(skillNameMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
-				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -353,18 +359,21 @@ func (m *mdFile) skillName() {
 		span := nf.valSpan
 		fixed := kebab(name)
 		m.report(skillNameHyphens, span,
-			model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+			model.Verdicts{model.TargetAgentSkills: model.Warn, model.TargetClaudeUpload: model.Reject},
 			"{T} reject{s} skill name "+q(name)+": no leading, trailing or double '-'.||{T} forbid{s} a leading, trailing or double '-' in skill names; no agent enforces it.",
 			replaceValue("Change to '"+fixed+"'", nf, fixed, true))
 	case utf8.RuneCountInString(name) > maxSkillName:
 		m.report(skillNameLength, m.runeSpan(nf, maxSkillName, -1),
-			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
+			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Warn, model.TargetClaudeUpload: model.Reject}),
 			"{T} cut{s} this "+strconv.Itoa(utf8.RuneCountInString(name))+"-character skill name to 64 and then use{s} the folder name.||{T} limit{s} skill names to 64 characters; this one has "+strconv.Itoa(utf8.RuneCountInString(name))+".")
 	case name != folder:
 		m.report(skillNameDir, nf.valSpan,
-			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
-				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
-			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||{T} require{s} the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
+			// The spec's MUST, which its client guide says to warn about:
+			// Warning for agent-skills; Info for consumers that load the
+			// skill anyway (the agent host and Claude Code take `name`).
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
+			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||The Agent Skills spec requires the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
 			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
 	}
 }
@@ -391,12 +400,18 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 	as := model.OK
 	for _, r := range name {
 		if !(unicode.IsLower(r) || unicode.IsDigit(r) || r == '-') {
-			as = model.Spec
+			as = model.Warn // the spec's MUST; its client guide says warn and load
 		}
 	}
 	// VS Code's validator marks the name but the skill still loads (under
 	// its folder name); the agent host and Claude Code take it as written.
-	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+	// The agent host and Claude Code load it anyway: Info when only they
+	// are targeted.
+	loads := model.Reaction(model.Spec)
+	if as == model.OK {
+		loads = model.OK
+	}
+	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: loads, model.TargetClaudeCode: loads,
 		model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject}
 	var fixes []model.Fix
 	seen := map[string]bool{name: true, "": true}
@@ -429,7 +444,7 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 		hard = "{T} reject{s} skill name " + q(name) + ": it may use only a–z, 0–9 and '-'."
 	}
 	m.report(skillNameCharset, span, v,
-		hard+"||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
+		hard+"||The Agent Skills spec allows only lower-case letters, digits and '-' in skill names: "+q(name)+".",
 		fixes...)
 }
 

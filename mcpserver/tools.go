@@ -96,7 +96,7 @@ type ExplainOutput struct {
 	Markdown string `json:"markdown"`
 }
 
-func no() *bool  { b := false; return &b }
+func no() *bool { b := false; return &b }
 
 func (s *server) addTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{

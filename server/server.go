@@ -112,6 +112,9 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
+	// views caches what each agent sees per folder (view.go).
+	views viewCache
+
 	conn   jsonrpc2.Conn
 	client protocol.Client
 	pub    *publisher
@@ -200,6 +203,7 @@ func New(opts Options) *Server {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no agent host connected")
 		},
 	}
+	s.commands[CommandListView] = s.listView
 	for name, f := range opts.Commands {
 		s.commands[name] = f
 	}

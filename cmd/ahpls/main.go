@@ -57,6 +57,8 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 		return check.RulesMain(args, stdout, stderr)
 	case "mcp":
 		return runMCP(args, stdin, stdout, stderr)
+	case "list":
+		return check.ListMain(args, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ahpls %s\n", versionString())
 		return 0
@@ -80,6 +82,7 @@ commands:
   check     check customization files: ahpls check [--format text|json|sarif] [paths...]; --explain rule-id
   rules     list every rule with its kinds, level per target and fix tier: ahpls rules [--format text|json]
   mcp       serve the Model Context Protocol over stdio (check, fix, explain, list_customizations): ahpls mcp [--root DIR]...
+  list      what each consumer loads from a folder: ahpls list [--targets a,b] [--format text|json] [DIR]
   demo      run ahpls end to end against an embedded agent host: ahpls demo [--json] [workspace]
   version   print the version
 `)

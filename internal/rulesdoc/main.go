@@ -212,6 +212,7 @@ func generate(root string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.WriteString(rulesDocIntro)
+	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
 	for _, kt := range kindTitles {
@@ -278,6 +279,49 @@ The agent host reports that an MCP server failed to start; shown on the server's
 This customization is off in a joined session, or a decision about it is not yet confirmed by the host; the
 message gives the reason (its plugin is off, or a scope decided). Hint.
 `
+
+// writeImplied renders model.ImpliedTable, the decision of which targets
+// a file adds to the configured ones (model.TestImpliedTable checks each
+// row), and what the walk checks.
+func writeImplied(b *bytes.Buffer) {
+	b.WriteString(`
+## Implied targets
+
+With ` + "`ahpls.impliedTargets`" + ` on (the default; ` + "`--no-implied-targets`" + ` turns it off) a file adds a consumer to the
+configured targets only where that consumer's own discovery would load it and nothing in the tree says the author
+targets another consumer. Rows are tried in order; a plugin's rows look at its root (the nearest folder holding a
+manifest a target reads).
+
+| when | adds | unless | why |
+|---|---|---|---|
+`)
+	for _, r := range model.ImpliedTable {
+		adds := "–"
+		if r.Adds != "" {
+			adds = "`" + string(r.Adds) + "`"
+		}
+		unless := r.Unless
+		if unless == "" {
+			unless = "–"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r.When, adds, unless, r.Why)
+	}
+	b.WriteString(`
+Evidence or silence: a Copilot CLI reaction without an evidence entry in its rule is reported as unknown (Info at
+most), and one backed only by Copilot CLI's documentation (an entry marked ` + "`?`" + `) at Warning at most. For every other
+consumer a test runs every fixture with every target and fails on an Error or Warning whose consumer has no entry.
+
+## Which files are checked
+
+` + "`ahpls check`" + ` and the server check every customization file below a workspace folder at any depth. They skip ` + "`.git`" + `,
+` + "`node_modules`" + `, the ` + "`--exclude`" + ` / ` + "`ahpls.exclude`" + ` / ` + "`.ahpls/config.json`" + ` globs, and what ` + "`.gitignore`" + ` files ignore
+(patterns, ` + "`!`" + ` negation, anchoring, folder-only patterns and nested files), except what a consumer loads whatever
+` + "`.gitignore`" + ` says: ` + "`.claude/`" + `, ` + "`.github/`" + `, ` + "`.agents/`" + ` and the root ` + "`CLAUDE.md`" + `, ` + "`CLAUDE.local.md`" + `, ` + "`AGENTS.md`" + `,
+` + "`GEMINI.md`" + ` and ` + "`.mcp.json`" + `. ` + "`--no-gitignore`" + ` (or ` + "`\"gitignore\": false`" + ` in ` + "`.ahpls/config.json`" + `) checks ignored files too.
+` + "`ahpls check`" + ` says what it checked, by kind, and what it skipped and why: one line on stderr, and ` + "`files`" + `, ` + "`checked`" + `
+and ` + "`skipped`" + ` beside ` + "`findings`" + ` in ` + "`--format json`" + `.
+`)
+}
 
 // withTargets is o with the given targets (none: the defaults).
 func withTargets(o diagnostics.Options, ts []model.Target) diagnostics.Options {
@@ -390,9 +434,9 @@ validator marks a skill name as an error but still loads the skill under its fol
   skills-ref's 965 YAML rejections; ahpls still checks those files' names and descriptions.
 - **skills-ref rejects any top-level key outside the spec's six**; agents ignore such keys, so ahpls reports
   ` + "`field/unknown`" + ` as a Hint (Error only with the opt-in ` + "`claude-upload`" + ` target, whose validator refuses them).
-- **skills-ref reports name and folder mismatches as errors**; the spec's own client guide says "warn, load anyway",
-  VS Code warns and the agent host and Claude Code load the skill, so ` + "`skill/name-dir`" + ` is Info with the default
-  targets and Warning with ` + "`vscode`" + `.
+- **skills-ref reports name and folder mismatches as errors**; the spec requires the name rules and its own client
+  guide says "warn, load anyway", so ` + "`skill/name-*`" + ` are Warning for the ` + "`agent-skills`" + ` target (a default) and for
+  ` + "`vscode`" + `, and Info when only consumers that load the skill anyway (the agent host, Claude Code) are targeted.
 - **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
   sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
 

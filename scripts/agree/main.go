@@ -233,6 +233,13 @@ func runAhpls(bin, dir string) ([]finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ahpls check: %v: %s", err, stderr.String())
 	}
+	// A JSON object with "findings" since issue #25; a bare array before.
+	var rep struct {
+		Findings []finding `json:"findings"`
+	}
+	if err := json.Unmarshal(out, &rep); err == nil {
+		return rep.Findings, nil
+	}
 	var fs []finding
 	if err := json.Unmarshal(out, &fs); err != nil {
 		return nil, fmt.Errorf("ahpls check output: %v", err)
