@@ -392,3 +392,53 @@ func TestExplainResourcesAndPrompt(t *testing.T) {
 		assert.Contains(t, body, tool)
 	}
 }
+
+func TestListCustomizations(t *testing.T) {
+	root, outside := workspace(t)
+	cs := connect(t, root)
+	type item struct {
+		Consumer, Category, Name, Source, Status, Reason string
+	}
+	var out struct {
+		Items      []item `json:"items"`
+		Total      int    `json:"total"`
+		NextCursor string `json:"nextCursor"`
+	}
+	structured(t, call(t, cs, "list_customizations", map[string]any{}), &out)
+	require.Equal(t, out.Total, len(out.Items))
+	byConsumer := map[string]item{}
+	for _, it := range out.Items {
+		if it.Source == ".github/skills/pdf/SKILL.md" {
+			byConsumer[it.Consumer] = it
+		}
+	}
+	vs, ok := byConsumer["vscode"]
+	require.True(t, ok, "VS Code lists the skill: %+v", out.Items)
+	assert.Equal(t, "skills", vs.Category)
+	assert.Equal(t, "loads", vs.Status)
+	assert.Contains(t, byConsumer, "claude-code", "every consumer says something about the file")
+
+	var one struct {
+		Items      []item `json:"items"`
+		Total      int    `json:"total"`
+		NextCursor string `json:"nextCursor"`
+	}
+	structured(t, call(t, cs, "list_customizations", map[string]any{"targets": []string{"vscode"}, "category": "skills", "limit": 1}), &one)
+	require.Len(t, one.Items, 1)
+	assert.Equal(t, "vscode", one.Items[0].Consumer)
+	assert.Equal(t, 2, one.Total, "two skills for VS Code")
+	assert.Equal(t, "1", one.NextCursor)
+
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"category": "themes"}, `unknown category "themes"`},
+		{map[string]any{"root": filepath.Dir(outside)}, "outside the workspace roots"},
+		{map[string]any{"root": ".github"}, "not one of the workspace roots"},
+	} {
+		res := call(t, cs, "list_customizations", c.args)
+		assert.True(t, res.IsError, "%v", c.args)
+		assert.Contains(t, text(res), c.want, "%v", c.args)
+	}
+}
