@@ -158,3 +158,15 @@ func TestRunRulesAndMCPDispatch(t *testing.T) {
 	assert.Equal(t, 2, run([]string{"mcp"}, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb))
 	assert.Contains(t, errb.String(), "needs the ahpls-mcp binary")
 }
+
+// TestMCPSDKStaysOutOfAhpls: the MCP SDK's package init (encoding/gob,
+// jsonschema-go, the SDK) would run at every start of every subcommand;
+// it lives in ahpls-mcp only, which `ahpls mcp` execs (issue #33).
+func TestMCPSDKStaysOutOfAhpls(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		assert.False(t, strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || strings.HasPrefix(dep, "github.com/google/jsonschema-go") ||
+			dep == "github.com/ahpls-dev/ahpls/mcpserver" || dep == "encoding/gob", "cmd/ahpls imports %s", dep)
+	}
+}
