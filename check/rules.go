@@ -79,14 +79,14 @@ func consumerTargets(code string) []model.Target {
 // them.
 var (
 	patternsOnce sync.Once
-	// reactionRe finds "CC REJ", "VH, CC, CL LOSE?", "V ok" in a severity
+	// reactionRe finds "CC REJ", "VH, CC, CL LOSE?", "V ok", "CL ?" in a severity
 	// line; allRe "All REJ" (every target); leadLevelRe an [I] line's
 	// level ("Warning [I]; …").
 	reactionRe, allRe, leadLevelRe *regexp.Regexp
 )
 
 func compilePatterns() {
-	reactionRe = regexp.MustCompile(`\b((?:V|VS|VH|CC|CL|AS|UP)(?:, (?:V|VS|VH|CC|CL|AS|UP))*) (SKIP|REJ|LOSE|WARN|IGN|SPEC|SHOULD|ok)(\??)`)
+	reactionRe = regexp.MustCompile(`\b((?:V|VS|VH|CC|CL|AS|UP)(?:, (?:V|VS|VH|CC|CL|AS|UP))*) (SKIP|REJ|LOSE|WARN|IGN|SPEC|SHOULD|ok|\?)(\??)`)
 	allRe = regexp.MustCompile(`\bAll (SKIP|REJ|LOSE|WARN)\b`)
 	leadLevelRe = regexp.MustCompile(`\b(Error|Warning|Info|Hint)\b[^;.]*\[I\]`)
 }

@@ -109,3 +109,10 @@ func TestConfigRootIsTheNamedFilesWorkspace(t *testing.T) {
 	b, _ = os.ReadFile(p)
 	assert.Equal(t, strings.TrimPrefix(text, "\uFEFF"), string(b))
 }
+
+func TestRuleLevelsUnknownReactionIsInfo(t *testing.T) {
+	// "V ? (documented, not in the code)": unknown gives at most Info.
+	info, err := LookupRuleInfo("plugin/manifest-location")
+	require.NoError(t, err)
+	assert.Equal(t, map[model.Target]string{model.TargetVSCode: "info", model.TargetVSCodeAgentHost: "info"}, info.Levels)
+}
