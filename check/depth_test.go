@@ -58,6 +58,8 @@ func TestEveryFileAtAnyDepth(t *testing.T) {
 	write(t, root, "dist/skills/z/SKILL.md", skill("wrong"))
 	write(t, root, deep+"/build/out.prompt.md", "---\ndescription: X.\n---\n")
 	write(t, root, ".gitignore", "dist/\nbuild/\n")
+	// A git work tree (an empty index): .gitignore counts only in one.
+	write(t, root, ".git/index", "DIRC\x00\x00\x00\x02\x00\x00\x00\x00")
 	write(t, root, ".claude/.gitignore", "settings.local.json\n")
 
 	var out, errb bytes.Buffer
@@ -74,8 +76,9 @@ func TestEveryFileAtAnyDepth(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 	assert.Equal(t, len(custom), rep.Files)
-	require.Len(t, rep.Skipped, 1)
+	require.Len(t, rep.Skipped, 2)
 	assert.Equal(t, Skipped{Reason: "gitignored", Folders: 2, Examples: []string{deep + "/build", "dist"}}, rep.Skipped[0])
+	assert.Equal(t, Skipped{Reason: "excluded", Folders: 1, Examples: []string{".git"}}, rep.Skipped[1])
 	var rules []string
 	for _, f := range rep.Findings {
 		if strings.HasPrefix(f.Rel, "d7/") {

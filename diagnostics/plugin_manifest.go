@@ -42,7 +42,7 @@ var pluginNameFormat = &Rule{
 	Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "space REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name cannot contain spaces\""},
-		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"My_Plugin\" is not kebab-case. Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case\""},
+		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"_plugin-example\" is not kebab-case. Claude Code cannot install it from a marketplace that lists it under this name, and the Claude.ai marketplace sync requires kebab-case\" (warning, success true)"},
 	},
 }
 

@@ -89,6 +89,7 @@ func TestDeepAndIgnoredFiles(t *testing.T) {
 	ignored := mk("dist/.github/skills/i/SKILL.md", bad)
 	kept := mk(".claude/skills/k/SKILL.md", bad)
 	mk(".gitignore", "dist/\n.claude/\n")
+	mk(".git/index", "DIRC\x00\x00\x00\x02\x00\x00\x00\x00") // a work tree: .gitignore counts
 
 	c := newTestClient(t, clientSetup{folders: []string{root}})
 	c.waitPublish(deep, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
@@ -111,6 +112,7 @@ func TestGitIgnoreChange(t *testing.T) {
 	seen := mk(".github/skills/s/SKILL.md", bad)
 	hidden := mk("dist/.github/skills/h/SKILL.md", bad)
 	gi := mk(".gitignore", "dist/\n")
+	mk(".git/index", "DIRC\x00\x00\x00\x02\x00\x00\x00\x00")
 	c := newTestClient(t, clientSetup{folders: []string{root}})
 	c.waitPublish(seen, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
 	mk(".gitignore", "# nothing ignored\n")

@@ -73,7 +73,9 @@ func (s *Server) viewInput(root string) (view.Input, error) {
 		return cv.in, nil
 	}
 	c.mu.Unlock()
-	in, err := check.Inventory(root, check.Config{})
+	// The same excludes as the scan: `ahpls.exclude` (the folder's
+	// .ahpls/config.json and .gitignore are read by Inventory itself).
+	in, err := check.Inventory(root, check.Config{Exclude: s.Settings().Exclude})
 	if err != nil {
 		return view.Input{}, err
 	}

@@ -264,6 +264,10 @@ func (s *Server) excludes(root string) exEntry {
 	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(wsfs.ConfigFile))); err == nil {
 		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
 	}
+	// The index says which files git tracks (never skipped for .gitignore).
+	if st, err := os.Stat(filepath.Join(root, ".git", "index")); err == nil {
+		key += fmt.Sprintf("\x00i%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	}
 	s.exMu.Lock()
 	defer s.exMu.Unlock()
 	if c, ok := s.exCache[root]; ok && c.key == key {
@@ -285,6 +289,9 @@ func (s *Server) excludes(root string) exEntry {
 		s.exCache = map[string]exEntry{}
 	}
 	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore}
+	if !noGitIgnore {
+		e.tracked, e.inRepo = wsfs.GitTracked(root)
+	}
 	s.exCache[root] = e
 	return e
 }
@@ -294,6 +301,8 @@ type exEntry struct {
 	key         string
 	m           *wsfs.Matcher
 	noGitIgnore bool
+	inRepo      bool          // root is in a git work tree: .gitignore counts
+	tracked     *wsfs.Tracked // what its index tracks
 }
 
 // excluded reports whether a located file is excluded from diagnostics
@@ -305,7 +314,7 @@ func (s *Server) excluded(loc location) bool {
 		return false
 	}
 	e := s.excludes(loc.root)
-	return e.m.Match(loc.rel) || (!e.noGitIgnore && wsfs.IgnoredPath(loc.root, loc.rel, model.LoadedWhenIgnored))
+	return e.m.Match(loc.rel) || (!e.noGitIgnore && e.inRepo && wsfs.IgnoredPath(loc.root, loc.rel, model.LoadedWhenIgnored, e.tracked))
 }
 
 // startFSWatch is the fallback when the editor cannot watch files for us:

@@ -153,8 +153,8 @@ func (ig *Ignore) Match(rel string, dir bool) bool {
 // LoadIgnore reads the .gitignore files of root and of every folder on the
 // way down to the folder dir (slash-separated, "" = root) and returns the
 // rules in force in dir, and whether dir or a folder above it is itself
-// ignored (keep exempts paths as the walker does).
-func LoadIgnore(root, dir string, keep func(rel string) bool) (ig *Ignore, ignored bool) {
+// ignored (keep and tracked exempt paths as the walker does).
+func LoadIgnore(root, dir string, keep func(rel string) bool, tracked *Tracked) (ig *Ignore, ignored bool) {
 	ig = readIgnore(root, "", nil)
 	if dir == "" || dir == "." {
 		return ig, false
@@ -162,7 +162,7 @@ func LoadIgnore(root, dir string, keep func(rel string) bool) (ig *Ignore, ignor
 	segs := strings.Split(dir, "/")
 	for i := range segs {
 		rel := strings.Join(segs[:i+1], "/")
-		if !ignored && ig.Match(rel, true) && (keep == nil || !keep(rel)) {
+		if !ignored && ig.Match(rel, true) && (keep == nil || !keep(rel)) && !tracked.Has(rel, true) {
 			ignored = true
 		}
 		ig = readIgnore(root, rel, ig)
@@ -171,18 +171,19 @@ func LoadIgnore(root, dir string, keep func(rel string) bool) (ig *Ignore, ignor
 }
 
 // IgnoredPath reports whether the file rel below root is ignored by the
-// .gitignore files of its folders (or sits in an ignored folder) and keep
-// does not exempt it: the server asks this for files it hears of outside a
-// walk, so they are treated as the walk treats them.
-func IgnoredPath(root, rel string, keep func(rel string) bool) bool {
-	if keep != nil && keep(rel) {
+// .gitignore files of its folders (or sits in an ignored folder) and
+// neither keep nor tracked exempts it: the server asks this for files it
+// hears of outside a walk, so they are treated as the walk treats them.
+// The caller decides whether root is in a git work tree (GitTracked).
+func IgnoredPath(root, rel string, keep func(rel string) bool, tracked *Tracked) bool {
+	if (keep != nil && keep(rel)) || tracked.Has(rel, false) {
 		return false
 	}
 	dir := path.Dir(rel)
 	if dir == "." {
 		dir = ""
 	}
-	ig, ignored := LoadIgnore(root, dir, keep)
+	ig, ignored := LoadIgnore(root, dir, keep, tracked)
 	return ignored || ig.Match(rel, false)
 }
 

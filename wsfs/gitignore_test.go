@@ -3,6 +3,8 @@
 package wsfs
 
 import (
+	"encoding/binary"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -80,6 +82,8 @@ func TestWalkHonoursGitIgnore(t *testing.T) {
 		write(t, filepath.Join(root, p), "x")
 	}
 	write(t, filepath.Join(root, ".gitignore"), "dist/\nvendor\n*.md\n!SKILL.md\n.claude/\n")
+	// A work tree whose index tracks one ignored file.
+	writeIndex(t, root, "vendor/x/SKILL.md", "skills/a/SKILL.md")
 	write(t, filepath.Join(root, "pkg/.gitignore"), ".venv/\n!keep.md\n")
 	keep := func(rel string) bool {
 		return rel == "CLAUDE.local.md" || rel == ".claude" || strings.HasPrefix(rel, ".claude/")
@@ -112,11 +116,11 @@ func TestWalkHonoursGitIgnore(t *testing.T) {
 		got, skipped := run(t, parallel, "")
 		assert.Equal(t, []string{
 			".claude/agents/a.md", ".claude/settings.local.json", ".gitignore", "CLAUDE.local.md",
-			"pkg/.gitignore", "pkg/keep.md", "skills/a/SKILL.md",
+			"pkg/.gitignore", "pkg/keep.md", "skills/a/SKILL.md", "vendor/x/SKILL.md",
 		}, got)
 		assert.Equal(t, []string{
-			"dist gitignored", "node_modules excluded", "pkg/.venv gitignored", "pkg/notes.md gitignored",
-			"pkg/sub/deep.md gitignored", "vendor gitignored",
+			".git excluded", "dist gitignored", "node_modules excluded", "pkg/.venv gitignored", "pkg/notes.md gitignored",
+			"pkg/sub/deep.md gitignored",
 		}, skipped)
 	}
 	got, skipped := run(t, false, "pkg")
@@ -125,9 +129,69 @@ func TestWalkHonoursGitIgnore(t *testing.T) {
 	got, _ = run(t, false, "dist")
 	assert.Empty(t, got, "an ignored Under yields nothing")
 
-	assert.True(t, IgnoredPath(root, "pkg/.venv/y/SKILL.md", keep))
-	assert.True(t, IgnoredPath(root, "pkg/notes.md", keep))
-	assert.False(t, IgnoredPath(root, "pkg/keep.md", keep))
-	assert.False(t, IgnoredPath(root, ".claude/settings.local.json", keep))
-	assert.True(t, IgnoredPath(root, "dist/skills/b/SKILL.md", keep))
+	assert.True(t, IgnoredPath(root, "pkg/.venv/y/SKILL.md", keep, nil))
+	assert.True(t, IgnoredPath(root, "pkg/notes.md", keep, nil))
+	assert.False(t, IgnoredPath(root, "pkg/keep.md", keep, nil))
+	assert.False(t, IgnoredPath(root, ".claude/settings.local.json", keep, nil))
+	assert.True(t, IgnoredPath(root, "dist/skills/b/SKILL.md", keep, nil))
+	tracked, ok := GitTracked(root)
+	require.True(t, ok)
+	assert.False(t, IgnoredPath(root, "vendor/x/SKILL.md", keep, tracked), "tracked files are never ignored")
+
+	// Outside a git work tree nothing is skipped: an export holds only
+	// what was committed.
+	require.NoError(t, os.RemoveAll(filepath.Join(root, ".git")))
+	var all []string
+	require.NoError(t, Walk(root, WalkOptions{GitIgnore: true, Keep: keep}, func(e Entry) error {
+		if !e.IsDir() {
+			all = append(all, e.Rel)
+		}
+		return nil
+	}))
+	assert.Contains(t, all, "dist/skills/b/SKILL.md")
+}
+
+// writeIndex writes root/.git/index (version 2) tracking paths.
+func writeIndex(t *testing.T, root string, paths ...string) {
+	t.Helper()
+	b := []byte("DIRC\x00\x00\x00\x02")
+	b = binary.BigEndian.AppendUint32(b, uint32(len(paths)))
+	sort.Strings(paths)
+	for _, p := range paths {
+		e := make([]byte, 62)
+		binary.BigEndian.PutUint16(e[60:], uint16(min(len(p), 0xfff)))
+		e = append(e, p...)
+		e = append(e, make([]byte, 8-(len(e)%8))...) // 1 to 8 NULs
+		b = append(b, e...)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "index"), b, 0o644))
+}
+
+// TestParseGitIndex reads versions 2 and 4 (prefix-compressed names) and
+// refuses what is not an index.
+func TestParseGitIndex(t *testing.T) {
+	root := t.TempDir()
+	writeIndex(t, root, "a/b.md", "a/c.md", "z")
+	b, err := os.ReadFile(filepath.Join(root, ".git", "index"))
+	require.NoError(t, err)
+	got, ok := parseGitIndex(b)
+	require.True(t, ok)
+	assert.Equal(t, []string{"a/b.md", "a/c.md", "z"}, got)
+
+	v4 := []byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02")
+	entry := func(drop byte, suffix string) []byte {
+		e := make([]byte, 62)
+		return append(append(append(e, drop), suffix...), 0)
+	}
+	v4 = append(v4, entry(0, "skills/one/SKILL.md")...)
+	v4 = append(v4, entry(12, "two/SKILL.md")...) // drops "one/SKILL.md"
+	got, ok = parseGitIndex(v4)
+	require.True(t, ok)
+	assert.Equal(t, []string{"skills/one/SKILL.md", "skills/two/SKILL.md"}, got)
+
+	for _, bad := range [][]byte{nil, []byte("DIRC"), []byte("XXXX\x00\x00\x00\x02\x00\x00\x00\x00"), v4[:30]} {
+		_, ok := parseGitIndex(bad)
+		assert.False(t, ok)
+	}
 }

@@ -43,7 +43,9 @@ type WalkOptions struct {
 	// while it is still under way.
 	Listed func(rel string, entries []Entry)
 	// GitIgnore skips what the .gitignore files of the walked tree ignore
-	// (see gitignore.go), except what Keep reports.
+	// (see gitignore.go), except what Keep reports and what the work
+	// tree's index tracks; outside a git work tree it does nothing
+	// (gitindex.go).
 	GitIgnore bool
 	// Keep, with GitIgnore, reports paths walked although ignored: files
 	// a consumer loads whatever .gitignore says.
@@ -65,10 +67,12 @@ const (
 
 // walkCtx is what every folder visit of one walk shares.
 type walkCtx struct {
-	maxDepth int
-	ex       *Matcher
-	listed   func(string, []Entry)
-	opt      *WalkOptions
+	maxDepth  int
+	ex        *Matcher
+	listed    func(string, []Entry)
+	opt       *WalkOptions
+	gitignore bool     // opt.GitIgnore inside a git work tree
+	tracked   *Tracked // what its index tracks (never skipped)
 }
 
 // SkipDir, returned by the callback for a directory, skips its contents.
@@ -82,11 +86,11 @@ var SkipDir = fs.SkipDir
 // folders are skipped. fn may return SkipDir for a directory, or any other
 // error to stop the walk (Walk returns it). A missing root is an error.
 func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
-	start, ex, err := walkStart(root, opt)
+	start, ex, c, err := walkStart(root, &opt)
 	if err != nil || ex == nil {
 		return err
 	}
-	err = walkDir(start, &walkCtx{opt.MaxDepth, ex, opt.Listed, &opt}, fn)
+	err = walkDir(start, c, fn)
 	if errors.Is(err, SkipDir) {
 		return nil
 	}
@@ -96,13 +100,13 @@ func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
 // walkStart checks the root and finds the folder both walkers start at
 // (the root, or opt.Under below it). A nil matcher with a nil error means
 // there is nothing to walk (Under excluded, missing or too deep).
-func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
+func walkStart(root string, opt *WalkOptions) (folder, *Matcher, *walkCtx, error) {
 	st, err := os.Stat(root)
 	if err != nil {
-		return folder{}, nil, statErr(".", err)
+		return folder{}, nil, nil, statErr(".", err)
 	}
 	if !st.IsDir() {
-		return folder{}, nil, &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
+		return folder{}, nil, nil, &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
 	}
 	ex := opt.Exclude
 	if ex == nil {
@@ -111,17 +115,21 @@ func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
 	start := folder{dir: root, top: true}
 	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
 		if !fs.ValidPath(u) || ex.Match(u) {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 		start = folder{dir: filepath.Join(root, filepath.FromSlash(u)), rel: u, depth: Depth(u) + 1, top: true}
 		if st, err := os.Lstat(start.dir); err != nil || !st.IsDir() {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 		if opt.MaxDepth > 0 && start.depth > opt.MaxDepth {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 	}
+	c := &walkCtx{maxDepth: opt.MaxDepth, ex: ex, listed: opt.Listed, opt: opt}
 	if opt.GitIgnore {
+		c.tracked, c.gitignore = GitTracked(root)
+	}
+	if c.gitignore {
 		// The rules of every folder above the start apply to it; the
 		// start's own .gitignore is read when it is listed.
 		parent := path.Dir(start.rel)
@@ -129,14 +137,20 @@ func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
 			parent = ""
 		}
 		if start.rel != "" {
-			ig, ignored := LoadIgnore(root, parent, opt.Keep)
-			if ignored || (ig.Match(start.rel, true) && (opt.Keep == nil || !opt.Keep(start.rel))) {
-				return folder{}, nil, nil
+			ig, ignored := LoadIgnore(root, parent, opt.Keep, c.tracked)
+			if ignored || (ig.Match(start.rel, true) && !c.kept(start.rel, true)) {
+				return folder{}, nil, nil, nil
 			}
 			start.ign = ig
 		}
 	}
-	return start, ex, nil
+	return start, ex, c, nil
+}
+
+// kept reports an ignored path the walk still takes: one a consumer loads
+// anyway (Keep) or one git tracks.
+func (c *walkCtx) kept(rel string, dir bool) bool {
+	return (c.opt.Keep != nil && c.opt.Keep(rel)) || c.tracked.Has(rel, dir)
 }
 
 // dirEntry is one name of a folder listing with the type part of its mode
@@ -208,7 +222,7 @@ func listing(f folder, c *walkCtx) (entries []Entry, names []string, ign *Ignore
 	}
 	slices.SortFunc(des, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	ign = f.ign
-	if c.opt.GitIgnore {
+	if c.gitignore {
 		for _, de := range des {
 			if de.name == GitIgnoreFile && de.typ.IsRegular() {
 				// Opened without following a swapped-in symlink, never
@@ -231,7 +245,7 @@ func listing(f folder, c *walkCtx) (entries []Entry, names []string, ign *Ignore
 		switch {
 		case c.ex.Match(r):
 			why = SkipExcluded
-		case ign != nil && ign.Match(r, de.typ.IsDir()) && (c.opt.Keep == nil || !c.opt.Keep(r)):
+		case ign != nil && ign.Match(r, de.typ.IsDir()) && !c.kept(r, de.typ.IsDir()):
 			why = SkipGitIgnored
 		}
 		if why != "" {
@@ -264,11 +278,10 @@ func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) erro
 	if workers < 2 {
 		return Walk(root, opt, fn)
 	}
-	start, ex, err := walkStart(root, opt)
+	start, ex, c, err := walkStart(root, &opt)
 	if err != nil || ex == nil {
 		return err
 	}
-	c := &walkCtx{opt.MaxDepth, ex, opt.Listed, &opt}
 	q := &folderQueue{todo: []folder{start}}
 	q.cond = sync.NewCond(&q.mu)
 	var wg sync.WaitGroup

@@ -317,7 +317,8 @@ consumer a test runs every fixture with every target and fails on an Error or Wa
 ` + "`node_modules`" + `, the ` + "`--exclude`" + ` / ` + "`ahpls.exclude`" + ` / ` + "`.ahpls/config.json`" + ` globs, and what ` + "`.gitignore`" + ` files ignore
 (patterns, ` + "`!`" + ` negation, anchoring, folder-only patterns and nested files), except what a consumer loads whatever
 ` + "`.gitignore`" + ` says: ` + "`.claude/`" + `, ` + "`.github/`" + `, ` + "`.agents/`" + ` and the root ` + "`CLAUDE.md`" + `, ` + "`CLAUDE.local.md`" + `, ` + "`AGENTS.md`" + `,
-` + "`GEMINI.md`" + ` and ` + "`.mcp.json`" + `. ` + "`--no-gitignore`" + ` (or ` + "`\"gitignore\": false`" + ` in ` + "`.ahpls/config.json`" + `) checks ignored files too.
+` + "`GEMINI.md`" + ` and ` + "`.mcp.json`" + `. As in git, ` + "`.gitignore`" + ` counts only inside a git work tree and never for a file the
+index tracks (a committed file is in every clone); a tree without ` + "`.git`" + ` (an export) is checked whole. ` + "`--no-gitignore`" + ` (or ` + "`\"gitignore\": false`" + ` in ` + "`.ahpls/config.json`" + `) checks ignored files too.
 ` + "`ahpls check`" + ` says what it checked, by kind, and what it skipped and why: one line on stderr, and ` + "`files`" + `, ` + "`checked`" + `
 and ` + "`skipped`" + ` beside ` + "`findings`" + ` in ` + "`--format json`" + `.
 `)
