@@ -60,6 +60,8 @@ type Finding struct {
 	// named: the file was named on the command line, not found in a
 	// folder walk (--fix then finds its workspace folder: writeTarget).
 	named bool
+	// root is Config.Root of a named file's run ("" = the current folder).
+	root string
 }
 
 // Config is everything Run needs besides the paths.
@@ -74,6 +76,10 @@ type Config struct {
 	// Warn receives problems that do not stop the run (a malformed
 	// .ahpls/config.json); nil drops them.
 	Warn func(string)
+	// Root, when set, is the workspace folder of named files in place of
+	// the current folder: they are classified below it and --fix writes
+	// them through its writer. The MCP server sets it to a root it serves.
+	Root string
 	// NoGitIgnore walks what .gitignore files ignore too (by default it
 	// is skipped, except the files consumers load although ignored:
 	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
@@ -199,7 +205,7 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Rules, t)
+		fs, err := checkFile(p, cfg.Root, cfg.Rules, t)
 		if err != nil {
 			return nil, Summary{}, err
 		}
@@ -232,11 +238,7 @@ func sortFindings(out []Finding) {
 // found. Each file is read once, through the safe reader. t hears of every
 // file checked and every entry left out.
 func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
-	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
-	if err != nil && cfg.Warn != nil {
-		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-	}
-	ex, err := wsfs.NewMatcher(folder.Exclude)
+	ex, gitignore, err := folderConfig(root, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +286,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 			layout.walkMu.Unlock()
 		}
 	}
-	opt := wsfs.WalkOptions{Exclude: ex, Listed: listed, Skipped: skipped, GitIgnore: folder.GitIgnore, Keep: model.LoadedWhenIgnored}
+	opt := wsfs.WalkOptions{Exclude: ex, Listed: listed, Skipped: skipped, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}
 	werr := wsfs.WalkParallel(root, opt, workers, func(e wsfs.Entry) error {
 		if e.IsDir() {
 			return nil
@@ -328,6 +330,19 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
 	}
 	return out, nil
+}
+
+// folderConfig is what decides a folder walk besides the walker's own
+// rules, for `ahpls check` and `ahpls list` alike: the exclude globs (the
+// caller's and the folder's .ahpls/config.json) and whether .gitignore
+// files count.
+func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, err error) {
+	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
+	if err != nil && cfg.Warn != nil {
+		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
+	}
+	ex, err = wsfs.NewMatcher(folder.Exclude)
+	return ex, folder.GitIgnore, err
 }
 
 // checkEntry classifies, reads and checks one walked entry. A customization
@@ -398,7 +413,7 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) {
+func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, error) {
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -408,7 +423,11 @@ func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) 
 		return nil, err
 	}
 	root, rel := "", ""
-	if cwd, err := os.Getwd(); err == nil {
+	cwd, err := os.Getwd()
+	if base != "" {
+		cwd, err = filepath.Abs(base)
+	}
+	if err == nil {
 		if r, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(r, "..") {
 			if model.Classify(filepath.ToSlash(r), DirLayout(cwd)) != model.KindNone {
 				root, rel = cwd, filepath.ToSlash(r)
@@ -441,7 +460,7 @@ func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) 
 	t.check(kind)
 	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
-		out[i].named = true
+		out[i].named, out[i].root = true, base
 	}
 	return out, nil
 }

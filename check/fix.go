@@ -313,10 +313,17 @@ func writeTarget(f Finding) (root, rel string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if cwd, err := os.Getwd(); err == nil {
+	cwd, err := os.Getwd()
+	if f.root != "" {
+		cwd, err = filepath.Abs(f.root)
+	}
+	if err == nil {
 		if r, err := filepath.Rel(cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 			return cwd, filepath.ToSlash(r), nil
 		}
+	}
+	if f.root != "" {
+		return "", "", fmt.Errorf("%s: not below the workspace folder %s; not written", f.Path, f.root)
 	}
 	for d := filepath.Dir(abs); filepath.Dir(d) != d; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
@@ -364,4 +371,53 @@ func (ws writers) write(p FileFix) error {
 		return err
 	}
 	return nil
+}
+
+// FixInfo is one quick fix of a finding, for callers outside this package
+// (the MCP server's `check` tool): what it does, whether --fix applies it
+// unasked, and its edits in the finding's own coordinates.
+type FixInfo struct {
+	Title string `json:"title"`
+	// Safe: `ahpls check --fix` (and the MCP `fix` tool) applies it.
+	Safe  bool       `json:"safe"`
+	Edits []EditInfo `json:"edits"`
+}
+
+// EditInfo is one edit: 1-based lines, 1-based UTF-16 columns, end
+// exclusive, like Finding. Path is set when the edit is in another file.
+type EditInfo struct {
+	Path      string `json:"path,omitempty"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	NewText   string `json:"newText"`
+}
+
+// Fixes lists the finding's quick fixes; the one --fix would apply is
+// marked Safe.
+func (f Finding) Fixes() []FixInfo {
+	if len(f.fixes) == 0 {
+		return nil
+	}
+	chosen := chosenFix(f)
+	var idx *model.LineIndex
+	out := make([]FixInfo, 0, len(f.fixes))
+	for i := range f.fixes {
+		fx := &f.fixes[i]
+		info := FixInfo{Title: fx.Title, Safe: fx == chosen, Edits: []EditInfo{}}
+		for _, e := range fx.Edits {
+			ei := EditInfo{Path: e.Path, NewText: e.NewText}
+			if e.Path == "" && f.src != nil && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(f.src) {
+				if idx == nil {
+					idx = model.NewLineIndex(f.src)
+				}
+				r := idx.Range(e.Span, model.UTF16)
+				ei.Line, ei.Column, ei.EndLine, ei.EndColumn = r.Start.Line+1, r.Start.Character+1, r.End.Line+1, r.End.Character+1
+			}
+			info.Edits = append(info.Edits, ei)
+		}
+		out = append(out, info)
+	}
+	return out
 }

@@ -341,8 +341,9 @@ const (
 // cliFlags are the parsed flags of `ahpls check`.
 type cliFlags struct {
 	format, failOn, targets string
-	noImplied, fix, diff    bool
+	explain                 string
 	noGitIgnore             bool
+	noImplied, fix, diff    bool
 	rules                   ruleFlags
 	exclude                 globFlags
 }
@@ -356,6 +357,9 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	fl, paths, code, ok := parseArgs(args, stderr)
 	if !ok {
 		return code
+	}
+	if fl.explain != "" {
+		return writeExplain(stdout, stderr, fl.explain)
 	}
 	threshold, ok := parseFailOn(fl.failOn, stderr)
 	if !ok {
@@ -411,6 +415,7 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fl.rules = ruleFlags{}
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fs.BoolVar(&fl.fix, "fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
 	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	fs.Var(&fl.exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
 	fs.Usage = func() {

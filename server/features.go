@@ -117,9 +117,18 @@ func offsetAt(text []byte, pos protocol.Position, enc model.Encoding) int {
 func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	s := l.s
 	u := p.TextDocument.URI
+	var vh string
+	if p.Position.Line == 0 {
+		// The first line says first what each consumer makes of the file
+		// (#32), from the folder's files, whatever the buffer's state.
+		vh = s.viewHover(ctx, u)
+	}
 	fs, ok := s.currentCheck(u)
 	if !ok {
-		return nil, nil
+		if vh == "" {
+			return nil, nil
+		}
+		return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: vh}}, nil
 	}
 	enc := s.Encoding()
 	off := offsetAt(fs.snap.Text, p.Position, enc)
@@ -139,6 +148,9 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 		parts = append([]string{ev}, parts...)
 	} else if field := fieldHover(fs, off); field != "" {
 		parts = append([]string{field}, parts...)
+	}
+	if vh != "" {
+		parts = append([]string{vh}, parts...)
 	}
 	if len(parts) == 0 {
 		return nil, nil

@@ -191,6 +191,7 @@ func (s *Server) stateFor(u uri.URI) *fileState {
 // of the newest text when it ends. Disk events (a branch switch touches
 // hundreds of files) and workspace-wide re-checks stay debounced.
 func (s *Server) fileEvent(u uri.URI, cause Cause) {
+	s.views.invalidate()
 	if cause != CauseScan && cause != CauseConfig {
 		s.notifyPath(u)
 	}

@@ -106,6 +106,9 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
+	// views caches what each agent sees per folder (view.go).
+	views viewCache
+
 	conn   jsonrpc2.Conn
 	client protocol.Client
 	pub    *publisher
@@ -193,9 +196,10 @@ func New(opts Options) *Server {
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
-	// The server has no commands of its own: the host commands are the
-	// bridge's (package bridge), others come with opts.Commands.
-	s.commands = map[string]CommandFunc{}
+	// The host commands are the bridge's (package bridge); the server's own
+	// is the list view (what each consumer loads), others come with
+	// opts.Commands.
+	s.commands = map[string]CommandFunc{CommandListView: s.listView}
 	for name, f := range opts.Commands {
 		s.commands[name] = f
 	}

@@ -1,0 +1,148 @@
+package view
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// layout is a fixed model.Layout for tests.
+type layout map[string]model.PluginFormat
+
+func (l layout) PluginRoot(dir string) model.PluginFormat { return l[dir] }
+
+func md(rel string, kind model.Kind, header string) File {
+	return File{Rel: rel, Kind: kind, Text: []byte("---\n" + header + "\n---\nBody.\n")}
+}
+
+func itemsOf(v View, t model.Target) []Item {
+	for _, c := range v.Consumers {
+		if c.Target == t {
+			return c.Items
+		}
+	}
+	return nil
+}
+
+func find(items []Item, source string) (Item, bool) {
+	for _, it := range items {
+		if it.Source == source {
+			return it, true
+		}
+		if c, ok := find(it.Components, source); ok {
+			return c, true
+		}
+	}
+	return Item{}, false
+}
+
+func TestStatusesPerConsumer(t *testing.T) {
+	files := []File{
+		md(".claude/skills/pdf/SKILL.md", model.KindSkill, "name: pdf\ndescription: Read PDFs."),
+		md(".github/prompts/fix.prompt.md", model.KindPrompt, "description: Fix it."),
+		{Rel: ".claude/agents/x.md", Kind: model.KindClaudeAgent, Text: []byte("---\ndescription: no name\n---\n"),
+			Findings: []model.Diagnostic{{Rule: "ccagent/name-missing", Verdicts: map[model.Target]model.Reaction{model.TargetClaudeCode: model.Skip}}}},
+		{Rel: ".github/skills/dup/SKILL.md", Kind: model.KindSkill, Text: []byte("---\nname: dup\ndescription: d\n---\n")},
+		{Rel: ".claude/skills/dup/SKILL.md", Kind: model.KindSkill, Text: []byte("---\nname: dup\ndescription: other\n---\n"),
+			Findings: []model.Diagnostic{{Rule: "skill/name-duplicate", Verdicts: model.V(model.Skip), Related: []model.Related{{Path: ".github/skills/dup/SKILL.md"}}}}},
+		// An unverified reaction is never a failure.
+		{Rel: ".agents/skills/maybe/SKILL.md", Kind: model.KindSkill, Text: []byte("---\nname: maybe\ndescription: d\n---\n"),
+			Findings: []model.Diagnostic{{Rule: "x/guess", Verdicts: map[model.Target]model.Reaction{model.TargetCopilotCLI: model.Skip.Unverified()}}}},
+	}
+	v := Build(Input{Files: files, State: State{Disabled: map[string]string{".github/prompts/fix.prompt.md": "session"}}})
+	for _, tc := range []struct {
+		target model.Target
+		source string
+		status Status
+		name   string
+	}{
+		{model.TargetClaudeCode, ".claude/skills/pdf/SKILL.md", Loads, "pdf"},
+		{model.TargetClaudeCode, ".github/prompts/fix.prompt.md", NotScanned, "/fix"},
+		{model.TargetVSCode, ".github/prompts/fix.prompt.md", Disabled, "/fix"},
+		{model.TargetCopilotCLI, ".github/prompts/fix.prompt.md", NotScanned, "/fix"},
+		{model.TargetClaudeCode, ".claude/agents/x.md", Fails, "x"},
+		{model.TargetVSCode, ".claude/agents/x.md", Loads, "x"},
+		{model.TargetVSCode, ".claude/skills/dup/SKILL.md", Shadowed, "dup"},
+		{model.TargetClaudeCode, ".claude/skills/dup/SKILL.md", Loads, "dup"},
+		{model.TargetCopilotCLI, ".agents/skills/maybe/SKILL.md", Loads, "maybe"},
+	} {
+		it, ok := find(itemsOf(v, tc.target), tc.source)
+		require.Truef(t, ok, "%s: %s not listed", tc.target, tc.source)
+		assert.Equalf(t, tc.status, it.Status, "%s %s: %+v", tc.target, tc.source, it)
+		assert.Equalf(t, tc.name, it.Name, "%s %s", tc.target, tc.source)
+	}
+	assert.Equal(t, []string{"Claude Code: loads as `dup`"}, filter(v.Summary(".claude/skills/dup/SKILL.md"), "Claude"))
+	assert.Equal(t, []string{"VS Code: shadowed by .github/skills/dup/SKILL.md"}, filter(v.Summary(".claude/skills/dup/SKILL.md"), "VS Code:"))
+}
+
+func filter(lines []string, prefix string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestClaudeListing: each entry is cut at 1536 characters (description,
+// " - ", when_to_use) and the listing is measured against 8,000.
+func TestClaudeListing(t *testing.T) {
+	long := strings.Repeat("é", 1000)
+	files := []File{md(".claude/skills/a/SKILL.md", model.KindSkill, "name: a\ndescription: "+long+"\nwhen_to_use: "+long)}
+	for i := range 8 {
+		n := string(rune('b' + i))
+		files = append(files, md(".claude/skills/"+n+"/SKILL.md", model.KindSkill, "name: "+n+"\ndescription: "+long))
+	}
+	v := Build(Input{Files: files, Targets: []model.Target{model.TargetClaudeCode}})
+	a, ok := find(itemsOf(v, model.TargetClaudeCode), ".claude/skills/a/SKILL.md")
+	require.True(t, ok)
+	require.NotNil(t, a.Description)
+	assert.True(t, a.Description.Truncated)
+	assert.Equal(t, 2003, a.Description.Length)
+	assert.Equal(t, 1536, len([]rune(a.Description.Text)))
+	l := v.Consumers[0].Listing
+	require.NotNil(t, l)
+	assert.Equal(t, 8000, l.Budget)
+	assert.Equal(t, (1+4+1536)+8*(1+4+1000)+8, l.Chars)
+	assert.True(t, l.Over)
+}
+
+// TestClaudePluginComponents: the manifest's `commands` replaces the
+// default folder, `skills` adds to it, agents are named by `name`, and a
+// plugin Claude Code refuses takes its components with it.
+func TestClaudePluginComponents(t *testing.T) {
+	files := []File{
+		{Rel: "p/.claude-plugin/plugin.json", Kind: model.KindPlugin, Text: []byte(`{"name": "p", "commands": "./cmds", "skills": ["./extra"]}`)},
+		md("p/skills/one/SKILL.md", model.KindSkill, "name: one\ndescription: d"),
+		md("p/extra/two/SKILL.md", model.KindSkill, "name: two\ndescription: d"),
+		md("p/commands/old.md", model.KindCommand, "description: d"),
+		md("p/cmds/sub/new.md", model.KindNone, "description: d"),
+		md("p/agents/a.md", model.KindClaudeAgent, "name: helper\ndescription: d"),
+		{Rel: "q/.claude-plugin/plugin.json", Kind: model.KindPlugin, Text: []byte(`{"name": "claude-q"}`),
+			Findings: []model.Diagnostic{{Rule: "plugin/name-reserved", Verdicts: map[model.Target]model.Reaction{model.TargetClaudeCode: model.Reject}}}},
+		md("q/skills/s/SKILL.md", model.KindSkill, "name: s\ndescription: d"),
+	}
+	v := Build(Input{Files: files, Layout: layout{"p": model.FormatClaude, "q": model.FormatClaude}, Targets: []model.Target{model.TargetClaudeCode}})
+	var names []string
+	var q Item
+	for _, it := range v.Consumers[0].Items {
+		if it.Name == "claude-q" {
+			q = it
+		}
+		for _, c := range it.Components {
+			if c.Status == Loads {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	assert.ElementsMatch(t, []string{"p:one", "p:two", "/p:sub:new", "p:helper"}, names)
+	assert.Equal(t, Fails, q.Status)
+	require.Len(t, q.Components, 1)
+	assert.Equal(t, Fails, q.Components[0].Status)
+	assert.Equal(t, "plugin/name-reserved", q.Components[0].Rule)
+}

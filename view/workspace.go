@@ -1,0 +1,355 @@
+package view
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// workspace indexes the input once for every consumer.
+type workspace struct {
+	in    Input
+	files []File
+	byRel map[string]*File
+	// roots maps each plugin root to its format and effective manifest.
+	roots map[string]pluginRoot
+}
+
+type pluginRoot struct {
+	format   model.PluginFormat
+	manifest string // effective manifest (first of model.ManifestPaths present)
+	claude   string // .claude-plugin/plugin.json when present (what Claude Code reads)
+}
+
+func newWorkspace(in Input) *workspace {
+	w := &workspace{in: in, byRel: map[string]*File{}, roots: map[string]pluginRoot{}}
+	w.files = append([]File(nil), in.Files...)
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Rel < w.files[j].Rel })
+	for i := range w.files {
+		f := &w.files[i]
+		w.byRel[f.Rel] = f
+	}
+	for _, f := range w.files {
+		if f.Kind != model.KindPlugin {
+			continue
+		}
+		root, _, ok := model.ManifestRoot(f.Rel)
+		if !ok {
+			continue
+		}
+		pr := w.roots[root]
+		if pr.manifest == "" {
+			format := model.FormatNone
+			if in.Layout != nil {
+				format = in.Layout.PluginRoot(root)
+			}
+			if format == model.FormatNone {
+				continue
+			}
+			pr.format = format
+			for _, m := range model.ManifestPaths {
+				if _, ok := w.byRel[join(root, m)]; ok {
+					pr.manifest = join(root, m)
+					break
+				}
+			}
+		}
+		if strings.HasSuffix(f.Rel, ".claude-plugin/plugin.json") {
+			pr.claude = f.Rel
+		}
+		w.roots[root] = pr
+	}
+	return w
+}
+
+func join(dir, p string) string {
+	if dir == "" {
+		return p
+	}
+	return dir + "/" + p
+}
+
+// pluginOf returns the nearest plugin root holding rel ("" is the
+// workspace folder itself); ok is false when rel is in no plugin.
+func (w *workspace) pluginOf(rel string) (string, bool) {
+	dir := path.Dir(rel)
+	for {
+		if dir == "." || dir == "/" {
+			dir = ""
+		}
+		if _, ok := w.roots[dir]; ok {
+			return dir, true
+		}
+		if dir == "" {
+			return "", false
+		}
+		dir = path.Dir(dir)
+	}
+}
+
+// header is what listings use from a Markdown file's YAML header.
+type header struct {
+	name, description, whenToUse string
+}
+
+// readHeader reads name, description and when_to_use; a header that is
+// not valid YAML yields nothing (its findings say what the consumer does).
+func readHeader(text []byte) header {
+	fm := diagnostics.SplitFrontmatter(text)
+	if !fm.Present {
+		return header{}
+	}
+	var m map[string]any
+	if yaml.Unmarshal(text[fm.Body.Start:fm.Body.End], &m) != nil {
+		return header{}
+	}
+	s := func(k string) string {
+		v, _ := m[k].(string)
+		return v
+	}
+	return header{name: s("name"), description: s("description"), whenToUse: s("when_to_use")}
+}
+
+// items are the items of one file as t sees them. prefix is the name + ":"
+// of the plugin the file is a component of, and format that plugin's
+// format ("" and FormatNone for a loose file, which scanned() judges).
+func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
+	cat := category(f.Kind)
+	if cat == "" || cat == CatPlugins {
+		return nil
+	}
+	if t == model.TargetAgentSkills && f.Kind != model.KindSkill {
+		return nil // the spec covers skills only
+	}
+	ok, why := true, ""
+	if prefix == "" && format == model.FormatNone {
+		ok, why = scanned(t, f)
+		if !ok && why == "" {
+			return nil
+		}
+	}
+	switch f.Kind {
+	case model.KindHooks, model.KindSettings:
+		return w.hookItems(t, f, ok, why)
+	case model.KindMCP:
+		return w.mcpItems(t, f, prefix, ok, why)
+	}
+	h := readHeader(f.Text)
+	it := Item{Category: cat, Name: itemName(t, f, h, prefix), Source: f.Rel, Status: Loads}
+	if !ok {
+		it.Status, it.Reason = NotScanned, why
+		return []Item{it}
+	}
+	applyFindings(t, &it, f.Findings, nil)
+	if f.Kind == model.KindSkill || f.Kind == model.KindCommand || f.Kind == model.KindPrompt || f.Kind == model.KindAgent || f.Kind == model.KindClaudeAgent {
+		it.Description = describe(t, f.Kind, h)
+	}
+	return []Item{it}
+}
+
+// applyFindings sets the status from the rules' verdicts for t: a
+// verified skip or reject fails the item (a name clash shadows it
+// instead); a verified loss, and an unverified skip or reject, become
+// notes. in, when set, limits the
+// findings to those whose span starts inside it (one server of a file).
+func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model.Span) {
+	for _, d := range diags {
+		if in != nil && (d.Span.Start < in.Start || d.Span.Start >= in.End) {
+			continue
+		}
+		r, ok := d.Verdicts[t]
+		if !ok {
+			continue
+		}
+		switch r {
+		case model.Skip, model.Reject:
+			if it.Status != Loads {
+				continue
+			}
+			if isClash(d.Rule) && len(d.Related) > 0 {
+				it.Status, it.ShadowedBy = Shadowed, d.Related[0].Path
+				it.Reason = d.Message
+				it.Rule = d.Rule
+				continue
+			}
+			it.Status, it.Rule, it.Reason = Fails, d.Rule, d.Message
+		case model.Lose, model.Warn:
+			it.Notes = append(it.Notes, d.Rule+": "+d.Message)
+		case model.Skip.Unverified(), model.Reject.Unverified():
+			// No evidence that the consumer refuses it: say so, but do
+			// not claim it fails (COMMON: evidence or silence).
+			it.Notes = append(it.Notes, "unverified: "+d.Rule+": "+d.Message)
+		}
+	}
+}
+
+// isClash names the rules that report a name another item already took.
+func isClash(rule string) bool {
+	switch rule {
+	case "skill/name-duplicate", "ccagent/duplicate", "mcp/duplicate":
+		return true
+	}
+	return false
+}
+
+// fileLevel names the rules about a whole JSON file (not one entry).
+func fileLevel(rule string) bool {
+	switch rule {
+	case "json/syntax", "hooks/shape", "mcp/wrapper", "file/too-large", "file/encoding", "file/unreadable", "hooks/version":
+		return true
+	}
+	return false
+}
+
+// fileNotes are the unverified refusals of a whole file, for each of its
+// items.
+func fileNotes(t model.Target, diags []model.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		if r := d.Verdicts[t]; fileLevel(d.Rule) && (r == model.Skip.Unverified() || r == model.Reject.Unverified()) {
+			out = append(out, "unverified: "+d.Rule+": "+d.Message)
+		}
+	}
+	return out
+}
+
+// fileFails is the first finding that makes t refuse the whole file
+// (unparsable JSON, wrong shape), for files that hold several items.
+func fileFails(t model.Target, diags []model.Diagnostic) (model.Diagnostic, bool) {
+	for _, d := range diags {
+		if !fileLevel(d.Rule) {
+			continue
+		}
+		if r := d.Verdicts[t]; r == model.Skip || r == model.Reject {
+			return d, true
+		}
+	}
+	return model.Diagnostic{}, false
+}
+
+// hookItems lists one item per hook handler, named by its event.
+func (w *workspace) hookItems(t model.Target, f File, ok bool, why string) []Item {
+	root, _ := diagnostics.ParseJSON(f.Text)
+	if f.Kind == model.KindSettings && (root == nil || root.Get("hooks") == nil) {
+		return nil // settings without hooks hold nothing to list
+	}
+	if !ok {
+		return []Item{{Category: CatHooks, Name: path.Base(f.Rel), Source: f.Rel, Status: NotScanned, Reason: why}}
+	}
+	if d, bad := fileFails(t, f.Findings); bad || root == nil {
+		it := Item{Category: CatHooks, Name: path.Base(f.Rel), Source: f.Rel, Status: Fails, Rule: d.Rule, Reason: d.Message}
+		return []Item{it}
+	}
+	var out []Item
+	for _, h := range hookHandlers(root) {
+		it := Item{Category: CatHooks, Name: h.event, Source: f.Rel, Status: Loads, Description: &Description{Text: h.command, Length: len([]rune(h.command))}}
+		sp := h.span
+		applyFindings(t, &it, f.Findings, &sp)
+		it.Notes = append(it.Notes, fileNotes(t, f.Findings)...)
+		out = append(out, it)
+	}
+	return out
+}
+
+// handler is one hook handler: its event, command and bytes.
+type handler struct {
+	event, typ, command string
+	span                model.Span
+}
+
+// hookHandlers reads the handlers of a hooks document in every form
+// (Claude matcher groups, flat, Copilot), in source order.
+func hookHandlers(root *diagnostics.JSONValue) []handler {
+	events := root.Get("hooks")
+	if events == nil {
+		events = root // VS Code reads a wrapper-less file's top level
+	}
+	if !events.Is(diagnostics.JSONObject) {
+		return nil
+	}
+	var out []handler
+	add := func(event string, v *diagnostics.JSONValue) {
+		if !v.Is(diagnostics.JSONObject) {
+			return
+		}
+		h := handler{event: event, span: v.Span}
+		if s := v.Get("type"); s.Is(diagnostics.JSONString) {
+			h.typ = s.Str
+		}
+		for _, k := range []string{"command", "bash", "powershell", "url", "prompt"} {
+			if s := v.Get(k); s.Is(diagnostics.JSONString) {
+				h.command = s.Str
+				break
+			}
+		}
+		out = append(out, h)
+	}
+	for _, m := range events.Members {
+		if !m.Value.Is(diagnostics.JSONArray) {
+			continue
+		}
+		for _, g := range m.Value.Items {
+			if inner := g.Get("hooks"); inner.Is(diagnostics.JSONArray) {
+				for _, h := range inner.Items {
+					add(m.Key, h)
+				}
+				continue
+			}
+			add(m.Key, g)
+		}
+	}
+	return out
+}
+
+// mcpItems lists one item per MCP server.
+func (w *workspace) mcpItems(t model.Target, f File, prefix string, ok bool, why string) []Item {
+	root, _ := diagnostics.ParseJSON(f.Text)
+	if !ok {
+		return []Item{{Category: CatMCP, Name: path.Base(f.Rel), Source: f.Rel, Status: NotScanned, Reason: why}}
+	}
+	if d, bad := fileFails(t, f.Findings); bad || root == nil {
+		return []Item{{Category: CatMCP, Name: path.Base(f.Rel), Source: f.Rel, Status: Fails, Rule: d.Rule, Reason: d.Message}}
+	}
+	var out []Item
+	for _, s := range mcpServers(root) {
+		it := Item{Category: CatMCP, Name: prefix + s.name, Source: f.Rel, Status: Loads}
+		sp := model.Span{Start: s.span.Start, End: s.span.End}
+		applyFindings(t, &it, f.Findings, &sp)
+		it.Notes = append(it.Notes, fileNotes(t, f.Findings)...)
+		out = append(out, it)
+	}
+	return out
+}
+
+type server struct {
+	name string
+	span model.Span // key through value
+}
+
+// mcpServers reads the servers of an MCP document: {"mcpServers": {…}}
+// or, in plugins, a bare map.
+func mcpServers(root *diagnostics.JSONValue) []server {
+	if !root.Is(diagnostics.JSONObject) {
+		return nil
+	}
+	m := root.Get("mcpServers")
+	if m == nil {
+		m = root
+	}
+	if !m.Is(diagnostics.JSONObject) {
+		return nil
+	}
+	var out []server
+	for _, mem := range m.Members {
+		if !mem.Value.Is(diagnostics.JSONObject) {
+			continue
+		}
+		out = append(out, server{name: mem.Key, span: model.Span{Start: mem.KeySpan.Start, End: mem.Value.Span.End}})
+	}
+	return out
+}
