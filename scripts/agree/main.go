@@ -51,6 +51,7 @@ var (
 	listFile    = flag.String("list", "", "corpus list (scripts/agree/corpus.tsv): check only its repositories, <corpus>/<owner>+<name>")
 	part        = flag.String("part", "tune", "with -list: tune, holdout or all")
 	judged      = flag.String("judged", "scripts/agree/judged.tsv", "judgements of error and warning findings (repo path rule severity verdict why)")
+	warm        = flag.Bool("warm", false, "only run the consumers into the cache (no ahpls run, no tables): a big part's consumer runs can happen ahead of its one measured run")
 	unjudgedOut = flag.String("unjudged", "", "write the unjudged error and warning findings to this file as judged.tsv rows to fill in")
 )
 
@@ -100,6 +101,10 @@ func main() {
 	if err := os.MkdirAll(*cacheDir, 0o755); err != nil {
 		fatal(err)
 	}
+	if *warm {
+		warmCache()
+		return
+	}
 	bin := *ahplsBin
 	if bin == "" {
 		bin = filepath.Join(*cacheDir, "ahpls")
@@ -142,6 +147,27 @@ func main() {
 	precisionTable(findings, repoName, js)
 	countTable(dirs, counts)
 	summary(roots, skills, findings, repoName, js)
+}
+
+// warmCache runs the consumers over the selected repositories and prints
+// only how many roots and skill folders it ran, never a verdict.
+func warmCache() {
+	dirs, _, err := corpusRepos()
+	if err != nil {
+		fatal(err)
+	}
+	var roots []*root
+	var skills []*skillRun
+	for _, repo := range dirs {
+		rs, sk := discover(filepath.Join(*corpus, repo), repo)
+		roots = append(roots, rs...)
+		skills = append(skills, sk...)
+	}
+	parallel(len(roots), func(i int) { validateRoot(roots[i]) })
+	if !*skipSkill {
+		parallel(len(skills), func(i int) { validateSkill(skills[i]) })
+	}
+	fmt.Printf("warmed: %d repositories, %d plugin and marketplace roots, %d skill folders\n", len(dirs), len(roots), len(skills))
 }
 
 // corpusRepos lists the repository folders to check: the -list entries of
