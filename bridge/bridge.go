@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"os"
 	"reflect"
-	"slices"
 	"sync"
 	"time"
 
@@ -97,10 +96,10 @@ func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 		cfg.Getenv = os.Getenv
 	}
 	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
-	// The client tool config (.ahpls/tools.json) is checked by package
-	// tools; the server and the publisher run its checker with the rules.
-	if !slices.ContainsFunc(opts.Checkers, func(c diagnostics.Checker) bool { return c.Kind == tools.Checker().Kind }) {
-		opts.Checkers = append(slices.Clone(opts.Checkers), tools.Checker())
+	// The client tool config (.ahpls/tools.json) is validated by package
+	// tools; the server and the publisher report it as tools/config.
+	if opts.ToolsConfig == nil {
+		opts.ToolsConfig = tools.ConfigProblems
 	}
 	opts.OnSettings = b.settingsChanged
 	opts.OnInitialized = func(ctx context.Context, folders []string) { b.started(ctx) }

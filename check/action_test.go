@@ -77,7 +77,7 @@ func TestActionScript(t *testing.T) {
 	// fail-on never passes; the format input reaches ahpls.
 	stdout, _, code = runAction(t, ws, "AHPLS_BIN="+bin, "INPUT_FAIL_ON=never", "INPUT_FORMAT=json")
 	assert.Equal(t, 0, code)
-	assert.True(t, strings.HasPrefix(stdout, "["), "JSON output: %q", stdout)
+	assert.True(t, strings.HasPrefix(stdout, "{") && strings.Contains(stdout, `"findings"`), "JSON output: %q", stdout)
 
 	// Inputs are data, not shell: a target that looks like a command
 	// substitution is passed to ahpls as a string.

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -69,6 +70,95 @@ type Config struct {
 	// Warn receives problems that do not stop the run (a malformed
 	// .ahpls/config.json); nil drops them.
 	Warn func(string)
+	// NoGitIgnore walks what .gitignore files ignore too (by default it
+	// is skipped, except the files consumers load although ignored:
+	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
+	// "gitignore": false as well.
+	NoGitIgnore bool
+}
+
+// Summary is what a run looked at, so that nothing is skipped silently:
+// the customization files checked, by kind, and what the folder walks left
+// out and why.
+type Summary struct {
+	Checked map[model.Kind]int `json:"checked"`
+	Skipped []Skipped          `json:"skipped"`
+}
+
+// Files is how many customization files were checked.
+func (s Summary) Files() int {
+	n := 0
+	for _, c := range s.Checked {
+		n += c
+	}
+	return n
+}
+
+// Skipped counts the entries one reason left out of the walks.
+type Skipped struct {
+	// Reason is "gitignored" (a .gitignore rule), "excluded" (an exclude
+	// glob, .git and node_modules included) or "unreadable" (a folder that
+	// could not be listed).
+	Reason  string `json:"reason"`
+	Folders int    `json:"folders"`
+	Files   int    `json:"files"`
+	// Examples are the first paths left out, in path order.
+	Examples []string `json:"examples"`
+}
+
+// maxSkipExamples bounds Skipped.Examples.
+const maxSkipExamples = 5
+
+// tally collects a Summary from several walk workers.
+type tally struct {
+	mu      sync.Mutex
+	checked map[model.Kind]int
+	skipped map[wsfs.SkipReason]*Skipped
+}
+
+func newTally() *tally {
+	return &tally{checked: map[model.Kind]int{}, skipped: map[wsfs.SkipReason]*Skipped{}}
+}
+
+func (t *tally) check(k model.Kind) {
+	t.mu.Lock()
+	t.checked[k]++
+	t.mu.Unlock()
+}
+
+func (t *tally) skip(e wsfs.Entry, why wsfs.SkipReason) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.skipped[why]
+	if s == nil {
+		s = &Skipped{Reason: string(why)}
+		t.skipped[why] = s
+	}
+	if e.IsDir() {
+		s.Folders++
+	} else {
+		s.Files++
+	}
+	// Keep the first paths in path order (workers report in no order).
+	i, _ := slices.BinarySearch(s.Examples, e.Rel)
+	if i < maxSkipExamples {
+		s.Examples = slices.Insert(s.Examples, i, e.Rel)
+		if len(s.Examples) > maxSkipExamples {
+			s.Examples = s.Examples[:maxSkipExamples]
+		}
+	}
+}
+
+func (t *tally) summary() Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := Summary{Checked: maps.Clone(t.checked), Skipped: []Skipped{}}
+	for _, k := range []wsfs.SkipReason{wsfs.SkipGitIgnored, wsfs.SkipExcluded, wsfs.SkipUnreadable} {
+		if sk := t.skipped[k]; sk != nil {
+			s.Skipped = append(s.Skipped, *sk)
+		}
+	}
+	return s
 }
 
 // Run checks every customization file under paths (files or folders) and
@@ -81,31 +171,38 @@ func Run(paths []string, opts diagnostics.Options) ([]Finding, error) {
 
 // RunConfig is Run with exclude globs and a worker count.
 func RunConfig(paths []string, cfg Config) ([]Finding, error) {
+	out, _, err := RunSummary(paths, cfg)
+	return out, err
+}
+
+// RunSummary is RunConfig that also says what it checked and skipped.
+func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 	if _, err := wsfs.NewMatcher(cfg.Exclude); err != nil {
-		return nil, err
+		return nil, Summary{}, err
 	}
+	t := newTally()
 	var out []Finding
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return nil, Summary{}, err
 		}
 		if st.IsDir() {
-			fs, err := checkFolder(p, cfg)
+			fs, err := checkFolder(p, cfg, t)
 			if err != nil {
-				return nil, err
+				return nil, Summary{}, err
 			}
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Rules)
+		fs, err := checkFile(p, cfg.Rules, t)
 		if err != nil {
-			return nil, err
+			return nil, Summary{}, err
 		}
 		out = append(out, fs...)
 	}
 	sortFindings(out)
-	return out, nil
+	return out, t.summary(), nil
 }
 
 // sortFindings orders findings by path, position and rule.
@@ -126,17 +223,22 @@ func sortFindings(out []Finding) {
 }
 
 // checkFolder walks a workspace folder the way the server's scan does
-// (wsfs.Walk: depth ≤ model.MaxDepth, default and configured excludes, no
+// (wsfs.Walk: any depth, default and configured excludes, .gitignore, no
 // symlinked folders), then GOMAXPROCS workers read and check the files it
-// found. Each file is read once, through the safe reader.
-func checkFolder(root string, cfg Config) ([]Finding, error) {
+// found. Each file is read once, through the safe reader. t hears of every
+// file checked and every entry left out.
+func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	globs := cfg.Exclude
+	gitignore := !cfg.NoGitIgnore
 	if wc, err := wsfs.LoadConfig(root); err != nil {
 		if cfg.Warn != nil {
 			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
 		}
 	} else {
 		globs = append(append([]string(nil), globs...), wc.Exclude...)
+		if wc.GitIgnore != nil && !*wc.GitIgnore {
+			gitignore = false
+		}
 	}
 	ex, err := wsfs.NewMatcher(globs)
 	if err != nil {
@@ -177,14 +279,29 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 		resMu   sync.Mutex
 		results [][]Finding
 	)
-	werr := wsfs.WalkParallel(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: ex, Listed: listed}, workers, func(e wsfs.Entry) error {
+	skipped := func(e wsfs.Entry, why wsfs.SkipReason) {
+		t.skip(e, why)
+		if why == wsfs.SkipGitIgnored {
+			// It exists: a link to it is not broken.
+			layout.walkMu.Lock()
+			layout.types[e.Rel] = e.Type
+			layout.walkMu.Unlock()
+		}
+	}
+	opt := wsfs.WalkOptions{Exclude: ex, Listed: listed, Skipped: skipped, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}
+	werr := wsfs.WalkParallel(root, opt, workers, func(e wsfs.Entry) error {
 		if e.IsDir() {
 			return nil
 		}
 		if !model.MaybeCustomization(e.Rel) {
 			return nil // no manifest can make it one
 		}
-		if fs := checkEntry(root, r, layout, dfs, e, cfg.Rules); len(fs) > 0 {
+		kind := model.Classify(e.Rel, layout)
+		if kind == model.KindNone {
+			return nil
+		}
+		t.check(kind)
+		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg.Rules); len(fs) > 0 {
 			resMu.Lock()
 			results = append(results, fs)
 			resMu.Unlock()
@@ -210,6 +327,7 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 			continue
 		}
 		seen[u.rel] = true
+		t.check(model.KindPlugin)
 		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil,
 			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
 	}
@@ -221,11 +339,7 @@ func checkFolder(root string, cfg Config) ([]Finding, error) {
 // symlink out of the folder or to nothing) gets one file/unreadable
 // finding; a symlink to a regular file inside the folder is left to the
 // file it points to, as before.
-func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, opts diagnostics.Options) []Finding {
-	kind := model.Classify(e.Rel, layout)
-	if kind == model.KindNone {
-		return nil
-	}
+func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, opts diagnostics.Options) []Finding {
 	p := filepath.Join(root, filepath.FromSlash(e.Rel))
 	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: dfs, Layout: layout}
 	if e.Type&fs.ModeSymlink != 0 {
@@ -288,7 +402,7 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
+func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) {
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -328,6 +442,7 @@ func checkFile(p string, opts diagnostics.Options) ([]Finding, error) {
 	if kind == model.KindNone {
 		return nil, nil
 	}
+	t.check(kind)
 	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts)), nil
 }
 
@@ -407,8 +522,10 @@ func newDirLayout(r *wsfs.Root) *dirLayout {
 type dirLayout struct {
 	r    *wsfs.Root
 	memo sync.Map // folder → model.PluginFormat
-	mu   sync.Mutex
-	bad  []refusal // guarded by mu
+	// listedMemo: plugin root → whether a Claude marketplace lists it.
+	listedMemo sync.Map
+	mu         sync.Mutex
+	bad        []refusal // guarded by mu
 	// listed and types are what the folder walk saw (nil outside a
 	// folder check): the folders it listed in full and the type of every
 	// entry in them. Probing a folder for its manifest paths, nearly
@@ -507,6 +624,23 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 	}, dir)
 	got, _ := l.memo.LoadOrStore(dir, f)
 	return got.(model.PluginFormat)
+}
+
+// ClaudeListed implements model.ClaudeListing (implied targets), memoised
+// like PluginRoot; marketplaces the walk saw absent are not read.
+func (l *dirLayout) ClaudeListed(dir string) bool {
+	if v, ok := l.listedMemo.Load(dir); ok {
+		return v.(bool)
+	}
+	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
+		if l.absent(rel) {
+			return nil, false
+		}
+		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
+		return b, err == nil
+	}, dir)
+	l.listedMemo.Store(dir, got)
+	return got
 }
 
 func (l *dirLayout) refused() []refusal {

@@ -28,8 +28,8 @@ const rulesWS = "../diagnostics/testdata/ws"
 // new rule fixture needs no second golden here.
 func TestGoldenRulesWorkspace(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := Main([]string{rulesWS}, &out, &errb, "test")
-	require.Empty(t, errb.String())
+	code := Main([]string{rulesWS}, &out, &errb, "test", diagnostics.Options{})
+	requireOnlySummary(t, errb.String())
 	want := expectedFromRuleGoldens(t)
 	if want != out.String() {
 		t.Errorf("output differs from the rule goldens under %s:\n%s", rulesWS, lineDiff(want, out.String()))
@@ -130,7 +130,7 @@ func TestTextPositions(t *testing.T) {
 	write(t, root, "node_modules/x/.github/skills/y/SKILL.md", "\x00")
 
 	var out, errb bytes.Buffer
-	code := Main([]string{root}, &out, &errb, "test")
+	code := Main([]string{root}, &out, &errb, "test", diagnostics.Options{})
 	// "name: d" is 7 units, 😀 two more, "mo" two: the NUL is at 0-based
 	// UTF-16 column 11, printed as 12 (UTF-8 would say 14).
 	want := filepath.Join(root, ".github/skills/demo/SKILL.md") + ":2:12: error: "
@@ -141,41 +141,48 @@ func TestTextPositions(t *testing.T) {
 
 	// Turning the rule off passes; so does lowering it below --fail-on.
 	out.Reset()
-	assert.Equal(t, 0, Main([]string{"--rule", "file/encoding=off", root}, &out, &errb, "test"))
+	assert.Equal(t, 0, Main([]string{"--rule", "file/encoding=off", root}, &out, &errb, "test", diagnostics.Options{}))
 	assert.Empty(t, out.String())
 	out.Reset()
-	assert.Equal(t, 0, Main([]string{root, "--rule", "file/encoding=warning"}, &out, &errb, "test"), "flags after paths work")
+	assert.Equal(t, 0, Main([]string{root, "--rule", "file/encoding=warning"}, &out, &errb, "test", diagnostics.Options{}), "flags after paths work")
 	assert.Contains(t, out.String(), ": warning: ")
-	assert.Equal(t, 1, Main([]string{"--fail-on", "warning", "--rule", "file/encoding=warning", root}, &out, &errb, "test"))
+	assert.Equal(t, 1, Main([]string{"--fail-on", "warning", "--rule", "file/encoding=warning", root}, &out, &errb, "test", diagnostics.Options{}))
 
 	// A file named directly classifies by its path.
 	out.Reset()
-	assert.Equal(t, 1, Main([]string{filepath.Join(root, ".github/skills/demo/SKILL.md")}, &out, &errb, "test"))
+	assert.Equal(t, 1, Main([]string{filepath.Join(root, ".github/skills/demo/SKILL.md")}, &out, &errb, "test", diagnostics.Options{}))
 	assert.Contains(t, out.String(), ":2:12: error: ")
 }
 
 func TestUsageErrors(t *testing.T) {
 	var out, errb bytes.Buffer
-	assert.Equal(t, 2, Main([]string{"--format", "xml", "."}, &out, &errb, "test"))
-	assert.Equal(t, 2, Main([]string{"--rule", "nolevel", "."}, &out, &errb, "test"))
-	assert.Equal(t, 2, Main([]string{"--fail-on", "loud", "."}, &out, &errb, "test"))
-	assert.Equal(t, 2, Main([]string{"/does/not/exist"}, &out, &errb, "test"))
+	assert.Equal(t, 2, Main([]string{"--format", "xml", "."}, &out, &errb, "test", diagnostics.Options{}))
+	assert.Equal(t, 2, Main([]string{"--rule", "nolevel", "."}, &out, &errb, "test", diagnostics.Options{}))
+	assert.Equal(t, 2, Main([]string{"--fail-on", "loud", "."}, &out, &errb, "test", diagnostics.Options{}))
+	assert.Equal(t, 2, Main([]string{"/does/not/exist"}, &out, &errb, "test", diagnostics.Options{}))
 	errb.Reset()
-	Main([]string{"--targets", "vscode,bogus", t.TempDir()}, &out, &errb, "test")
+	Main([]string{"--targets", "vscode,bogus", t.TempDir()}, &out, &errb, "test", diagnostics.Options{})
 	assert.Contains(t, errb.String(), "unknown target 'bogus'")
 }
 
 func TestJSONFormat(t *testing.T) {
 	root := t.TempDir()
 	var out, errb bytes.Buffer
-	Main([]string{"--format", "json", root}, &out, &errb, "test")
-	assert.Equal(t, "[]\n", out.String(), "no findings is [] not null")
+	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
+	assert.JSONEq(t, `{"findings": [], "files": 0, "checked": {}, "skipped": []}`, out.String(), "no findings is [] not null")
 
 	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: demo\x00\n---\n")
 	out.Reset()
-	Main([]string{"--format", "json", root}, &out, &errb, "test")
-	var fs []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &fs))
+	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
+	var rep struct {
+		Findings []map[string]any `json:"findings"`
+		Files    int              `json:"files"`
+		Checked  map[string]int   `json:"checked"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+	assert.Equal(t, 1, rep.Files)
+	assert.Equal(t, map[string]int{"skill": 1}, rep.Checked)
+	fs := rep.Findings
 	require.Len(t, fs, 1)
 	assert.Equal(t, "file/encoding", fs[0]["rule"])
 	assert.Equal(t, "error", fs[0]["severity"])
@@ -202,7 +209,7 @@ func sarifSchema(t *testing.T) *jsonschema.Schema {
 func TestSARIFValidates(t *testing.T) {
 	sch := sarifSchema(t)
 	var out, errb bytes.Buffer
-	Main([]string{"--format", "sarif", rulesWS}, &out, &errb, "1.2.3")
+	Main([]string{"--format", "sarif", rulesWS}, &out, &errb, "1.2.3", diagnostics.Options{})
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
 	require.NoError(t, err)
 	require.NoError(t, sch.Validate(inst))
@@ -275,7 +282,7 @@ func TestSARIFFixMatchesTheEdit(t *testing.T) {
 	before := "---\nname: tab-skill\ndescription: Checks a skill whose header is indented with tabs.\nmetadata:\n\tauthor: someone\n---\n"
 	write(t, ws, ".github/skills/tab-skill/SKILL.md", before)
 	var out, errb bytes.Buffer
-	Main([]string{"--format", "sarif", ws}, &out, &errb, "test")
+	Main([]string{"--format", "sarif", ws}, &out, &errb, "test", diagnostics.Options{})
 	var log struct {
 		Runs []struct {
 			Results []struct {
@@ -381,7 +388,7 @@ func TestExclude(t *testing.T) {
 	write(t, root, "other/.github/skills/g/SKILL.md", bad)
 	count := func(args ...string) (int, string) {
 		var out, errb bytes.Buffer
-		Main(append(args, root), &out, &errb, "test")
+		Main(append(args, root), &out, &errb, "test", diagnostics.Options{})
 		return strings.Count(out.String(), "\n"), errb.String()
 	}
 	n, _ := count()
@@ -391,7 +398,7 @@ func TestExclude(t *testing.T) {
 	n, _ = count("--exclude", "**/fixtures/**", "--exclude", "other")
 	assert.Equal(t, 1, n)
 	var out, errb bytes.Buffer
-	assert.Equal(t, 2, Main([]string{"--exclude", "a/[b", root}, &out, &errb, "test"))
+	assert.Equal(t, 2, Main([]string{"--exclude", "a/[b", root}, &out, &errb, "test", diagnostics.Options{}))
 	assert.Contains(t, errb.String(), `"a/[b"`)
 
 	// The workspace's own config adds to the command line's.
@@ -447,4 +454,12 @@ func TestParallelWalkFindsWhatOneWorkerFinds(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, one, many)
 	}
+}
+
+// requireOnlySummary: a clean run's stderr is the one summary line.
+func requireOnlySummary(t *testing.T, stderr string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	require.Len(t, lines, 1, stderr)
+	require.True(t, strings.HasPrefix(lines[0], "ahpls check: checked "), stderr)
 }

@@ -1,7 +1,7 @@
 package check
 
 // `ahpls check --fix` and `--diff`: apply the quick fixes of rules marked
-// diagnostics.RuleInfo.SafeFix, the same edits the language server offers,
+// diagnostics.Rule.SafeFix, the same edits the language server offers,
 // without asking.
 
 import (
@@ -14,7 +14,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -33,7 +32,7 @@ type FileFix struct {
 
 // isSafe reports whether a rule's fix may be applied unasked.
 func isSafe(rule string) bool {
-	r, ok := diagnostics.LookupRule(rule, tools.Checker())
+	r, ok := diagnostics.LookupRule(rule)
 	return ok && r.SafeFix
 }
 
@@ -133,6 +132,9 @@ type FixResult struct {
 	Changes []FileFix
 	// Remaining are the findings after the fixes (re-checked when written).
 	Remaining []Finding
+	// Summary is what the first check looked at (fixing changes no file
+	// set).
+	Summary Summary
 }
 
 // Fix applies the safe fixes under paths, pass after pass until nothing
@@ -143,10 +145,11 @@ type FixResult struct {
 func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	var res FixResult
 	index := map[string]int{}
-	found, err := RunConfig(paths, cfg)
+	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
 	}
+	res.Summary = sum
 	for pass := 0; ; pass++ {
 		plans := PlanFixes(found)
 		if len(plans) == 0 || pass == maxFixPasses {

@@ -80,12 +80,12 @@ func TestFixGolden(t *testing.T) {
 			}
 
 			var diffOut, errb bytes.Buffer
-			Main(append(append([]string{}, args...), "--diff", ws), &diffOut, &errb, "test")
+			Main(append(append([]string{}, args...), "--diff", ws), &diffOut, &errb, "test", diagnostics.Options{})
 			assert.Equal(t, before, readTree(t, ws), "--diff must not write")
 
 			var out bytes.Buffer
 			errb.Reset()
-			code := Main(append(append([]string{}, args...), "--fix", ws), &out, &errb, "test")
+			code := Main(append(append([]string{}, args...), "--fix", ws), &out, &errb, "test", diagnostics.Options{})
 			after := readTree(t, ws)
 			assert.NotEqual(t, before, after, "--fix changed nothing")
 			assert.Contains(t, errb.String(), "ahpls check: fixed ")
@@ -112,11 +112,11 @@ func TestFixGolden(t *testing.T) {
 			// Idempotent: a second run changes nothing.
 			out.Reset()
 			errb.Reset()
-			Main(append(append([]string{}, args...), "--fix", ws), &out, &errb, "test")
+			Main(append(append([]string{}, args...), "--fix", ws), &out, &errb, "test", diagnostics.Options{})
 			assert.Equal(t, after, readTree(t, ws))
 			assert.Contains(t, errb.String(), "fixed 0 problem(s) in 0 file(s)")
 			diffOut.Reset()
-			Main(append(append([]string{}, args...), "--diff", ws), &diffOut, &errb, "test")
+			Main(append(append([]string{}, args...), "--diff", ws), &diffOut, &errb, "test", diagnostics.Options{})
 			assert.Empty(t, diffOut.String())
 		})
 	}
@@ -185,7 +185,7 @@ func TestUnsafeFixesAreNotApplied(t *testing.T) {
 	}
 	require.True(t, hasFix, "the fixture should have an (unsafe) quick fix")
 	var out, errb bytes.Buffer
-	Main([]string{"--fix", ws}, &out, &errb, "test")
+	Main([]string{"--fix", ws}, &out, &errb, "test", diagnostics.Options{})
 	b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(rel)))
 	require.NoError(t, err)
 	assert.Equal(t, text, string(b))
@@ -205,7 +205,7 @@ func TestFixReportsWhatRemains(t *testing.T) {
 		t.Skip("no symlinks:", err)
 	}
 	var out, errb bytes.Buffer
-	code := Main([]string{"--fix", "--fail-on", "info", ws}, &out, &errb, "test")
+	code := Main([]string{"--fix", "--fail-on", "info", ws}, &out, &errb, "test", diagnostics.Options{})
 	assert.Contains(t, errb.String(), "fixed 1 problem(s) in "+filepath.Join(ws, ".github", "skills", "left", "SKILL.md")+" [fm/bom]")
 	assert.Contains(t, errb.String(), "[yaml/tab-indent]")
 	assert.NotContains(t, out.String(), "fm/bom")

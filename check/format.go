@@ -9,11 +9,11 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -34,14 +34,65 @@ func WriteText(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
-// WriteJSON prints the findings as a JSON array (`[]` when there are none).
-func WriteJSON(w io.Writer, fs []Finding) error {
-	if fs == nil {
-		fs = []Finding{}
+// Report is the JSON output: the findings and what was looked at.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	// Files is how many customization files were checked, Checked the
+	// same by kind (a kind checked zero times is absent).
+	Files   int                `json:"files"`
+	Checked map[model.Kind]int `json:"checked"`
+	// Skipped is what the folder walks left out and why (never silently).
+	Skipped []Skipped `json:"skipped"`
+}
+
+// WriteJSON prints the findings and the summary as one JSON object (a
+// Report; `"findings": []` when there are none).
+func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
+	r := Report{Findings: fs, Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Checked == nil {
+		r.Checked = map[model.Kind]int{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []Skipped{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fs)
+	return enc.Encode(r)
+}
+
+// WriteSummary says in one line what was checked and what was left out
+// and why (stderr for the text and SARIF formats, whose stdout is
+// findings only).
+func WriteSummary(w io.Writer, sum Summary) error {
+	var names []string
+	for k := range sum.Checked {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	var kinds []string
+	for _, k := range names {
+		kinds = append(kinds, fmt.Sprintf("%d %s", sum.Checked[model.Kind(k)], k))
+	}
+	line := fmt.Sprintf("ahpls check: checked %d customization file(s)", sum.Files())
+	if len(kinds) > 0 {
+		line += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	for _, sk := range sum.Skipped {
+		why := map[string]string{
+			string(wsfs.SkipGitIgnored): "ignored by .gitignore (--no-gitignore to check them)",
+			string(wsfs.SkipExcluded):   "excluded",
+			string(wsfs.SkipUnreadable): "unreadable",
+		}[sk.Reason]
+		line += fmt.Sprintf("; skipped %d folder(s) and %d file(s) %s: %s", sk.Folders, sk.Files, why, strings.Join(sk.Examples, ", "))
+		if n := sk.Folders + sk.Files; n > len(sk.Examples) {
+			line += fmt.Sprintf(", … (%d more)", n-len(sk.Examples))
+		}
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
 }
 
 // SARIF 2.1.0 shapes: only the properties we fill.
@@ -168,7 +219,7 @@ func artifactURI(p string) string {
 func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	rules := []sarifRule{}
 	index := map[string]int{}
-	for _, r := range diagnostics.Rules(tools.Checker()) {
+	for _, r := range diagnostics.Rules() {
 		index[r.ID] = len(rules)
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
@@ -282,14 +333,17 @@ func (r ruleFlags) Set(v string) error {
 
 // Main runs `ahpls check` with args (after the subcommand name) and returns
 // the exit code: 0 clean, 1 a finding at or above --fail-on (default error),
-// 2 a usage or I/O error.
-func Main(args []string, stdout, stderr io.Writer, version string) int {
+// 2 a usage or I/O error. base holds what no flag sets: the client tool
+// config validator (package tools' ConfigProblems, passed in by
+// cmd/ahpls because this room is below tools).
+func Main(args []string, stdout, stderr io.Writer, version string, base diagnostics.Options) int {
 	fl := flag.NewFlagSet("ahpls check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text, json or sarif")
 	failOn := fl.String("fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
 	targets := fl.String("targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
 	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
+	noGitIgnore := fl.Bool("no-gitignore", false, "check files that .gitignore ignores too")
 	rules := ruleFlags{}
 	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fix := fl.Bool("fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
@@ -329,7 +383,8 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := diagnostics.Options{NoImpliedTargets: *noImplied, Checkers: []diagnostics.Checker{tools.Checker()}}
+	opts := base
+	opts.NoImpliedTargets = *noImplied
 	if len(rules) > 0 {
 		opts.Rules = rules
 	}
@@ -355,10 +410,11 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		}
 		threshold = sev
 	}
-	cfg := Config{Rules: opts, Exclude: exclude, Warn: func(msg string) {
+	cfg := Config{Rules: opts, Exclude: exclude, NoGitIgnore: *noGitIgnore, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	var found []Finding
+	var sum Summary
 	var err error
 	if *fix || *diff {
 		var res FixResult
@@ -367,7 +423,7 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 			fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 			return 2
 		}
-		found = res.Remaining
+		found, sum = res.Remaining, res.Summary
 		if *diff {
 			for _, c := range res.Changes {
 				if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
@@ -379,17 +435,21 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 			return failed(found, threshold)
 		}
 		reportFixes(stderr, res, "fixed")
-	} else if found, err = RunConfig(paths, cfg); err != nil {
+	} else if found, sum, err = RunSummary(paths, cfg); err != nil {
 		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
 		return 2
 	}
 	switch *format {
 	case "text":
-		err = WriteText(stdout, found)
+		if err = WriteText(stdout, found); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	case "json":
-		err = WriteJSON(stdout, found)
+		err = WriteJSON(stdout, found, sum)
 	case "sarif":
-		err = WriteSARIF(stdout, found, version)
+		if err = WriteSARIF(stdout, found, version); err == nil {
+			err = WriteSummary(stderr, sum)
+		}
 	default:
 		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", *format)
 		return 2

@@ -109,7 +109,7 @@ func (r *run) takeViolation() error {
 
 // check runs the rules over the workspace, as `ahpls check` does.
 func (r *run) check(ctx context.Context) error {
-	findings, err := check.Run([]string{r.ws}, diagnostics.Options{Checkers: []diagnostics.Checker{tools.Checker()}})
+	findings, err := check.Run([]string{r.ws}, diagnostics.Options{ToolsConfig: tools.ConfigProblems})
 	if err != nil {
 		return err
 	}

@@ -15,76 +15,87 @@ import (
 )
 
 // agentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var agentRules = []RuleInfo{
-	{
-		ID:       "agent/infer",
-		Summary:  "'infer' is deprecated in VS Code agents.",
-		Kinds:    "agent",
-		Severity: "VS WARN (deprecation marker) · VH ? · CL IGN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateInfer: 'promptValidator.inferDeprecated' \"The 'infer' attribute is deprecated in favour of 'user-invocable' and 'disable-model-invocation'.\" (Error marker)"},
-		},
+var agentRules = []*Rule{
+	agentInfer, agentTarget, agentGithubOnly, agentHandoff, agentHandoffKey, agentAgents,
+	agentGithubPermissions, agentDescMissing, agentBodyLength,
+}
+
+var agentInfer = &Rule{
+	ID:       "agent/infer",
+	Summary:  "'infer' is deprecated in VS Code agents.",
+	Kinds:    "agent",
+	Severity: "VS WARN (deprecation marker) · VH ? · CL IGN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateInfer: 'promptValidator.inferDeprecated' \"The 'infer' attribute is deprecated in favour of 'user-invocable' and 'disable-model-invocation'.\" (Error marker)"},
 	},
-	{
-		ID:       "agent/target",
-		Summary:  "'target' is neither 'vscode' nor 'github-copilot'.",
-		Kinds:    "agent",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateTarget: 'promptValidator.targetInvalidValue' \"The 'target' attribute must be one of: {0}.\" (Error marker)"},
-		},
+}
+
+var agentTarget = &Rule{
+	ID:       "agent/target",
+	Summary:  "'target' is neither 'vscode' nor 'github-copilot'.",
+	Kinds:    "agent",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateTarget: 'promptValidator.targetInvalidValue' \"The 'target' attribute must be one of: {0}.\" (Error marker)"},
 	},
-	{
-		ID:       "agent/github-only",
-		Summary:  "'mcp-servers' without 'target: github-copilot'.",
-		Kinds:    "agent",
-		Severity: "V IGN.",
+}
+
+var agentGithubOnly = &Rule{
+	ID:       "agent/github-only",
+	Summary:  "'mcp-servers' without 'target: github-copilot'.",
+	Kinds:    "agent",
+	Severity: "V IGN.",
+}
+
+var agentHandoff = &Rule{
+	ID:       "agent/handoff",
+	Summary:  "A malformed 'handoffs' list or item.",
+	Kinds:    "agent",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) (the handoff is not offered).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateHandoffs: 'handoffsMustBeArray', 'missingHandoffProperties', 'duplicateHandoffLabel' (Error markers)"},
 	},
-	{
-		ID:       "agent/handoff",
-		Summary:  "A malformed 'handoffs' list or item.",
-		Kinds:    "agent",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) (the handoff is not offered).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateHandoffs: 'handoffsMustBeArray', 'missingHandoffProperties', 'duplicateHandoffLabel' (Error markers)"},
-		},
+}
+
+var agentHandoffKey = &Rule{
+	ID:       "agent/handoff-key",
+	Summary:  "An unknown key in a handoff, or an 'agent' no agent file defines.",
+	Kinds:    "agent",
+	Severity: "V WARN.",
+}
+
+var agentAgents = &Rule{
+	ID:       "agent/agents",
+	Summary:  "'agents' is not a list of names, or 'tools' lacks 'agent'.",
+	Kinds:    "agent",
+	Severity: "not a string list: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `tools` without `agent`: V WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateAgentsAttribute: 'agentsMustBeArray' (Error marker); 'agentsRequiresAgentTool' (Warning)"},
 	},
-	{
-		ID:       "agent/handoff-key",
-		Summary:  "An unknown key in a handoff, or an 'agent' no agent file defines.",
-		Kinds:    "agent",
-		Severity: "V WARN.",
+}
+
+var agentGithubPermissions = &Rule{
+	ID:       "agent/github-permissions",
+	Summary:  "An unknown scope or bad value under 'github.permissions'.",
+	Kinds:    "agent",
+	Severity: "unknown scope: V WARN; bad value: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateGithubPermissions: 'unknownPermissionScope' (Warning), 'invalidPermissionValue' (Error marker)"},
 	},
-	{
-		ID:       "agent/agents",
-		Summary:  "'agents' is not a list of names, or 'tools' lacks 'agent'.",
-		Kinds:    "agent",
-		Severity: "not a string list: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `tools` without `agent`: V WARN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateAgentsAttribute: 'agentsMustBeArray' (Error marker); 'agentsRequiresAgentTool' (Warning)"},
-		},
-	},
-	{
-		ID:       "agent/github-permissions",
-		Summary:  "An unknown scope or bad value under 'github.permissions'.",
-		Kinds:    "agent",
-		Severity: "unknown scope: V WARN; bad value: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateGithubPermissions: 'unknownPermissionScope' (Warning), 'invalidPermissionValue' (Error marker)"},
-		},
-	},
-	{
-		ID:       "agent/desc-missing",
-		Summary:  "The agent has no 'description' (GitHub.com requires one).",
-		Kinds:    "agent",
-		Severity: "CL REJ? (GitHub.com requires a description).",
-	},
-	{
-		ID:       "agent/body-length",
-		Summary:  "The agent body exceeds GitHub.com's 30,000 characters.",
-		Kinds:    "agent",
-		Severity: "CL LOSE? (GitHub.com cap).",
-	},
+}
+
+var agentDescMissing = &Rule{
+	ID:       "agent/desc-missing",
+	Summary:  "The agent has no 'description' (GitHub.com requires one).",
+	Kinds:    "agent",
+	Severity: "CL REJ? (GitHub.com requires a description).",
+}
+
+var agentBodyLength = &Rule{
+	ID:       "agent/body-length",
+	Summary:  "The agent body exceeds GitHub.com's 30,000 characters.",
+	Kinds:    "agent",
+	Severity: "CL LOSE? (GitHub.com cap).",
 }
 
 var (
@@ -97,7 +108,7 @@ var (
 func checkAgent(f File, r *reporter) {
 	m := newMD(f, r)
 	if strings.HasSuffix(f.Path, ".chatmode.md") {
-		m.report("field/renamed", line1(m.text), model.V(model.Warn),
+		m.report(fieldRenamed, line1(m.text), model.V(model.Warn),
 			"{T} warn{s}: chat modes were renamed to custom agents; move this file to '.github/agents/"+strings.TrimSuffix(pathBase(f.Path), ".chatmode.md")+".agent.md'.")
 	}
 	if m.checkHeader() && m.mapping {
@@ -105,7 +116,7 @@ func checkAgent(f File, r *reporter) {
 		m.agentRules()
 		m.checkSharedFields(handled)
 	} else if !m.fm.Present {
-		m.report("agent/desc-missing", line1(m.text), model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
+		m.report(agentDescMissing, line1(m.text), model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
 			"{T} may reject this agent: it has no 'description'.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 	}
@@ -122,7 +133,7 @@ func pathBase(p string) string {
 
 func (m *mdFile) agentRules() {
 	if df := m.field("description"); df == nil {
-		m.report("agent/desc-missing", m.header(), model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
+		m.report(agentDescMissing, m.header(), model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
 			"{T} may reject this agent: it has no 'description'.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 	}
@@ -136,7 +147,7 @@ func (m *mdFile) agentRules() {
 		case "true":
 			fixes = append(fixes, model.Fix{Title: "Delete 'infer' (true is the default)", Preferred: true, Edits: []model.Edit{{Span: del}}})
 		}
-		m.report("agent/infer", inf.keySpan, model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Unknown, model.TargetCopilotCLI: model.Ignore},
+		m.report(agentInfer, inf.keySpan, model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Unknown, model.TargetCopilotCLI: model.Ignore},
 			"{T} mark{s} 'infer' as deprecated: use 'user-invocable' and 'disable-model-invocation'.||{T} may not read the deprecated 'infer'.", fixes...)
 	}
 	target := ""
@@ -144,7 +155,7 @@ func (m *mdFile) agentRules() {
 		s, ok := str(tf.v)
 		target = s
 		if !ok || !contains(agentTargets, s) {
-			m.report("agent/target", tf.valSpan, vsMarked(),
+			m.report(agentTarget, tf.valSpan, vsMarked(),
 				"{T} ignore{s} 'target: "+m.valueText(tf)+"': use 'vscode' or 'github-copilot'.", enumFix(tf, s, agentTargets, 6)...)
 		}
 	}
@@ -153,7 +164,7 @@ func (m *mdFile) agentRules() {
 		if m.field("target") == nil {
 			fixes = append(fixes, model.Fix{Title: "Add 'target: github-copilot'", Edits: []model.Edit{m.insertKeys("target: github-copilot")}})
 		}
-		m.report("agent/github-only", mf.keySpan, model.V(model.Ignore),
+		m.report(agentGithubOnly, mf.keySpan, model.V(model.Ignore),
 			"{T} ignore{s} 'mcp-servers': it applies only with 'target: github-copilot'.", fixes...)
 	}
 	if hf := m.field("handoffs"); hf != nil {
@@ -161,9 +172,11 @@ func (m *mdFile) agentRules() {
 	}
 	if af := m.field("agents"); af != nil {
 		if af.v.Kind != yaml.SequenceNode || !allStrings(af.v) {
-			m.report("agent/agents", af.valSpan, vsMarked(),
+			m.report(agentAgents, af.valSpan, vsMarked(),
 				"{T} ignore{s} 'agents': it must be a list of agent names, not "+nodeWhat(af.v)+".")
-		} else if tf := m.field("tools"); tf != nil && tf.v.Kind == yaml.SequenceNode && !hasItem(tf.v, "agent") {
+		} else if tf := m.field("tools"); tf != nil && tf.v.Kind == yaml.SequenceNode && !hasItem(tf.v, "agent") && len(af.v.Content) > 0 {
+			// VS Code warns only when the list names an agent: 'agents: []'
+			// says "no subagents" and needs no tool (#25).
 			var fixes []model.Fix
 			if tf.v.Style&yaml.FlowStyle != 0 && len(tf.v.Content) > 0 {
 				last := m.doc.span(tf.v.Content[len(tf.v.Content)-1])
@@ -175,7 +188,7 @@ func (m *mdFile) agentRules() {
 				ind := m.doc.indentOf(ls)
 				fixes = append(fixes, model.Fix{Title: "Add 'agent' to tools", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: next, End: next}, NewText: strings.Repeat(" ", ind) + "- agent" + m.nl}}})
 			}
-			m.report("agent/agents", tf.valSpan, model.V(model.Warn),
+			m.report(agentAgents, tf.valSpan, model.V(model.Warn),
 				"{T} warn{s}: 'agents' has no effect unless 'tools' includes 'agent'.", fixes...)
 		}
 	}
@@ -184,7 +197,7 @@ func (m *mdFile) agentRules() {
 			for i := 0; i+1 < len(p.Content); i += 2 {
 				k, v := p.Content[i], p.Content[i+1]
 				if !contains(githubScopes, k.Value) {
-					m.report("agent/github-permissions", m.doc.keySpan(k), model.V(model.Warn),
+					m.report(agentGithubPermissions, m.doc.keySpan(k), model.V(model.Warn),
 						"{T} warn{s}: "+q(k.Value)+" is no GitHub permission scope.", keyFix(m.doc.keySpan(k), k.Value, githubScopes)...)
 					continue
 				}
@@ -196,7 +209,7 @@ func (m *mdFile) agentRules() {
 					allowed = []string{"write", "none"}
 				}
 				if v.Kind != yaml.ScalarNode || !contains(allowed, v.Value) {
-					m.report("agent/github-permissions", m.doc.span(v), vsMarked(),
+					m.report(agentGithubPermissions, m.doc.span(v), vsMarked(),
 						"{T} ignore{s} "+q(k.Value+": "+v.Value)+": allowed values are "+strings.Join(allowed, ", ")+".")
 				}
 			}
@@ -233,14 +246,14 @@ func (m *mdFile) indexOf(f *mdField) int {
 func (m *mdFile) handoffs(hf *mdField) {
 	rej := vsMarked()
 	if hf.v.Kind != yaml.SequenceNode {
-		m.report("agent/handoff", hf.valSpan, rej, "{T} ignore{s} 'handoffs': it must be a list, not "+nodeWhat(hf.v)+".")
+		m.report(agentHandoff, hf.valSpan, rej, "{T} ignore{s} 'handoffs': it must be a list, not "+nodeWhat(hf.v)+".")
 		return
 	}
 	labels := map[string]*yaml.Node{}
 	for _, item := range hf.v.Content {
 		span := m.doc.span(item)
 		if item.Kind != yaml.MappingNode {
-			m.report("agent/handoff", span, rej, "{T} ignore{s} a broken handoff: each handoff must have 'label', 'agent' and 'prompt', not be "+nodeWhat(item)+".")
+			m.report(agentHandoff, span, rej, "{T} ignore{s} a broken handoff: each handoff must have 'label', 'agent' and 'prompt', not be "+nodeWhat(item)+".")
 			continue
 		}
 		var missing []string
@@ -250,7 +263,7 @@ func (m *mdFile) handoffs(hf *mdField) {
 			}
 		}
 		if len(missing) > 0 {
-			m.report("agent/handoff", span, rej, "{T} ignore{s} a broken handoff: a handoff lacks "+strings.Join(missing, " and ")+".")
+			m.report(agentHandoff, span, rej, "{T} ignore{s} a broken handoff: a handoff lacks "+strings.Join(missing, " and ")+".")
 		}
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, v := item.Content[i], item.Content[i+1]
@@ -259,14 +272,14 @@ func (m *mdFile) handoffs(hf *mdField) {
 			case "label", "agent", "prompt", "model":
 				s, ok := str(v)
 				if !ok {
-					m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff "+q(k.Value)+" must be a string, not "+nodeWhat(v)+".")
+					m.report(agentHandoff, vs, rej, "{T} ignore{s} a broken handoff: handoff "+q(k.Value)+" must be a string, not "+nodeWhat(v)+".")
 					continue
 				}
 				if k.Value == "label" {
 					if !hasAlnum(s) {
-						m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" has no letter or digit.")
+						m.report(agentHandoff, vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" has no letter or digit.")
 					} else if first, dup := labels[s]; dup {
-						if m.report("agent/handoff", vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" is used twice.") {
+						if m.report(agentHandoff, vs, rej, "{T} ignore{s} a broken handoff: handoff label "+q(s)+" is used twice.") {
 							last := &m.r.diags[len(m.r.diags)-1]
 							last.Related = append(last.Related, model.Related{Span: m.doc.span(first), Message: "first use of " + q(s)})
 						}
@@ -277,7 +290,7 @@ func (m *mdFile) handoffs(hf *mdField) {
 			case "send", "showContinueOn":
 				m.checkBool(v, vs, k.Value)
 			default:
-				m.report("agent/handoff-key", ks, model.V(model.Warn),
+				m.report(agentHandoffKey, ks, model.V(model.Warn),
 					"{T} warn{s}: "+q(k.Value)+" is no handoff key.", keyFix(ks, k.Value, handoffKeys)...)
 			}
 		}
@@ -306,6 +319,6 @@ func (m *mdFile) agentBody() {
 		_, size := utf8.DecodeRune(body[i:])
 		i += size
 	}
-	m.report("agent/body-length", model.Span{Start: md.Start + i, End: md.End}, model.Verdicts{model.TargetCopilotCLI: model.Lose.Unverified()},
+	m.report(agentBodyLength, model.Span{Start: md.Start + i, End: md.End}, model.Verdicts{model.TargetCopilotCLI: model.Lose.Unverified()},
 		"{T} may cut this agent's "+strconv.Itoa(n)+"-character body at 30,000 characters.")
 }

@@ -13,61 +13,71 @@ import (
 )
 
 // claudeAgentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var claudeAgentRules = []RuleInfo{
-	{
-		ID:       "ccagent/name-missing",
-		Summary:  "The subagent has no 'name'; Claude Code skips a project subagent without one.",
-		Kinds:    "ccagent",
-		Severity: "CC SKIP (project); a plugin agent is named after its file.",
+var claudeAgentRules = []*Rule{
+	ccagentNameMissing, ccagentNameSkip, ccagentNameCase, ccagentDescMissing, ccagentEnum,
+	ccagentColor, ccagentTools, ccagentPluginIgnored,
+}
+
+var ccagentNameMissing = &Rule{
+	ID:       "ccagent/name-missing",
+	Summary:  "The subagent has no 'name'; Claude Code skips a project subagent without one.",
+	Kinds:    "ccagent",
+	Severity: "CC SKIP (project); a plugin agent is named after its file.",
+}
+
+var ccagentNameSkip = &Rule{
+	ID:       "ccagent/name-skip",
+	Summary:  "The subagent name starts with '-' or contains ':'.",
+	Kinds:    "ccagent",
+	Severity: "CC SKIP.",
+}
+
+var ccagentNameCase = &Rule{
+	ID:       "ccagent/name-case",
+	Summary:  "The subagent name is not lower-case letters and hyphens.",
+	Kinds:    "ccagent",
+	Severity: "CC SPEC (docs only).",
+}
+
+var ccagentDescMissing = &Rule{
+	ID:       "ccagent/desc-missing",
+	Summary:  "The subagent has no 'description'; Claude Code skips a project subagent without one.",
+	Kinds:    "ccagent",
+	Severity: "CC SKIP (project), WARN (plugin).",
+}
+
+var ccagentEnum = &Rule{
+	ID:       "ccagent/enum",
+	Summary:  "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value.",
+	Kinds:    "ccagent",
+	Severity: "CC LOSE · V WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateClaudeAttributes: 'promptValidator.claude.attributeNotFound' \"Unknown value '{0}', valid: {1}.\" (Warning)"},
 	},
-	{
-		ID:       "ccagent/name-skip",
-		Summary:  "The subagent name starts with '-' or contains ':'.",
-		Kinds:    "ccagent",
-		Severity: "CC SKIP.",
+}
+
+var ccagentColor = &Rule{
+	ID:       "ccagent/color",
+	Summary:  "'color' is not one of Claude Code's colours.",
+	Kinds:    "ccagent",
+	Severity: "CC IGN.",
+}
+
+var ccagentTools = &Rule{
+	ID:       "ccagent/tools",
+	Summary:  "'tools'/'disallowedTools' is neither a comma string nor a list.",
+	Kinds:    "ccagent",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ?.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateTools: 'toolsMustBeArrayOrMap' \"The 'tools' attribute must be an array or a comma separated string.\" (Error marker)"},
 	},
-	{
-		ID:       "ccagent/name-case",
-		Summary:  "The subagent name is not lower-case letters and hyphens.",
-		Kinds:    "ccagent",
-		Severity: "CC SPEC (docs only).",
-	},
-	{
-		ID:       "ccagent/desc-missing",
-		Summary:  "The subagent has no 'description'; Claude Code skips a project subagent without one.",
-		Kinds:    "ccagent",
-		Severity: "CC SKIP (project), WARN (plugin).",
-	},
-	{
-		ID:       "ccagent/enum",
-		Summary:  "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value.",
-		Kinds:    "ccagent",
-		Severity: "CC LOSE · V WARN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateClaudeAttributes: 'promptValidator.claude.attributeNotFound' \"Unknown value '{0}', valid: {1}.\" (Warning)"},
-		},
-	},
-	{
-		ID:       "ccagent/color",
-		Summary:  "'color' is not one of Claude Code's colours.",
-		Kinds:    "ccagent",
-		Severity: "CC IGN.",
-	},
-	{
-		ID:       "ccagent/tools",
-		Summary:  "'tools'/'disallowedTools' is neither a comma string nor a list.",
-		Kinds:    "ccagent",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ?.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateTools: 'toolsMustBeArrayOrMap' \"The 'tools' attribute must be an array or a comma separated string.\" (Error marker)"},
-		},
-	},
-	{
-		ID:       "ccagent/plugin-ignored",
-		Summary:  "'hooks', 'mcpServers' or 'permissionMode' in a plugin agent.",
-		Kinds:    "ccagent",
-		Severity: "CC LOSE (not applied).",
-	},
+}
+
+var ccagentPluginIgnored = &Rule{
+	ID:       "ccagent/plugin-ignored",
+	Summary:  "'hooks', 'mcpServers' or 'permissionMode' in a plugin agent.",
+	Kinds:    "ccagent",
+	Severity: "CC LOSE (not applied).",
 }
 
 var (
@@ -86,7 +96,7 @@ func checkClaudeAgent(f File, r *reporter) {
 		if m.plugin {
 			msg = "{T} name{s} this subagent after its file and give{s} it no description: it has no '---' header."
 		}
-		m.report("fm/missing", line1(m.text), v, msg,
+		m.report(fmMissing, line1(m.text), v, msg,
 			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
 				m.insertKeys("name: "+yamlScalar(kebabOr(m.stem())), "description: "+yamlScalar(m.firstSentence()))}})
 	} else if m.mapping {
@@ -103,7 +113,7 @@ func (m *mdFile) ccAgentRules() {
 	}
 	nf := m.field("name")
 	if nf == nil {
-		m.report("ccagent/name-missing", m.header(), model.Verdicts{model.TargetClaudeCode: skip},
+		m.report(ccagentNameMissing, m.header(), model.Verdicts{model.TargetClaudeCode: skip},
 			"{T} skip{s} this subagent: it has no 'name'.",
 			model.Fix{Title: "Add 'name: " + kebabOr(m.stem()) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(m.stem())))}})
 	} else if name, ok := str(nf.v); ok && name != "" {
@@ -120,7 +130,7 @@ func (m *mdFile) ccAgentRules() {
 			if fixed != "" {
 				fixes = append(fixes, replaceValue("Change to '"+fixed+"'", nf, yamlScalar(fixed), true))
 			}
-			m.report("ccagent/name-skip", m.runeSpan(nf, at, at+1), model.Verdicts{model.TargetClaudeCode: model.Skip},
+			m.report(ccagentNameSkip, m.runeSpan(nf, at, at+1), model.Verdicts{model.TargetClaudeCode: model.Skip},
 				"{T} skip{s} subagent "+q(name)+": names may not start with '-' or contain ':'.", fixes...)
 		} else if !lowerHyphen(name) {
 			fixed := kebab(name)
@@ -128,7 +138,7 @@ func (m *mdFile) ccAgentRules() {
 			if fixed != "" {
 				fixes = append(fixes, replaceValue("Convert to kebab-case '"+fixed+"'", nf, fixed, true))
 			}
-			m.report("ccagent/name-case", nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Spec},
+			m.report(ccagentNameCase, nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Spec},
 				"{T} document{s} subagent names as lower-case letters and hyphens, not "+q(name)+"; it still loads.", fixes...)
 		}
 		if !strings.HasPrefix(name, "-") && !strings.Contains(name, ":") {
@@ -144,12 +154,12 @@ func (m *mdFile) ccAgentRules() {
 		if m.plugin {
 			msg = "{T} warn{s}: this subagent has no 'description'."
 		}
-		m.report("ccagent/desc-missing", m.header(), model.Verdicts{model.TargetClaudeCode: desc}, msg,
+		m.report(ccagentDescMissing, m.header(), model.Verdicts{model.TargetClaudeCode: desc}, msg,
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 	}
 	if f := m.field("model"); f != nil {
 		if s, ok := str(f.v); ok && s != "" && !contains(ccModels, s) && !strings.HasPrefix(s, "claude-") {
-			m.report("ccagent/enum", f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+			m.report(ccagentEnum, f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
 				"{T} ignore{s} model "+q(s)+"; use an alias such as 'sonnet' or a 'claude-…' model id.", modelFix(f, s)...)
 		}
 	}
@@ -163,7 +173,7 @@ func (m *mdFile) ccAgentRules() {
 				v = v.With(model.V(model.Warn))
 			}
 			if len(v) > 0 {
-				m.report("ccagent/enum", f.valSpan, v,
+				m.report(ccagentEnum, f.valSpan, v,
 					"{T} ignore{s} permissionMode "+q(s)+".", enumFix(f, s, ccPermissionMode, 4)...)
 			}
 		}
@@ -174,14 +184,14 @@ func (m *mdFile) ccAgentRules() {
 	}{{"memory", ccMemory}, {"isolation", []string{"worktree"}}} {
 		if f := m.field(e.key); f != nil {
 			if s, ok := str(f.v); !ok || !contains(e.allowed, s) {
-				m.report("ccagent/enum", f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+				m.report(ccagentEnum, f.valSpan, model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
 					"{T} ignore{s} "+q(e.key+": "+m.valueText(f))+": use "+strings.Join(e.allowed, ", ")+".", enumFix(f, s, e.allowed, 4)...)
 			}
 		}
 	}
 	if f := m.field("color"); f != nil {
 		if s, ok := str(f.v); !ok || !contains(ccColors, s) {
-			m.report("ccagent/color", f.valSpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+			m.report(ccagentColor, f.valSpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
 				"{T} ignore{s} color "+q(m.valueText(f))+": use red, blue, green, yellow, purple, orange, pink or cyan.", enumFix(f, strings.ToLower(s), ccColors, 3)...)
 		}
 	}
@@ -192,14 +202,14 @@ func (m *mdFile) ccAgentRules() {
 		}
 		ok := (f.v.Kind == yaml.ScalarNode && f.v.Tag == "!!str") || (f.v.Kind == yaml.SequenceNode && allStrings(f.v)) || isNull(f.v)
 		if !ok {
-			m.report("ccagent/tools", f.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+			m.report(ccagentTools, f.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
 				"{T} ignore{s} "+q(key)+" that is "+nodeWhat(f.v)+"; write a comma-separated string or a list.")
 		}
 	}
 	if m.plugin {
 		for _, key := range []string{"hooks", "mcpServers", "permissionMode"} {
 			if f := m.field(key); f != nil {
-				m.report("ccagent/plugin-ignored", f.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+				m.report(ccagentPluginIgnored, f.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
 					"{T} do{es}n't apply "+q(key)+" in a plugin's subagent.")
 			}
 		}

@@ -25,9 +25,9 @@ type Options struct {
 	// Rules overrides severities by rule id (`ahpls.rules`); a zero
 	// Severity turns the rule off.
 	Rules map[string]model.Severity
-	// Checkers check kinds that no built-in checker handles (package tools'
-	// `.ahpls/tools.json` validator); a built-in kind cannot be replaced.
-	Checkers []Checker
+	// ToolsConfig validates .ahpls/tools.json (package tools' validator,
+	// which this room must not import); nil leaves that file unchecked.
+	ToolsConfig ToolsValidator
 }
 
 // WorkspaceFS answers existence questions about the workspace folder for
@@ -71,7 +71,7 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.diags = append(r.diags, model.Diagnostic{
-				Rule:     "internal/error",
+				Rule:     internalError.ID,
 				Severity: model.SeverityWarning,
 				Message:  fmt.Sprintf("ahpls could not finish checking this file (internal error: %v); please report it.", p),
 				Span:     model.Span{Start: 0, End: firstLineEnd(f.Text)},
@@ -84,7 +84,7 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	}
 	if f.Unreadable != "" {
 		r.add(model.Diagnostic{
-			Rule:     "file/unreadable",
+			Rule:     fileUnreadable.ID,
 			Severity: model.SeverityWarning,
 			Message:  fmt.Sprintf("ahpls did not read this file: %s. Only regular files inside the workspace folder are checked.", f.Unreadable),
 		})
@@ -92,7 +92,7 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	}
 	if len(f.Text) > MaxFileSize {
 		r.add(model.Diagnostic{
-			Rule:     "file/too-large",
+			Rule:     fileTooLarge.ID,
 			Severity: model.SeverityWarning,
 			Message:  fmt.Sprintf("ahpls does not check files over %d MiB; this one has %d bytes.", MaxFileSize>>20, max(f.Size, int64(len(f.Text)))),
 			Span:     model.Span{Start: 0, End: firstLineEnd(f.Text)},
@@ -106,18 +106,14 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 		}
 		end := bad + 1
 		r.add(model.Diagnostic{
-			Rule:     "file/encoding",
+			Rule:     fileEncoding.ID,
 			Severity: model.SeverityError,
 			Message:  fmt.Sprintf("This file contains %s at byte %d; agents read customization files as UTF-8 text.", what, bad),
 			Span:     model.Span{Start: bad, End: end},
 		})
 		return r.finish()
 	}
-	checker := builtinChecker(f.Kind)
-	if checker == nil {
-		checker = extraChecker(f.Kind, opts)
-	}
-	if checker != nil {
+	if checker := builtinChecker(f.Kind); checker != nil {
 		checker(f, r)
 	}
 	return r.finish()
@@ -153,6 +149,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkMCPFile
 	case model.KindSettings:
 		return checkSettings
+	case model.KindTools:
+		return checkToolsConfig
 	}
 	return nil
 }
@@ -203,14 +201,10 @@ type reporter struct {
 }
 
 func newReporter(f File, opts Options) *reporter {
-	format := model.FormatNone
-	if f.Layout != nil {
-		format = pluginFormatOf(f.Path, f.Layout)
-	}
 	return &reporter{
 		file:      f,
 		opts:      opts,
-		effective: model.EffectiveTargets(opts.Targets, !opts.NoImpliedTargets, f.Path, format),
+		effective: model.EffectiveTargetsIn(opts.Targets, !opts.NoImpliedTargets, f.Path, f.Layout),
 	}
 }
 
@@ -248,7 +242,8 @@ func (r *reporter) has(t model.Target) bool {
 // reactions. It returns false (and records nothing) when no effective target
 // cares. message may contain "%s", replaced by the names of the targets that
 // drove the severity ("VS Code and Claude Code").
-func (r *reporter) verdict(rule string, span model.Span, v model.Verdicts, message string, fixes ...model.Fix) bool {
+func (r *reporter) verdict(rule *Rule, span model.Span, v model.Verdicts, message string, fixes ...model.Fix) bool {
+	v = gateEvidence(rule, v)
 	sev, by, ok := v.Decide(r.effective)
 	if !ok {
 		return false
@@ -256,7 +251,7 @@ func (r *reporter) verdict(rule string, span model.Span, v model.Verdicts, messa
 	if i := strings.Index(message, "%s"); i >= 0 {
 		message = message[:i] + targetNames(by) + message[i+2:]
 	}
-	d := model.Diagnostic{Rule: rule, Severity: sev, Message: message, Span: span, Verdicts: v, Fixes: fixes}
+	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: message, Span: span, Verdicts: v, Fixes: fixes}
 	for _, t := range by {
 		if strings.TrimSuffix(string(v[t]), "?") == string(model.Ignore) {
 			d.Tags = append(d.Tags, model.TagUnnecessary)

@@ -13,19 +13,20 @@ import (
 )
 
 // commandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var commandRules = []RuleInfo{
-	{
-		ID:       "cmd/argument-hint-list",
-		Summary:  "'argument-hint: [x]' is a YAML list, which Claude Code tolerates.",
-		Kinds:    "cmd",
-		Severity: "CC ok (tolerated) · CL ? · Hint [I].",
-	},
-	{
-		ID:       "cmd/ignored-key",
-		Summary:  "'name' or 'paths' in a command, which Claude Code ignores.",
-		Kinds:    "cmd",
-		Severity: "CC IGN (the name is the file path).",
-	},
+var commandRules = []*Rule{cmdArgumentHintList, cmdIgnoredKey}
+
+var cmdArgumentHintList = &Rule{
+	ID:       "cmd/argument-hint-list",
+	Summary:  "'argument-hint: [x]' is a YAML list, which Claude Code tolerates.",
+	Kinds:    "cmd",
+	Severity: "CC ok (tolerated) · CL ? · Hint [I].",
+}
+
+var cmdIgnoredKey = &Rule{
+	ID:       "cmd/ignored-key",
+	Summary:  "'name' or 'paths' in a command, which Claude Code ignores.",
+	Kinds:    "cmd",
+	Severity: "CC IGN (the name is the file path).",
 }
 
 func checkCommand(f File, r *reporter) {
@@ -44,14 +45,14 @@ func (m *mdFile) commandRules() {
 		// A fixed Hint [I]: Claude Code tolerates it; Copilot CLI is a guess.
 		v := model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown}
 		if m.r.has(model.TargetClaudeCode) || m.r.has(model.TargetCopilotCLI) {
-			m.r.add(model.Diagnostic{Rule: "cmd/argument-hint-list", Severity: model.SeverityHint, Span: hf.valSpan, Verdicts: v,
+			m.r.add(model.Diagnostic{Rule: cmdArgumentHintList.ID, Severity: model.SeverityHint, Span: hf.valSpan, Verdicts: v,
 				Message: "'argument-hint' " + q(src) + " is a YAML list; Claude Code tolerates it, but quote it to keep it text.",
 				Fixes:   []model.Fix{replaceValue("Quote the value", hf, "'"+strings.ReplaceAll(src, "'", "''")+"'", true)}})
 		}
 	}
 	for _, key := range []string{"name", "paths"} {
 		if f := m.field(key); f != nil {
-			m.report("cmd/ignored-key", f.keySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+			m.report(cmdIgnoredKey, f.keySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
 				"{T} ignore{s} "+q(key)+" in a command: its name is its file path.",
 				model.Fix{Title: "Delete '" + key + "'", Preferred: true, Edits: []model.Edit{{Span: m.entryLines(m.doc.root, m.indexOf(f))}}})
 		}

@@ -16,25 +16,27 @@ import (
 // extension of WorkspaceFS; without it these rules are skipped.
 
 // crossFileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var crossFileRules = []RuleInfo{
-	{
-		ID:       "plugin/copies",
-		Summary:  "Manifest copies in one plugin disagree on the plugin name.",
-		Kinds:    "plugin",
-		Severity: "V WARN · CL WARN.",
-	},
-	{
-		ID:       "mcp/duplicate",
-		Summary:  "One MCP server name in two files that one consumer merges.",
-		Kinds:    "mcp",
-		Severity: "V SKIP (first wins) · CL LOSE (last wins).",
-	},
-	{
-		ID:       "market/version",
-		Summary:  "A marketplace entry's version differs from its plugin's.",
-		Kinds:    "market",
-		Severity: "CC WARN (plugin.json wins).",
-	},
+var crossFileRules = []*Rule{pluginCopies, mcpDuplicate, marketVersion}
+
+var pluginCopies = &Rule{
+	ID:       "plugin/copies",
+	Summary:  "Manifest copies in one plugin disagree on the plugin name.",
+	Kinds:    "plugin",
+	Severity: "V WARN · CL WARN.",
+}
+
+var mcpDuplicate = &Rule{
+	ID:       "mcp/duplicate",
+	Summary:  "One MCP server name in two files that one consumer merges.",
+	Kinds:    "mcp",
+	Severity: "V SKIP (first wins) · CL LOSE (last wins).",
+}
+
+var marketVersion = &Rule{
+	ID:       "market/version",
+	Summary:  "A marketplace entry's version differs from its plugin's.",
+	Kinds:    "market",
+	Severity: "CC WARN (plugin.json wins).",
 }
 
 // readJSONFile reads and parses another workspace file; ok is false when
@@ -79,7 +81,7 @@ func (m *manifest) copies(doc *JSONValue) {
 		}
 		// VS Code and Copilot CLI warn about the mismatch whichever copy
 		// they read, so this bypasses the per-file readers.
-		if m.r.verdict("plugin/copies", name.Span, model.V(model.Warn).With(model.Verdicts{model.TargetCopilotCLI: model.Warn}),
+		if m.r.verdict(pluginCopies, name.Span, model.V(model.Warn).With(model.Verdicts{model.TargetCopilotCLI: model.Warn}),
 			fmt.Sprintf("%%s will warn: this copy's name '%s' differs from '%s' in '%s'.", jClip(name.Str), jClip(en.Str), loc),
 			jReplace(fmt.Sprintf("Use '%s'", en.Str), name.Span, jQuote(en.Str))) {
 			n := len(m.r.diags) - 1
@@ -139,7 +141,7 @@ func (w *mcpWalk) duplicates(own *JSONValue) {
 			if jHasTarget(c.decidedBy(v), model.TargetVSCode) || jHasTarget(c.decidedBy(v), model.TargetVSCodeAgentHost) {
 				msg = fmt.Sprintf("%%s will skip this server: '%s' already defines '%s'.", s.rel, jClip(m.Key))
 			}
-			if c.report("mcp/duplicate", m.KeySpan, v, msg, model.Fix{Title: "Rename this server", Edits: []model.Edit{{Span: m.KeySpan, NewText: jQuote(m.Key + "-2")}}}) {
+			if c.report(mcpDuplicate, m.KeySpan, v, msg, model.Fix{Title: "Rename this server", Edits: []model.Edit{{Span: m.KeySpan, NewText: jQuote(m.Key + "-2")}}}) {
 				n := len(c.r.diags) - 1
 				c.r.diags[n].Related = append(c.r.diags[n].Related, model.Related{Path: s.rel, Span: first.KeySpan, Message: "first definition"})
 			}
@@ -159,8 +161,8 @@ func mcpServersOf(doc *JSONValue) *JSONValue {
 	return doc
 }
 
-// marketVersion compares an entry's version with its local plugin's.
-func marketVersion(c *jsonCheck, e *JSONValue, pluginRel string) {
+// checkMarketVersion compares an entry's version with its local plugin's.
+func checkMarketVersion(c *jsonCheck, e *JSONValue, pluginRel string) {
 	ver := e.Get("version")
 	if !ver.Is(JSONString) {
 		return
@@ -177,7 +179,7 @@ func marketVersion(c *jsonCheck, e *JSONValue, pluginRel string) {
 	if !pv.Is(JSONString) || pv.Str == ver.Str {
 		return
 	}
-	if c.report("market/version", ver.Span, model.Verdicts{model.TargetClaudeCode: model.Warn},
+	if c.report(marketVersion, ver.Span, model.Verdicts{model.TargetClaudeCode: model.Warn},
 		fmt.Sprintf("%%s warns and uses version '%s' from the plugin's manifest, not '%s'.", jClip(pv.Str), jClip(ver.Str)),
 		jReplace(fmt.Sprintf("Use '%s'", pv.Str), ver.Span, jQuote(pv.Str))) {
 		n := len(c.r.diags) - 1

@@ -14,16 +14,19 @@
 // Rules that compare files (manifest copies, duplicate MCP servers, skills
 // or subagents sharing a name) read the others through File.FS and its
 // optional extensions WorkspaceReader and WorkspaceLister (crossfile.go,
-// duplicates.go). Kinds validated in another package come in through
-// Options.Checkers (external.go).
+// duplicates.go). The client tool config's validator comes in
+// through Options.ToolsConfig (toolsconfig.go).
 //
-// Each rule's metadata (summary, kinds, severity line, evidence) is a
-// RuleInfo next to the code that reports it; ruleTable (rules.go) lists the
-// groups. docs/rules.md, the page every diagnostic links to, is generated
-// from Rules() and the golden fixtures by internal/rulesdoc. Adding a rule:
-// its RuleInfo and report call in the checker file, a fixture under
-// testdata/ws with its .golden (go test ./diagnostics -run TestGolden
+// Each rule is one value, a *Rule (id, summary, kinds, severity line,
+// evidence, fix tier) declared at the top of the checker file that reports
+// it and listed in that file's group; ruleTable (rules.go) joins the groups.
+// Findings are reported through the value, so there are no free rule ids.
+// docs/rules.md, the page every diagnostic links to, is generated from
+// Rules() and the golden fixtures by ../internal/rulesdoc (above this
+// package: it reads the fixtures through check). Adding a rule: its
+// *Rule, its group entry and its report call in the checker file, a fixture
+// under testdata/ws with its .golden (go test ./diagnostics -run TestGolden
 // -update), then go generate ./diagnostics.
 package diagnostics
 
-//go:generate go run ./internal/rulesdoc -fixtures testdata/ws -o ../docs/rules.md
+//go:generate go run ../internal/rulesdoc -fixtures testdata/ws -o ../docs/rules.md

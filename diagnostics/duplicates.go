@@ -21,19 +21,20 @@ import (
 )
 
 // duplicateRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var duplicateRules = []RuleInfo{
-	{
-		ID:       "skill/name-duplicate",
-		Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
-		Kinds:    "skill",
-		Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
-	},
-	{
-		ID:       "ccagent/duplicate",
-		Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
-		Kinds:    "ccagent",
-		Severity: "CC SKIP (file order decides which one loads); both files are reported.",
-	},
+var duplicateRules = []*Rule{skillNameDuplicate, ccagentDuplicate}
+
+var skillNameDuplicate = &Rule{
+	ID:       "skill/name-duplicate",
+	Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
+	Kinds:    "skill",
+	Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+}
+
+var ccagentDuplicate = &Rule{
+	ID:       "ccagent/duplicate",
+	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
+	Kinds:    "ccagent",
+	Severity: "CC SKIP (file order decides which one loads); both files are reported.",
 }
 
 // WorkspaceLister is an optional extension of WorkspaceFS for rules that
@@ -148,11 +149,11 @@ func (m *mdFile) skillClash(rel string, b []byte, v model.Verdicts, msg string) 
 		if !m.r.has(model.TargetVSCode) && !m.r.has(model.TargetVSCodeAgentHost) && !m.r.has(model.TargetCopilotCLI) {
 			return
 		}
-		m.r.add(model.Diagnostic{Rule: "skill/name-duplicate", Severity: model.SeverityHint, Span: span, Related: []model.Related{winner},
+		m.r.add(model.Diagnostic{Rule: skillNameDuplicate.ID, Severity: model.SeverityHint, Span: span, Related: []model.Related{winner},
 			Message: "This skill is an exact copy of '" + rel + "'; agents that read both folders load that one."})
 		return
 	}
-	if m.report("skill/name-duplicate", span, v, msg) {
+	if m.report(skillNameDuplicate, span, v, msg) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, winner)
 	}
@@ -294,7 +295,7 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 		newName = name + "-2"
 	}
 	msg := "{T} load{s} only one subagent named " + q(name) + " (file order decides): '" + others[0].Path + "' has it too."
-	if m.report("ccagent/duplicate", nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Skip}, msg,
+	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Skip}, msg,
 		replaceValue("Rename to '"+newName+"'", nf, yamlScalar(newName), true)) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, others...)

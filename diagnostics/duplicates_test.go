@@ -65,7 +65,8 @@ func TestSkillNameDuplicate(t *testing.T) {
 	require.Len(t, dup.Related, 1)
 	assert.Equal(t, ".github/skills/deploy/SKILL.md", dup.Related[0].Path)
 	assert.Equal(t, sp(winner, "deploy"), dup.Related[0].Span, "related points at the winner's name")
-	assert.Equal(t, model.Reaction("skip"), dup.Verdicts[model.TargetCopilotCLI])
+	// Copilot CLI's reaction has no evidence entry: unknown, not skip (#25).
+	assert.Equal(t, model.Unknown, dup.Verdicts[model.TargetCopilotCLI])
 
 	// An identical copy (a symlink reads the same) is only a hint.
 	ds = checkIn(t, root, ".agents/skills/deploy/SKILL.md", d)

@@ -18,53 +18,57 @@ import (
 )
 
 // fieldRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var fieldRules = []RuleInfo{
-	{
-		ID:       "field/type",
-		Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
-		Kinds:    vsKinds,
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts validateName/validateDescription/validateArgumentHint: \"The 'name' attribute must be a string.\" (Error)"},
-		},
+var fieldRules = []*Rule{fieldType, fieldEmpty, fieldBool, fieldUnknown, fieldRenamed}
+
+var fieldType = &Rule{
+	ID:       "field/type",
+	Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
+	Kinds:    vsKinds,
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts validateName/validateDescription/validateArgumentHint: \"The 'name' attribute must be a string.\" (Error)"},
 	},
-	{
-		ID:       "field/empty",
-		Summary:  "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects.",
-		Kinds:    vsKinds,
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `argument-hint`: V WARN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.nameShouldNotBeEmpty', 'descriptionShouldNotBeEmpty' (Error)"},
-		},
+}
+
+var fieldEmpty = &Rule{
+	ID:       "field/empty",
+	Summary:  "'name', 'description', 'model', 'agent' or 'argument-hint' is empty, which VS Code rejects.",
+	Kinds:    vsKinds,
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `argument-hint`: V WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.nameShouldNotBeEmpty', 'descriptionShouldNotBeEmpty' (Error)"},
 	},
-	{
-		ID:       "field/bool",
-		Summary:  "A boolean field is not a bare true/false.",
-		Kinds:    vsKinds + ", ccagent, cmd",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok (`yes/no/on/off/1/0`).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateUserInvocable/validateDisableModelInvocation: \"must be 'true' or 'false'\" (Error marker)"},
-		},
+}
+
+var fieldBool = &Rule{
+	ID:       "field/bool",
+	Summary:  "A boolean field is not a bare true/false.",
+	Kinds:    vsKinds + ", ccagent, cmd",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok (`yes/no/on/off/1/0`).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateUserInvocable/validateDisableModelInvocation: \"must be 'true' or 'false'\" (Error marker)"},
 	},
-	{
-		ID:       "field/unknown",
-		Summary:  "A frontmatter key the kind does not know for an effective consumer.",
-		Kinds:    vsKinds + ", ccagent, cmd, rule",
-		Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
-		Evidence: []Evidence{
-			{"VS", "IGN", "VS Code promptValidator.ts checkForInvalidArguments: \"Attribute '{0}' is not supported …\" at MarkerSeverity.Hint with MarkerTag.Unnecessary"},
-			{"UP", "REJ", "skills-ref/quick_validate.py: \"Unexpected fields in frontmatter\""},
-			{"all", "LOSE", "a near miss (`Name` for `name`): YAML keys are case-sensitive, so the intended field is missing"},
-		},
+}
+
+var fieldUnknown = &Rule{
+	ID:       "field/unknown",
+	Summary:  "A frontmatter key the kind does not know for an effective consumer.",
+	Kinds:    vsKinds + ", ccagent, cmd, rule",
+	Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
+	Evidence: []Evidence{
+		{"VS", "IGN", "VS Code promptValidator.ts checkForInvalidArguments: \"Attribute '{0}' is not supported …\" at MarkerSeverity.Hint with MarkerTag.Unnecessary"},
+		{"UP", "REJ", "skills-ref/quick_validate.py: \"Unexpected fields in frontmatter\""},
+		{"all", "LOSE", "a near miss (`Name` for `name`): YAML keys are case-sensitive, so the intended field is missing"},
 	},
-	{
-		ID:       "field/renamed",
-		Summary:  "A renamed key or file type (user-invokable, mode, *.chatmode.md).",
-		Kinds:    "skill, agent, prompt",
-		Severity: "V WARN (Deprecated tag).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateAgent: 'promptValidator.modeDeprecated' (Warning, MarkerTag.Deprecated)"},
-		},
+}
+
+var fieldRenamed = &Rule{
+	ID:       "field/renamed",
+	Summary:  "A renamed key or file type (user-invokable, mode, *.chatmode.md).",
+	Kinds:    "skill, agent, prompt",
+	Severity: "V WARN (Deprecated tag).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateAgent: 'promptValidator.modeDeprecated' (Warning, MarkerTag.Deprecated)"},
 	},
 }
 
@@ -305,7 +309,7 @@ func (m *mdFile) fieldType(f *mdField) {
 		if span.Empty() {
 			span = f.keySpan
 		}
-		m.report("field/empty", span, v, "{T} ignore{s} the empty "+q(f.key)+" in this "+kindName(m.kind)+".")
+		m.report(fieldEmpty, span, v, "{T} ignore{s} the empty "+q(f.key)+" in this "+m.kind.Noun()+".")
 		return
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
@@ -324,8 +328,8 @@ func (m *mdFile) fieldType(f *mdField) {
 	if f.key == "model" {
 		want = "a string or a list of strings"
 	}
-	m.report("field/type", f.valSpan, vsMarked(),
-		"{T} ignore{s} "+q(f.key)+" in this "+kindName(m.kind)+": it must be "+want+", not "+what+".", fixes...)
+	m.report(fieldType, f.valSpan, vsMarked(),
+		"{T} ignore{s} "+q(f.key)+" in this "+m.kind.Noun()+": it must be "+want+", not "+what+".", fixes...)
 }
 
 func (m *mdFile) toolsType(f *mdField) {
@@ -338,8 +342,8 @@ func (m *mdFile) toolsType(f *mdField) {
 	case isNull(n):
 		return
 	}
-	m.report("field/type", f.valSpan, vsMarked(),
-		"{T} ignore{s} 'tools' in this "+kindName(m.kind)+": it must be a list of tool names, not "+nodeWhat(n)+".")
+	m.report(fieldType, f.valSpan, vsMarked(),
+		"{T} ignore{s} 'tools' in this "+m.kind.Noun()+": it must be a list of tool names, not "+nodeWhat(n)+".")
 }
 
 func allStrings(n *yaml.Node) bool {
@@ -396,7 +400,7 @@ func (m *mdFile) checkBool(n *yaml.Node, span model.Span, key string) {
 			fixes = append(fixes, model.Fix{Title: "Write false", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "false"}}})
 		}
 	}
-	m.report("field/bool", span, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+	m.report(fieldBool, span, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
 		"{T} ignore{s} "+q(key)+": it must be a bare true or false, not "+q(m.srcOf(span))+".", fixes...)
 }
 
@@ -413,7 +417,7 @@ func (m *mdFile) fieldRenamed(f *mdField) bool {
 	default:
 		return false
 	}
-	return m.report("field/renamed", f.keySpan, model.V(model.Warn),
+	return m.report(fieldRenamed, f.keySpan, model.V(model.Warn),
 		"{T} warn{s}: "+q(f.key)+" was renamed to "+q(rename)+".",
 		model.Fix{Title: "Rename to '" + rename + "'", Preferred: true, Edits: []model.Edit{{Span: f.keySpan, NewText: rename}}})
 }
@@ -462,7 +466,7 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 				v[t] = model.Lose
 			}
 		}
-		m.report("field/unknown", f.keySpan, v,
+		m.report(fieldUnknown, f.keySpan, v,
 			"{T} ignore{s} "+q(key)+" and lose{s} its value: it looks like a typo for "+q(best)+".",
 			model.Fix{Title: "Rename to '" + best + "'", Preferred: true, Edits: []model.Edit{{Span: f.keySpan, NewText: best}}})
 		return
@@ -473,11 +477,11 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 			fixes = append(fixes, fx)
 		}
 	}
-	msg := "{T} ignore{s} " + q(key) + ": it is not a " + kindName(m.kind) + " key."
+	msg := "{T} ignore{s} " + q(key) + ": it is not a " + m.kind.Noun() + " key."
 	if readers := readersOf(m.kind, key); readers != "" {
-		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + kindName(m.kind) + " key."
+		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + m.kind.Noun() + " key."
 	}
-	m.report("field/unknown", f.keySpan, v, msg, fixes...)
+	m.report(fieldUnknown, f.keySpan, v, msg, fixes...)
 }
 
 // readersOf names the consumers that know key for a kind ("Claude Code").
@@ -586,12 +590,28 @@ func closestKey(kind model.Kind, key string) string {
 		return v.(string)
 	}
 	best := closest(key, kindKeys(kind), 2)
+	if best != "" && !plausibleTypo(key, best) {
+		best = ""
+	}
 	if closestMemoLen.Load() < closestMemoMax {
 		if _, loaded := closestMemo.LoadOrStore(mk, best); !loaded {
 			closestMemoLen.Add(1)
 		}
 	}
 	return best
+}
+
+// plausibleTypo keeps a two-edit near miss only where a typo is likely: a
+// swap or two slips in a word of the same length ('modle' → 'model'), or a
+// long key ('disableModelInvocation' → 'disable-model-invocation'). Two
+// edits that also change the length of a short word turn a real key into
+// another ('parent' → 'agent', #25).
+func plausibleTypo(key, best string) bool {
+	k, b := strings.ToLower(key), strings.ToLower(best)
+	if strings.EqualFold(key, best) || levenshtein(k, b) <= 1 {
+		return true
+	}
+	return len(k) == len(b) || len(b) >= 10
 }
 
 const closestMemoMax = 4096

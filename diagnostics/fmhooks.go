@@ -48,7 +48,7 @@ func (m *mdFile) checkFrontmatterHooks() {
 		return
 	}
 	if f.v.Kind != yaml.MappingNode {
-		w.report("hooks/shape", f.valSpan, w.all(model.Reject),
+		w.report(hooksShape, f.valSpan, w.all(model.Reject),
 			"{T} cannot load these hooks: 'hooks' is "+nodeWhat(f.v)+", not a map of events.")
 		return
 	}
@@ -57,7 +57,7 @@ func (m *mdFile) checkFrontmatterHooks() {
 		w.event(k)
 		if v.Kind != yaml.SequenceNode {
 			if !isNull(v) {
-				w.report("hooks/shape", m.doc.span(v), w.all(model.Reject),
+				w.report(hooksShape, m.doc.span(v), w.all(model.Reject),
 					"{T} cannot load these hooks: "+q(k.Value)+" is "+nodeWhat(v)+", not a list of hooks.")
 			}
 			continue
@@ -87,7 +87,7 @@ func (w *fmHooks) all(x model.Reaction) model.Verdicts {
 }
 
 // report keeps only the verdicts of the hooks' readers.
-func (w *fmHooks) report(rule string, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
+func (w *fmHooks) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	kept := model.Verdicts{}
 	for t, x := range v {
 		if w.reads(t) {
@@ -125,7 +125,7 @@ func (w *fmHooks) event(k *yaml.Node) {
 		msg = "{T} will never run hooks under " + q(name) + ", an unknown event there (did you mean '" + best + "'?)."
 		fixes = append(fixes, model.Fix{Title: "Rename to '" + best + "'", Preferred: true, Edits: []model.Edit{{Span: span, NewText: best}}})
 	}
-	w.report("hooks/event", span, v, msg, fixes...)
+	w.report(hooksEvent, span, v, msg, fixes...)
 }
 
 // mapGet returns the value node of key in a mapping, and its key node.
@@ -153,7 +153,7 @@ func (w *fmHooks) openSpan(n *yaml.Node) model.Span {
 func (w *fmHooks) entry(event string, item *yaml.Node) {
 	m := w.m
 	if item.Kind != yaml.MappingNode {
-		w.report("hooks/shape", m.doc.span(item), w.all(model.Reject),
+		w.report(hooksShape, m.doc.span(item), w.all(model.Reject),
 			"{T} cannot load these hooks: an entry of "+q(event)+" is "+nodeWhat(item)+", not a map.")
 		return
 	}
@@ -161,7 +161,7 @@ func (w *fmHooks) entry(event string, item *yaml.Node) {
 	if group == nil {
 		// A flat handler: VS Code runs it, Claude Code requires groups.
 		if w.reads(model.TargetClaudeCode) {
-			w.report("hooks/flat-for-claude", w.openSpan(item), model.Verdicts{model.TargetClaudeCode: model.Reject},
+			w.report(hooksFlatForClaude, w.openSpan(item), model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"{T} cannot load this hook: it expects matcher groups ('hooks:' with a list of handlers) under each event.")
 		}
 		saved := w.readers
@@ -178,13 +178,13 @@ func (w *fmHooks) entry(event string, item *yaml.Node) {
 		case "hooks":
 		case "matcher":
 			if jHas(matcherNoEffect, event) && w.reads(model.TargetClaudeCode) {
-				w.report("hooks/matcher-no-effect", m.doc.keySpan(k), model.Verdicts{model.TargetClaudeCode: model.Ignore},
+				w.report(hooksMatcherNoEffect, m.doc.keySpan(k), model.Verdicts{model.TargetClaudeCode: model.Ignore},
 					"{T} ignore{s} this matcher: "+q(event)+" hooks always run.",
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: w.deleteEntry(item, i)}}})
 				continue
 			}
 			if s, ok := str(v); ok && !matchesEverything(s) {
-				w.report("hooks/matcher-ignored", m.doc.span(v), matcherIgnored(event, fmKnownEvents),
+				w.report(hooksMatcherIgnored, m.doc.span(v), matcherIgnored(event, fmKnownEvents),
 					"{T} run{s} this hook on every "+q(event)+" event: the matcher "+q(s)+" is ignored.")
 			}
 		default:
@@ -193,12 +193,12 @@ func (w *fmHooks) entry(event string, item *yaml.Node) {
 			if w.reads(model.TargetClaudeCode) {
 				verb = "{T} ignore{s} "
 			}
-			w.report("hooks/group-key", m.doc.keySpan(k), model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Ignore}),
+			w.report(hooksGroupKey, m.doc.keySpan(k), model.V(model.Warn).With(model.Verdicts{model.TargetClaudeCode: model.Ignore}),
 				verb+q(k.Value)+" in a matcher group, which holds only 'matcher' and 'hooks'.")
 		}
 	}
 	if group.Kind != yaml.SequenceNode {
-		w.report("hooks/shape", m.doc.span(group), w.all(model.Reject),
+		w.report(hooksShape, m.doc.span(group), w.all(model.Reject),
 			"{T} cannot load these hooks: a group's 'hooks' is "+nodeWhat(group)+", not a list.")
 		return
 	}
@@ -242,7 +242,7 @@ func fmCommandKeys(t model.Target) []string {
 func (w *fmHooks) handler(event string, h *yaml.Node) {
 	m := w.m
 	if h.Kind != yaml.MappingNode {
-		w.report("hooks/shape", m.doc.span(h), w.all(model.Reject),
+		w.report(hooksShape, m.doc.span(h), w.all(model.Reject),
 			"{T} cannot load these hooks: a hook of "+q(event)+" is "+nodeWhat(h)+", not a map.")
 		return
 	}
@@ -251,10 +251,10 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 	tk, tv := mapGet(h, "type")
 	switch s, ok := str(tv); {
 	case tk == nil:
-		w.report("hooks/type", open, model.V(model.Reject).With(model.Verdicts{model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.Reject}),
+		w.report(hooksType, open, model.V(model.Reject).With(model.Verdicts{model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.Reject}),
 			"{T} reject{s} this hook: it has no 'type' (use 'type: command').")
 	case !ok:
-		w.report("hooks/type", m.doc.span(tv), w.all(model.Reject),
+		w.report(hooksType, m.doc.span(tv), w.all(model.Reject),
 			"{T} reject{s} this hook: 'type' is "+nodeWhat(tv)+", not a string such as 'command'.")
 		return
 	default:
@@ -274,7 +274,7 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 			if !jHas(ccHookTypes, typ) {
 				fixes = append(fixes, model.Fix{Title: "Use 'command'", Preferred: true, Edits: []model.Edit{{Span: m.doc.span(tv), NewText: "command"}}})
 			}
-			w.report("hooks/type", m.doc.span(tv), v, "{T} cannot run this hook: type "+q(typ)+" is not supported there.", fixes...)
+			w.report(hooksType, m.doc.span(tv), v, "{T} cannot run this hook: type "+q(typ)+" is not supported there.", fixes...)
 			if !jHas(ccHookTypes, typ) {
 				return // unknown everywhere: one cause, one diagnostic
 			}
@@ -286,19 +286,19 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 		switch k.Value {
 		case "timeout":
 			if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") || strings.HasPrefix(v.Value, "-") || strings.Trim(v.Value, "0._") == "" {
-				w.report("hooks/field-type", m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
+				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
 					"{T} drop{s} or ignore{s} this hook's 'timeout': it must be a positive number of seconds.")
 			}
 		case "async":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				w.report("hooks/field-type", m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
+				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
 					"{T} drop{s} or ignore{s} this hook's 'async': it is "+nodeWhat(v)+", not true or false.")
 			}
 		}
 		if !jHas(knownHandlerKeys, k.Value) {
 			// VS Code warns about keys its agent hooks do not know; Claude Code
 			// passes them over.
-			w.report("hooks/unknown-key", m.doc.keySpan(k), model.V(model.Warn),
+			w.report(hooksUnknownKey, m.doc.keySpan(k), model.V(model.Warn),
 				"{T} warn{s} about the hook field "+q(k.Value)+", which no hooks format defines.")
 		}
 	}
@@ -323,15 +323,15 @@ func (w *fmHooks) commandPresence(h *yaml.Node, typ string, open model.Span) {
 			}
 		}
 		if missing {
-			w.report("hooks/command", open, v, "{T} cannot run this hook: it has no 'command'.")
+			w.report(hooksCommand, open, v, "{T} cannot run this hook: it has no 'command'.")
 		}
 	case "http":
 		if k, _ := mapGet(h, "url"); k == nil {
-			w.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: an 'http' hook needs a 'url'.")
+			w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: an 'http' hook needs a 'url'.")
 		}
 	case "prompt", "agent":
 		if k, _ := mapGet(h, "prompt"); k == nil {
-			w.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: a "+q(typ)+" hook needs a 'prompt'.")
+			w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: a "+q(typ)+" hook needs a 'prompt'.")
 		}
 	}
 }

@@ -58,6 +58,13 @@ func (d dirLayout) PluginRoot(dir string) model.PluginFormat {
 	}, dir)
 }
 
+func (d dirLayout) ClaudeListed(dir string) bool {
+	return model.ClaudeListed(func(rel string) ([]byte, bool) {
+		b, err := os.ReadFile(filepath.Join(string(d), filepath.FromSlash(rel)))
+		return b, err == nil
+	}, dir)
+}
+
 func renderGolden(text []byte, diags []model.Diagnostic) string {
 	idx := model.NewLineIndex(text)
 	var b strings.Builder
@@ -115,8 +122,9 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"file/too-large":  "TestFileGuards",
 		"file/unreadable": "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
 		"file/encoding":   "TestFileGuards",
-		"fm/crlf":         "TestUploadOnlyRules", // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error":  "TestExtraChecker",    // no built-in rule panics on purpose
+		"fm/crlf":         "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error":  "TestToolsConfig",                                       // no built-in rule panics on purpose
+		"tools/config":    "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {

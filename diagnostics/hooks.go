@@ -16,134 +16,164 @@ import (
 // each entry. The same walk serves `hooks` in .claude/settings*.json.
 
 // hookRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var hookRules = []RuleInfo{
-	{
-		ID:       "hooks/shape",
-		Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
-		Kinds:    hookKinds,
-		Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+var hookRules = []*Rule{
+	hooksShape, hooksVersion, hooksEvent, hooksFlatForClaude, hooksMatcherIgnored,
+	hooksMatcherNoEffect, hooksGroupKey, hooksType, hooksCommand, hooksFieldType,
+	hooksFieldForm, hooksUnknownKey, hooksUserConfig, hooksUnquotedRoot, hooksScript,
+	tokenPluginRoot,
+}
+
+var hooksShape = &Rule{
+	ID:       "hooks/shape",
+	Summary:  "Hooks (a hooks file, settings `hooks` or frontmatter `hooks:`) whose events or entries have the wrong shape.",
+	Kinds:    hookKinds,
+	Severity: "All REJ (VS Code reads a wrapper-less file's top level: ok).",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332 on hooks/hooks.json with an event at the top level: \"PreToolUse/PermissionRequest is declared at the top level, outside the \\\"hooks\\\" object … cannot be loaded\" (success false)"},
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the configuration is {\"version\": 1, \"hooks\": {<event>: [<hook>, …]}} (documented; the reaction is not observed)"},
 	},
-	{
-		ID:       "hooks/version",
-		Summary:  "A Copilot-form hooks file has a `version` other than 1.",
-		Kinds:    "hooks",
-		Severity: "CL REJ.",
+}
+
+var hooksVersion = &Rule{
+	ID:       "hooks/version",
+	Summary:  "A Copilot-form hooks file has a `version` other than 1.",
+	Kinds:    "hooks",
+	Severity: "CL REJ? (documented: version 1).",
+	Evidence: []Evidence{
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: \"Hook configuration files use JSON format with version 1.\" (documented; the reaction is not observed)"},
 	},
-	{
-		ID:       "hooks/event",
-		Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
-		Kinds:    hookKinds,
-		Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
-		Evidence: []Evidence{
-			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
-			{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
-			{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
-		},
+}
+
+var hooksEvent = &Rule{
+	ID:       "hooks/event",
+	Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
+	Kinds:    hookKinds,
+	Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+	Evidence: []Evidence{
+		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
+		{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
+		{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
+		{"CL", "SKIP?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the hook types are sessionStart, sessionEnd, userPromptSubmitted, preToolUse, postToolUse, errorOccurred, … (camelCase; documented)"},
 	},
-	{
-		ID:       "hooks/flat-for-claude",
-		Summary:  "A flat handler where Claude Code requires matcher groups.",
-		Kinds:    hookKinds,
-		Severity: "CC REJ.",
-		Evidence: []Evidence{
-			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Hook matcher \\\"hooks\\\" must be an array of hook entries; received undefined; entry ignored at runtime\""},
-		},
+}
+
+var hooksFlatForClaude = &Rule{
+	ID:       "hooks/flat-for-claude",
+	Summary:  "A flat handler where Claude Code requires matcher groups.",
+	Kinds:    hookKinds,
+	Severity: "CC REJ.",
+	Evidence: []Evidence{
+		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Hook matcher \\\"hooks\\\" must be an array of hook entries; received undefined; entry ignored at runtime\""},
 	},
-	{
-		ID:       "hooks/matcher-ignored",
-		Summary:  "VS Code ignores `matcher` and runs the hook on every such event.",
-		Kinds:    hookKinds,
-		Severity: "V LOSE (runs on every such event), only for a V target that runs the event (else hooks/event speaks) and only when the matcher selects less than everything (not `*`, `.*`, empty).",
-		Evidence: []Evidence{
-			{"V", "LOSE", "VS Code hooks documentation [VD]: matchers are not applied, every handler of the event runs; not yet traced to a function in VS Code's source"},
-		},
+}
+
+var hooksMatcherIgnored = &Rule{
+	ID:       "hooks/matcher-ignored",
+	Summary:  "VS Code ignores `matcher` and runs the hook on every such event.",
+	Kinds:    hookKinds,
+	Severity: "V LOSE (runs on every such event), only for a V target that runs the event (else hooks/event speaks) and only when the matcher selects less than everything (not `*`, `.*`, empty).",
+	Evidence: []Evidence{
+		{"V", "LOSE", "VS Code hooks documentation [VD]: matchers are not applied, every handler of the event runs; not yet traced to a function in VS Code's source"},
 	},
-	{
-		ID:       "hooks/matcher-no-effect",
-		Summary:  "A `matcher` on an event Claude Code never filters.",
-		Kinds:    hookKinds,
-		Severity: "CC IGN.",
+}
+
+var hooksMatcherNoEffect = &Rule{
+	ID:       "hooks/matcher-no-effect",
+	Summary:  "A `matcher` on an event Claude Code never filters.",
+	Kinds:    hookKinds,
+	Severity: "CC IGN.",
+}
+
+var hooksGroupKey = &Rule{
+	ID:       "hooks/group-key",
+	Summary:  "A matcher-group key other than `matcher` and `hooks`.",
+	Kinds:    hookKinds,
+	Severity: "V WARN in agent `hooks:`, IGN in hook files.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownMatcherProperty' \"Unknown property '{0}' in hook matcher.\" (Warning, agent `hooks:`)"},
 	},
-	{
-		ID:       "hooks/group-key",
-		Summary:  "A matcher-group key other than `matcher` and `hooks`.",
-		Kinds:    hookKinds,
-		Severity: "V WARN in agent `hooks:`, IGN in hook files.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownMatcherProperty' \"Unknown property '{0}' in hook matcher.\" (Warning, agent `hooks:`)"},
-		},
+}
+
+var hooksType = &Rule{
+	ID:       "hooks/type",
+	Summary:  "A handler `type` that is missing or unsupported by a consumer.",
+	Kinds:    hookKinds,
+	Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
+		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
+		{"V", "LOSE?", "a Claude Code type (prompt, agent, http, mcp_tool) in a hooks file: VS Code runs command hooks only, and the plugin still loads (the marker above is an editor marker, not a load failure); not traced to a loader function"},
 	},
-	{
-		ID:       "hooks/type",
-		Summary:  "A handler `type` that is missing or unsupported by a consumer.",
-		Kinds:    hookKinds,
-		Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
-		Evidence: []Evidence{
-			{"CC", "REJ", "`claude plugin validate` 2.1.332: \"Unknown hook type \\\"shell\\\" …\" (error, success false)"},
-			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookTypeMustBeCommand', 'hookMissingType' (Error markers, agent `hooks:`)"},
-		},
+}
+
+var hooksCommand = &Rule{
+	ID:       "hooks/command",
+	Summary:  "A handler without the command field a consumer runs.",
+	Kinds:    hookKinds,
+	Severity: "REJ per target that finds none of its command fields.",
+	Evidence: []Evidence{
+		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: a command hook needs \"One of bash/powershell\" (documented; the reaction is not observed)"},
+		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
+		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
 	},
-	{
-		ID:       "hooks/command",
-		Summary:  "A handler without the command field a consumer runs.",
-		Kinds:    hookKinds,
-		Severity: "REJ per target that finds none of its command fields.",
-		Evidence: []Evidence{
-			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
-			{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
-		},
+}
+
+var hooksFieldType = &Rule{
+	ID:       "hooks/field-type",
+	Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
+	Kinds:    "hooks, settings",
+	Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+	Evidence: []Evidence{
+		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
 	},
-	{
-		ID:       "hooks/field-type",
-		Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
-		Kinds:    "hooks, settings",
-		Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
-		Evidence: []Evidence{
-			{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
-		},
+}
+
+var hooksFieldForm = &Rule{
+	ID:       "hooks/field-form",
+	Summary:  "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored.",
+	Kinds:    "hooks, settings",
+	Severity: "IGN, so the value is lost: LOSE.",
+}
+
+var hooksUnknownKey = &Rule{
+	ID:       "hooks/unknown-key",
+	Summary:  "A handler key no hooks family knows.",
+	Kinds:    hookKinds,
+	Severity: "V WARN in agent `hooks:`, IGN in hook files · CC ok.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownHookProperty' (Warning, agent `hooks:`)"},
 	},
-	{
-		ID:       "hooks/field-form",
-		Summary:  "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored.",
-		Kinds:    "hooks, settings",
-		Severity: "IGN, so the value is lost: LOSE.",
+}
+
+var hooksUserConfig = &Rule{
+	ID:       "hooks/user-config",
+	Summary:  "`${user_config.*}` in a shell-form hook command, which Claude Code rejects.",
+	Kinds:    "hooks, settings",
+	Severity: "CC REJ.",
+}
+
+var hooksUnquotedRoot = &Rule{
+	ID:       "hooks/unquoted-root",
+	Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
+	Kinds:    "hooks, settings",
+	Severity: "CC WARN.",
+	Evidence: []Evidence{
+		{"CC", "WARN", "`claude plugin validate`: \"Shell command uses ${CLAUDE_PLUGIN_ROOT} without quotes … Wrap the placeholder in double quotes, or use exec form\""},
 	},
-	{
-		ID:       "hooks/unknown-key",
-		Summary:  "A handler key no hooks family knows.",
-		Kinds:    hookKinds,
-		Severity: "V WARN in agent `hooks:`, IGN in hook files · CC ok.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateHookCommand: 'promptValidator.unknownHookProperty' (Warning, agent `hooks:`)"},
-		},
-	},
-	{
-		ID:       "hooks/user-config",
-		Summary:  "`${user_config.*}` in a shell-form hook command, which Claude Code rejects.",
-		Kinds:    "hooks, settings",
-		Severity: "CC REJ.",
-	},
-	{
-		ID:       "hooks/unquoted-root",
-		Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
-		Kinds:    "hooks, settings",
-		Severity: "CC WARN.",
-		Evidence: []Evidence{
-			{"CC", "WARN", "`claude plugin validate`: \"Shell command uses ${CLAUDE_PLUGIN_ROOT} without quotes … Wrap the placeholder in double quotes, or use exec form\""},
-		},
-	},
-	{
-		ID:       "hooks/script",
-		Summary:  "The script a hook runs does not exist.",
-		Kinds:    "hooks, settings",
-		Severity: "Fails on every run: Warning [I].",
-	},
-	{
-		ID:       "token/plugin-root",
-		Summary:  "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it.",
-		Kinds:    "hooks, settings, mcp, plugin, market",
-		Severity: "LOSE (empty or literal text).",
-	},
+}
+
+var hooksScript = &Rule{
+	ID:       "hooks/script",
+	Summary:  "The script a hook runs does not exist.",
+	Kinds:    "hooks, settings",
+	Severity: "Fails on every run: Warning [I].",
+}
+
+var tokenPluginRoot = &Rule{
+	ID:       "token/plugin-root",
+	Summary:  "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it.",
+	Kinds:    "hooks, settings, mcp, plugin, market",
+	Severity: "LOSE (empty or literal text).",
 }
 
 var (
@@ -218,7 +248,7 @@ func checkHooksFile(f File, r *reporter) {
 		return
 	}
 	if !doc.Is(JSONObject) {
-		c.report("hooks/shape", doc.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: its top level is %s, not an object.", doc.Kind))
+		c.report(hooksShape, doc.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: its top level is %s, not an object.", doc.Kind))
 		return
 	}
 	w := &hooksWalk{c: c, ccExpands: format == model.FormatClaude, scriptRel: format == model.FormatNone}
@@ -232,11 +262,15 @@ func checkHooksFile(f File, r *reporter) {
 	case model.FormatCopilot, model.FormatOpenPlugin:
 		w.tokenFix = pluginRootToken
 	}
-	if vm := doc.Member("version"); vm != nil {
+	// Copilot CLI's form is told apart by structure, not by a top-level
+	// 'version' alone: Claude-style {matcher, hooks: […]} groups make the
+	// file Claude's whatever else it holds (Claude Code 2.1.332 loads such
+	// a file with "version": 1 and lists its hooks).
+	if vm := doc.Member("version"); vm != nil && copilotForm(doc.Get("hooks")) {
 		w.copilot = true
 		c.r.addTarget(model.TargetCopilotCLI)
 		if n, err := strconv.ParseFloat(vm.Value.Str, 64); !vm.Value.Is(JSONNumber) || err != nil || n != 1 {
-			c.report("hooks/version", vm.Value.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject},
+			c.report(hooksVersion, vm.Value.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject},
 				fmt.Sprintf("%%s cannot load this hooks file: 'version' must be 1, not %s.", jClip(string(c.text[vm.Value.Span.Start:vm.Value.Span.End]))),
 				jReplace("Set 'version' to 1", vm.Value.Span, "1"))
 			c.dropReaders(model.TargetCopilotCLI) // it rejects the file: no cascade
@@ -252,7 +286,7 @@ func checkHooksFile(f File, r *reporter) {
 		}
 		if events > 0 {
 			// VS Code reads a wrapper-less file's top level as the events.
-			c.report("hooks/shape", model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1},
+			c.report(hooksShape, model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1},
 				model.V(model.OK).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}),
 				"%s cannot load these hooks: the events must sit under a top-level 'hooks' object.")
 			// Those consumers reject the whole file: the rest is VS Code's.
@@ -262,10 +296,40 @@ func checkHooksFile(f File, r *reporter) {
 		return
 	}
 	if !hm.Value.Is(JSONObject) {
-		c.report("hooks/shape", hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: 'hooks' is %s, not an object of events.", hm.Value.Kind))
+		c.report(hooksShape, hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: 'hooks' is %s, not an object of events.", hm.Value.Kind))
 		return
 	}
 	w.events(hm.Value, false)
+}
+
+// copilotForm tells a hooks file with a top-level 'version' by its
+// structure: Claude-style groups (an entry with 'hooks') make it Claude's,
+// handlers that run 'bash' or 'powershell', or Copilot CLI's camelCase
+// event names, Copilot CLI's, and handlers that run only 'command' under
+// PascalCase events VS Code's flat form (#25 P6). A file that shows
+// none of these is taken at its 'version'.
+func copilotForm(events *JSONValue) bool {
+	bashOrPS, command := false, false
+	for _, ev := range events.membersOf() {
+		if jHas(clHookEvents, ev.Key) {
+			bashOrPS = true // Copilot CLI's camelCase event names
+		}
+		if !ev.Value.Is(JSONArray) {
+			continue
+		}
+		for _, it := range ev.Value.Items {
+			if it.Member("hooks") != nil {
+				return false
+			}
+			if it.Member("bash") != nil || it.Member("powershell") != nil {
+				bashOrPS = true
+			}
+			if it.Member("command") != nil {
+				command = true
+			}
+		}
+	}
+	return bashOrPS || !command
 }
 
 func topLevelHookKey(k string) bool {
@@ -305,7 +369,7 @@ func (w *hooksWalk) events(events *JSONValue, topLevel bool) {
 		}
 		w.event(m)
 		if !m.Value.Is(JSONArray) {
-			c.report("hooks/shape", m.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: '%s' is %s, not an array of hooks.", jClip(m.Key), m.Value.Kind))
+			c.report(hooksShape, m.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: '%s' is %s, not an array of hooks.", jClip(m.Key), m.Value.Kind))
 			continue
 		}
 		for _, item := range m.Value.Items {
@@ -317,7 +381,7 @@ func (w *hooksWalk) events(events *JSONValue, topLevel bool) {
 // event applies hooks/event to one event key.
 func (w *hooksWalk) event(m *JSONMember) {
 	c := w.c
-	if c.capped("hooks/event") {
+	if c.capped(hooksEvent) {
 		return
 	}
 	v, best, ok, report := unknownEvent(m.Key, jsonReaders, c.reads, c.effective, w.knownEvents)
@@ -330,7 +394,7 @@ func (w *hooksWalk) event(m *JSONMember) {
 		msg = fmt.Sprintf("%%s will never run hooks under '%s', an unknown event there (did you mean '%s'?).", jClip(m.Key), best)
 		fixes = append(fixes, jReplace(fmt.Sprintf("Rename to '%s'", best), m.KeySpan, jQuote(best)))
 	}
-	c.report("hooks/event", m.KeySpan, v, msg, fixes...)
+	c.report(hooksEvent, m.KeySpan, v, msg, fixes...)
 }
 
 // unknownEvent decides hooks/event for one event name, for JSON hook files
@@ -400,14 +464,14 @@ func unknownEvent(name string, readers []model.Target, reads, effective func(mod
 func (w *hooksWalk) entry(event string, item *JSONValue) {
 	c := w.c
 	if !item.Is(JSONObject) {
-		c.report("hooks/shape", item.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: an entry of '%s' is %s, not an object.", jClip(event), item.Kind))
+		c.report(hooksShape, item.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: an entry of '%s' is %s, not an object.", jClip(event), item.Kind))
 		return
 	}
 	gm := item.Member("hooks")
 	if gm == nil || w.copilot {
 		if !w.copilot && c.reads(model.TargetClaudeCode) {
 			raw := string(c.text[item.Span.Start:item.Span.End])
-			if c.report("hooks/flat-for-claude", item.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			if c.report(hooksFlatForClaude, item.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"%s cannot load this hook: it expects matcher groups, {\"hooks\": [ handler ]}, under each event.",
 				jReplace("Wrap in a matcher group", item.Span, `{"hooks": [`+raw+`]}`)) {
 				// Claude Code rejects this handler: the rest is for the others.
@@ -427,22 +491,24 @@ func (w *hooksWalk) entry(event string, item *JSONValue) {
 		case "hooks":
 		case "matcher":
 			if jHas(matcherNoEffect, event) {
-				c.report("hooks/matcher-no-effect", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+				c.report(hooksMatcherNoEffect, m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
 					fmt.Sprintf("%%s will ignore this matcher: '%s' hooks always run.", jClip(event)),
 					model.Fix{Title: "Delete the matcher", Edits: []model.Edit{{Span: memberDeleteSpan(item, i)}}})
 				continue
 			}
-			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) {
-				c.report("hooks/matcher-ignored", m.Value.Span, matcherIgnored(event, w.knownEvents),
+			// A group of prompt/agent hooks only: VS Code runs none of them
+			// (hooks/type says so), so it ignores no matcher there.
+			if m.Value.Is(JSONString) && !matchesEverything(m.Value.Str) && !noCommandHooks(gm) {
+				c.report(hooksMatcherIgnored, m.Value.Span, matcherIgnored(event, w.knownEvents),
 					fmt.Sprintf("%%s will run this hook on every '%s' event: it ignores the matcher '%s'.", jClip(event), jClip(m.Value.Str)))
 			}
 		default:
-			c.report("hooks/group-key", m.KeySpan, model.V(model.Ignore),
+			c.report(hooksGroupKey, m.KeySpan, model.V(model.Ignore),
 				fmt.Sprintf("%%s will ignore '%s' in a matcher group, which holds only 'matcher' and 'hooks'.", jClip(m.Key)))
 		}
 	}
 	if !gm.Value.Is(JSONArray) {
-		c.report("hooks/shape", gm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a group's 'hooks' is %s, not an array.", gm.Value.Kind))
+		c.report(hooksShape, gm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a group's 'hooks' is %s, not an array.", gm.Value.Kind))
 		return
 	}
 	for _, h := range gm.Value.Items {
@@ -463,6 +529,21 @@ func matchesEverything(s string) bool {
 // matcherIgnored is the verdict of hooks/matcher-ignored under event: only
 // VS Code targets that run the event lose the matcher; where a target
 // never runs the event, hooks/event has already said so (issue #13 repro 6).
+// noCommandHooks reports a group's 'hooks' array whose every handler has
+// a string 'type' other than "command".
+func noCommandHooks(gm *JSONMember) bool {
+	if gm == nil || !gm.Value.Is(JSONArray) || len(gm.Value.Items) == 0 {
+		return false
+	}
+	for _, h := range gm.Value.Items {
+		tv := h.Get("type")
+		if !tv.Is(JSONString) || tv.Str == "command" {
+			return false
+		}
+	}
+	return true
+}
+
 func matcherIgnored(event string, known func(model.Target) []string) model.Verdicts {
 	v := model.Verdicts{}
 	for _, t := range []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost} {
@@ -518,17 +599,17 @@ func commandKeys(t model.Target, copilotForm bool) []string {
 func (w *hooksWalk) handler(event string, h *JSONValue) {
 	c := w.c
 	if !h.Is(JSONObject) {
-		c.report("hooks/shape", h.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a hook of '%s' is %s, not an object.", jClip(event), h.Kind))
+		c.report(hooksShape, h.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load this hooks file: a hook of '%s' is %s, not an object.", jClip(event), h.Kind))
 		return
 	}
 	open := model.Span{Start: h.Span.Start, End: h.Span.Start + 1}
 	typ := "command"
 	if tm := h.Member("type"); tm == nil {
-		c.report("hooks/type", open, model.V(model.Reject).With(model.Verdicts{model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}),
+		c.report(hooksType, open, model.V(model.Reject).With(model.Verdicts{model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}),
 			"%s will reject this hook: it has no 'type' (use \"type\": \"command\").",
 			model.Fix{Title: "Add \"type\": \"command\"", Edits: []model.Edit{jInsertMember(h, `"type": "command"`)}, Preferred: true})
 	} else if !tm.Value.Is(JSONString) {
-		c.report("hooks/type", tm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s will reject this hook: 'type' is %s, not a string such as 'command'.", tm.Value.Kind),
+		c.report(hooksType, tm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s will reject this hook: 'type' is %s, not a string such as 'command'.", tm.Value.Kind),
 			jReplace("Use \"command\"", tm.Value.Span, `"command"`))
 		return
 	} else {
@@ -543,9 +624,15 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 			if t == model.TargetClaudeCode {
 				ok = jHas(ccHookTypes, typ)
 			}
-			if ok {
+			switch {
+			case ok:
 				v[t] = model.OK
-			} else {
+			case jHas(ccHookTypes, typ) && t != model.TargetCopilotCLI:
+				// A Claude Code type (prompt, agent, http, mcp_tool): VS Code
+				// loads the file and the plugin and runs the other hooks;
+				// this one is lost, not refused (#25).
+				v[t], bad = model.Lose.Unverified(), true
+			default:
 				v[t], bad = model.Reject, true
 			}
 		}
@@ -554,7 +641,7 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 			if !jHas(ccHookTypes, typ) {
 				fixes = append(fixes, jReplace("Use \"command\"", tm.Value.Span, `"command"`))
 			}
-			c.report("hooks/type", tm.Value.Span, v, fmt.Sprintf("%%s cannot run this hook: type '%s' is not supported there.", jClip(typ)), fixes...)
+			c.report(hooksType, tm.Value.Span, v, fmt.Sprintf("%%s cannot run this hook: type '%s' is not supported there.", jClip(typ)), fixes...)
 			if !jHas(ccHookTypes, typ) {
 				return // unknown everywhere: one cause, one diagnostic
 			}
@@ -619,14 +706,14 @@ func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
 		if rename != nil {
 			fixes = append(fixes, *rename)
 		}
-		c.report("hooks/command", open, v, fmt.Sprintf("%%s cannot run this hook: it has no %s field.", jListOr(need)), fixes...)
+		c.report(hooksCommand, open, v, fmt.Sprintf("%%s cannot run this hook: it has no %s field.", jListOr(need)), fixes...)
 	case "http":
 		if h.Member("url") == nil {
-			c.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "%s cannot run this hook: an 'http' hook needs a 'url'.")
+			c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "%s cannot run this hook: an 'http' hook needs a 'url'.")
 		}
 	case "prompt", "agent":
 		if h.Member("prompt") == nil {
-			c.report("hooks/command", open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot run this hook: a '%s' hook needs a 'prompt'.", typ))
+			c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot run this hook: a '%s' hook needs a 'prompt'.", typ))
 		}
 	}
 }
@@ -643,28 +730,28 @@ func (w *hooksWalk) handlerFields(h *JSONValue) {
 				if val.Is(JSONString) && jPositive(val.Str) {
 					fixes = append(fixes, jReplace(fmt.Sprintf("Use the number %s", val.Str), val.Span, val.Str))
 				}
-				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's '%s': it must be a positive number of seconds.", m.Key), fixes...)
+				c.report(hooksFieldType, val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's '%s': it must be a positive number of seconds.", m.Key), fixes...)
 			}
 		case "cwd":
 			if !val.Is(JSONString) {
-				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'cwd': it is %s, not a string.", val.Kind))
+				c.report(hooksFieldType, val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'cwd': it is %s, not a string.", val.Kind))
 			}
 		case "async":
 			if !val.Is(JSONBool) {
-				c.report("hooks/field-type", val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'async': it is %s, not true or false.", val.Kind))
+				c.report(hooksFieldType, val.Span, bad, fmt.Sprintf("%%s will drop or ignore this hook's 'async': it is %s, not true or false.", val.Kind))
 			}
 		case "env":
 			if !jStringMap(val) {
-				c.report("hooks/field-type", val.Span, bad, "%s will drop or ignore this hook's 'env': it must map names to strings.")
+				c.report(hooksFieldType, val.Span, bad, "%s will drop or ignore this hook's 'env': it must map names to strings.")
 			}
 		}
 		switch {
 		case m.Key == "timeoutSec" && !w.copilot:
-			c.report("hooks/field-form", m.KeySpan, c.all(model.Lose), "%s will ignore 'timeoutSec' here, a Copilot-form key: this form uses 'timeout'.", renameKeyFix(m, "timeout"))
+			c.report(hooksFieldForm, m.KeySpan, c.all(model.Lose), "%s will ignore 'timeoutSec' here, a Copilot-form key: this form uses 'timeout'.", renameKeyFix(m, "timeout"))
 		case m.Key == "timeout" && w.copilot:
-			c.report("hooks/field-form", m.KeySpan, c.all(model.Lose), "%s will ignore 'timeout' in a Copilot-form hooks file: it uses 'timeoutSec'.", renameKeyFix(m, "timeoutSec"))
+			c.report(hooksFieldForm, m.KeySpan, c.all(model.Lose), "%s will ignore 'timeout' in a Copilot-form hooks file: it uses 'timeoutSec'.", renameKeyFix(m, "timeoutSec"))
 		case !jHas(knownHandlerKeys, m.Key):
-			c.report("hooks/unknown-key", m.KeySpan, model.V(model.Ignore), fmt.Sprintf("%%s will ignore the hook field '%s', which no hooks format defines.", jClip(m.Key)))
+			c.report(hooksUnknownKey, m.KeySpan, model.V(model.Ignore), fmt.Sprintf("%%s will ignore the hook field '%s', which no hooks format defines.", jClip(m.Key)))
 		}
 	}
 }
@@ -702,7 +789,7 @@ func (w *hooksWalk) commands(h *JSONValue, typ string) {
 		}
 		if key == "command" && shellForm {
 			for _, sp := range userConfigSpans(c.text, v) {
-				c.report("hooks/user-config", sp, model.Verdicts{model.TargetClaudeCode: model.Reject},
+				c.report(hooksUserConfig, sp, model.Verdicts{model.TargetClaudeCode: model.Reject},
 					fmt.Sprintf("%%s will reject this hook: '%s' is not allowed in a shell command.", jClip(string(c.text[sp.Start:sp.End]))))
 			}
 		}
@@ -737,7 +824,7 @@ func (w *hooksWalk) tokenNoExpand(sp model.Span, where string) {
 	case strings.HasPrefix(c.f.Path, ".claude/"):
 		fixes = append(fixes, jReplace("Use $CLAUDE_PROJECT_DIR", sp, "$CLAUDE_PROJECT_DIR"))
 	}
-	c.report("token/plugin-root", sp, c.all(model.Lose),
+	c.report(tokenPluginRoot, sp, c.all(model.Lose),
 		fmt.Sprintf("%%s will leave '${CLAUDE_PLUGIN_ROOT}' empty: in %s it expands only in Claude plugins.", where), fixes...)
 }
 
@@ -782,7 +869,7 @@ func (w *hooksWalk) unquotedRoot(v *JSONValue) {
 			}
 			sp := v.StrSpan(c.text, i, i+len(claudeRootToken))
 			word := v.StrSpan(c.text, i, end)
-			c.report("hooks/unquoted-root", sp, model.Verdicts{model.TargetClaudeCode: model.Warn},
+			c.report(hooksUnquotedRoot, sp, model.Verdicts{model.TargetClaudeCode: model.Warn},
 				"%s warns: an unquoted '${CLAUDE_PLUGIN_ROOT}' breaks when the plugin path has spaces.",
 				model.Fix{Title: "Wrap the path in quotes", Preferred: true, Edits: []model.Edit{
 					{Span: model.Span{Start: word.Start, End: word.Start}, NewText: `\"`},
@@ -847,6 +934,6 @@ func (w *hooksWalk) script(h *JSONValue, v *JSONValue) {
 	}
 	// The message names the script as written, not its workspace path, so
 	// it reads the same whichever folder is the workspace (issue #13).
-	c.fixed("hooks/script", v.StrSpan(c.text, lead, lead+end), model.SeverityWarning,
+	c.fixed(hooksScript, v.StrSpan(c.text, lead, lead+end), model.SeverityWarning,
 		fmt.Sprintf("This hook fails on every run: '%s' does not exist.", jClipN(word, 80)))
 }

@@ -12,33 +12,35 @@ import (
 )
 
 // instructionRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var instructionRules = []RuleInfo{
-	{
-		ID:       "instr/apply-to",
-		Summary:  "'applyTo' is not one comma-separated string.",
-		Kinds:    "instr",
-		Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",
-		Evidence: []Evidence{
-			{"V", "LOSE", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeString' (Error marker); the file still loads and can be attached by hand, it is never attached automatically: LOSE by the severity policy"},
-		},
+var instructionRules = []*Rule{instrApplyTo, instrGlob, instrExcludeAgent}
+
+var instrApplyTo = &Rule{
+	ID:       "instr/apply-to",
+	Summary:  "'applyTo' is not one comma-separated string.",
+	Kinds:    "instr",
+	Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",
+	Evidence: []Evidence{
+		{"V", "LOSE", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeString' (Error marker); the file still loads and can be attached by hand, it is never attached automatically: LOSE by the severity policy"},
 	},
-	{
-		ID:       "instr/glob",
-		Summary:  "An empty or invalid pattern in 'applyTo'.",
-		Kinds:    "instr",
-		Severity: "VS WARN (validator Error marker) · VH LOSE? (the pattern never matches).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeValidGlob' \"The 'applyTo' attribute must be a valid glob pattern.\" (Error)"},
-		},
+}
+
+var instrGlob = &Rule{
+	ID:       "instr/glob",
+	Summary:  "An empty or invalid pattern in 'applyTo'.",
+	Kinds:    "instr",
+	Severity: "VS WARN (validator Error marker) · VH LOSE? (the pattern never matches).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts validateApplyTo: 'promptValidator.applyToMustBeValidGlob' \"The 'applyTo' attribute must be a valid glob pattern.\" (Error)"},
 	},
-	{
-		ID:       "instr/exclude-agent",
-		Summary:  "'excludeAgent' has a wrong type or an unknown agent.",
-		Kinds:    "instr",
-		Severity: "wrong type: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); unknown agent: CL ? (Info).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateExcludeAgent: 'excludeAgentMustBeArray' (Error marker)"},
-		},
+}
+
+var instrExcludeAgent = &Rule{
+	ID:       "instr/exclude-agent",
+	Summary:  "'excludeAgent' has a wrong type or an unknown agent.",
+	Kinds:    "instr",
+	Severity: "wrong type: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); unknown agent: CL ? (Info).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateExcludeAgent: 'excludeAgentMustBeArray' (Error marker)"},
 	},
 }
 
@@ -65,13 +67,13 @@ func (m *mdFile) instrRules() {
 			if allStrings(af.v) {
 				fixes = append(fixes, replaceValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
 			}
-			m.report("instr/apply-to", af.valSpan, model.V(model.Lose),
+			m.report(instrApplyTo, af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be one comma-separated string, not a list.", fixes...)
 		case af.v.Kind == yaml.ScalarNode && af.v.Tag == "!!str":
 			m.globList(af, af.v.Value, "applyTo")
 		case af.v.Kind == yaml.ScalarNode && isNull(af.v):
 		default:
-			m.report("instr/apply-to", af.valSpan, model.V(model.Lose),
+			m.report(instrApplyTo, af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be a string, not "+nodeWhat(af.v)+".")
 		}
 	}
@@ -83,7 +85,7 @@ func (m *mdFile) instrRules() {
 		case ef.v.Kind == yaml.SequenceNode && allStrings(ef.v):
 			items = ef.v.Content
 		default:
-			m.report("instr/exclude-agent", ef.valSpan, vsMarked(),
+			m.report(instrExcludeAgent, ef.valSpan, vsMarked(),
 				"{T} ignore{s} 'excludeAgent' that is "+nodeWhat(ef.v)+"; write an agent name or a list of them.")
 			return
 		}
@@ -96,7 +98,7 @@ func (m *mdFile) instrRules() {
 			if c := closest(it.Value, excludeAgents, 4); c != "" {
 				fixes = append(fixes, model.Fix{Title: "Change to '" + c + "'", Preferred: true, Edits: []model.Edit{{Span: span, NewText: c}}})
 			}
-			m.report("instr/exclude-agent", span, model.Verdicts{model.TargetCopilotCLI: model.Unknown},
+			m.report(instrExcludeAgent, span, model.Verdicts{model.TargetCopilotCLI: model.Unknown},
 				"{T} may not know agent "+q(it.Value)+"; known ones are code-review, coding-agent and cloud-agent.", fixes...)
 		}
 	}
@@ -130,10 +132,10 @@ func (m *mdFile) globList(f *mdField, list, key string) {
 					span = f.valSpan
 				}
 			}
-			m.report("instr/glob", span, vsMarked(),
+			m.report(instrGlob, span, vsMarked(),
 				"{T} never match{es} the empty pattern in "+q(key)+".")
 		} else if why := badGlob(pat); why != "" {
-			m.report("instr/glob", span, vsMarked(),
+			m.report(instrGlob, span, vsMarked(),
 				"{T} never match{es} pattern "+q(pat)+": "+why+".")
 		}
 		start = i + 1

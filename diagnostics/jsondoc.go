@@ -199,7 +199,7 @@ func jHex4(text []byte, p int) rune {
 // jsonFinding is a problem the parser saw, before the reporter turns it into
 // a diagnostic with per-target verdicts.
 type jsonFinding struct {
-	rule    string // json/syntax, json/jsonc, json/duplicate-key
+	rule    *Rule // jsonSyntax, jsonJsonc or jsonDuplicateKey
 	span    model.Span
 	message string // for json/syntax: what is wrong, without the consequence
 	first   model.Span
@@ -265,7 +265,7 @@ func (ps *jsonParser) unclosed(open int) {
 
 func (ps *jsonParser) fail(s model.Span, msg string) {
 	if ps.err == nil {
-		ps.err = &jsonFinding{rule: "json/syntax", span: s, message: msg}
+		ps.err = &jsonFinding{rule: jsonSyntax, span: s, message: msg}
 	}
 }
 
@@ -293,7 +293,7 @@ func (ps *jsonParser) ws() {
 			} else {
 				return
 			}
-			ps.findings = append(ps.findings, jsonFinding{rule: "json/jsonc", span: model.Span{Start: start, End: ps.p}, message: "comment", del: model.Span{Start: start, End: ps.p}})
+			ps.findings = append(ps.findings, jsonFinding{rule: jsonJsonc, span: model.Span{Start: start, End: ps.p}, message: "comment", del: model.Span{Start: start, End: ps.p}})
 		default:
 			return
 		}
@@ -443,7 +443,7 @@ func (ps *jsonParser) object() *JSONValue {
 		}
 		if t[ps.p] == '}' {
 			if comma >= 0 {
-				ps.findings = append(ps.findings, jsonFinding{rule: "json/jsonc", span: model.Span{Start: comma, End: comma + 1}, message: "trailing comma", del: model.Span{Start: comma, End: comma + 1}})
+				ps.findings = append(ps.findings, jsonFinding{rule: jsonJsonc, span: model.Span{Start: comma, End: comma + 1}, message: "trailing comma", del: model.Span{Start: comma, End: comma + 1}})
 			}
 			ps.p++
 			v.Span = model.Span{Start: open, End: ps.p}
@@ -487,7 +487,7 @@ func (ps *jsonParser) object() *JSONValue {
 		m := &JSONMember{Key: k.Str, KeySpan: k.Span, Value: val, comma: comma}
 		if first := firstOf(k.Str); first != nil {
 			del := model.Span{Start: comma, End: val.Span.End}
-			ps.findings = append(ps.findings, jsonFinding{rule: "json/duplicate-key", span: k.Span, first: first.KeySpan, key: k.Str, del: del})
+			ps.findings = append(ps.findings, jsonFinding{rule: jsonDuplicateKey, span: k.Span, first: first.KeySpan, key: k.Str, del: del})
 		} else if seen != nil {
 			seen[k.Str] = m
 		}
@@ -531,7 +531,7 @@ func (ps *jsonParser) array() *JSONValue {
 		}
 		if t[ps.p] == ']' {
 			if comma >= 0 {
-				ps.findings = append(ps.findings, jsonFinding{rule: "json/jsonc", span: model.Span{Start: comma, End: comma + 1}, message: "trailing comma", del: model.Span{Start: comma, End: comma + 1}})
+				ps.findings = append(ps.findings, jsonFinding{rule: jsonJsonc, span: model.Span{Start: comma, End: comma + 1}, message: "trailing comma", del: model.Span{Start: comma, End: comma + 1}})
 			}
 			ps.p++
 			v.Span = model.Span{Start: open, End: ps.p}

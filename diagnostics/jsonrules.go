@@ -15,25 +15,30 @@ import (
 // helpers for messages, fixes and near-miss suggestions.
 
 // jsonRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var jsonRules = []RuleInfo{
-	{
-		ID:       "json/syntax",
-		Summary:  "The file is not valid JSON; consumers reject the whole file.",
-		Kinds:    jsonKinds,
-		Severity: "All REJ: the plugin is not loaded, the hooks or MCP file is skipped.",
+var jsonRules = []*Rule{jsonSyntax, jsonJsonc, jsonDuplicateKey}
+
+var jsonSyntax = &Rule{
+	ID:       "json/syntax",
+	Summary:  "The file is not valid JSON; consumers reject the whole file.",
+	Kinds:    jsonKinds,
+	Severity: "All REJ: the plugin is not loaded, the hooks or MCP file is skipped.",
+}
+
+var jsonJsonc = &Rule{
+	ID:       "json/jsonc",
+	Summary:  "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not.",
+	Kinds:    jsonKinds,
+	Severity: "V ok (JSONC) · CC, CL REJ? (Warning).",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332 on a plugin.json with a trailing comma: \"Invalid JSON syntax: JSON Parse error: Property name must be a string literal\" (success false)"},
 	},
-	{
-		ID:       "json/jsonc",
-		Summary:  "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not.",
-		Kinds:    jsonKinds,
-		Severity: "V ok (JSONC) · CC, CL REJ? (Warning).",
-	},
-	{
-		ID:       "json/duplicate-key",
-		Summary:  "A key appears twice in one object; readers keep only the last value.",
-		Kinds:    jsonKinds,
-		Severity: "All LOSE: the last value wins.",
-	},
+}
+
+var jsonDuplicateKey = &Rule{
+	ID:       "json/duplicate-key",
+	Summary:  "A key appears twice in one object; readers keep only the last value.",
+	Kinds:    jsonKinds,
+	Severity: "All LOSE: the last value wins.",
 }
 
 // jsonCheck is the state of one JSON file's check.
@@ -53,7 +58,7 @@ type jsonCheck struct {
 	pluginRoot string
 	// perRule counts findings so a pathological file (thousands of bad
 	// keys) costs bounded time and does not flood the editor.
-	perRule map[string]int
+	perRule map[*Rule]int
 }
 
 // maxPerRule caps the findings of one rule in one file.
@@ -61,7 +66,7 @@ const maxPerRule = 200
 
 // capped reports whether rule has already reached maxPerRule here; rules
 // with costly checks ask before doing the work.
-func (c *jsonCheck) capped(rule string) bool { return c.perRule[rule] >= maxPerRule }
+func (c *jsonCheck) capped(rule *Rule) bool { return c.perRule[rule] >= maxPerRule }
 
 var (
 	jV     = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost}
@@ -104,7 +109,7 @@ func (c *jsonCheck) reads(t model.Target) bool { return c.readers == nil || c.re
 func (c *jsonCheck) effective(t model.Target) bool { return c.reads(t) && c.r.has(t) }
 
 // report filters v to this file's readers and records the finding.
-func (c *jsonCheck) report(rule string, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
+func (c *jsonCheck) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	if c.capped(rule) {
 		return false
 	}
@@ -118,7 +123,7 @@ func (c *jsonCheck) report(rule string, span model.Span, v model.Verdicts, msg s
 		return false
 	}
 	if c.perRule == nil {
-		c.perRule = map[string]int{}
+		c.perRule = map[*Rule]int{}
 	}
 	c.perRule[rule]++
 	return true
@@ -145,15 +150,15 @@ func (c *jsonCheck) related(span model.Span, msg string) {
 }
 
 // fixed records a finding whose severity is ours ([I] in the spec).
-func (c *jsonCheck) fixed(rule string, span model.Span, sev model.Severity, msg string, fixes ...model.Fix) {
+func (c *jsonCheck) fixed(rule *Rule, span model.Span, sev model.Severity, msg string, fixes ...model.Fix) {
 	if c.capped(rule) {
 		return
 	}
 	if c.perRule == nil {
-		c.perRule = map[string]int{}
+		c.perRule = map[*Rule]int{}
 	}
 	c.perRule[rule]++
-	c.r.add(model.Diagnostic{Rule: rule, Severity: sev, Message: msg, Span: span, Fixes: fixes})
+	c.r.add(model.Diagnostic{Rule: rule.ID, Severity: sev, Message: msg, Span: span, Fixes: fixes})
 }
 
 // all gives every reader of the file the same reaction.
@@ -177,7 +182,7 @@ func (c *jsonCheck) parse() *JSONValue {
 			continue
 		}
 		d := jsonFindingDiagnostic(c.text, &idx, f, c.what)
-		if c.report(d.Rule, d.Span, d.Verdicts, d.Message, d.Fixes...) && len(d.Related) > 0 {
+		if c.report(f.rule, d.Span, d.Verdicts, d.Message, d.Fixes...) && len(d.Related) > 0 {
 			c.related(d.Related[0].Span, d.Related[0].Message)
 		}
 	}
@@ -187,12 +192,12 @@ func (c *jsonCheck) parse() *JSONValue {
 // jsonFindingDiagnostic words a parser finding; idx is built on first use
 // and shared, so many duplicate keys cost one line index.
 func jsonFindingDiagnostic(text []byte, idx **model.LineIndex, f jsonFinding, what string) model.Diagnostic {
-	d := model.Diagnostic{Rule: f.rule, Span: f.span}
+	d := model.Diagnostic{Rule: f.rule.ID, Span: f.span}
 	switch f.rule {
-	case "json/syntax":
+	case jsonSyntax:
 		d.Verdicts = model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})
 		d.Message = fmt.Sprintf("%%s cannot load this %s: invalid JSON, %s.", what, f.message)
-	case "json/jsonc":
+	case jsonJsonc:
 		d.Verdicts = model.V(model.OK).With(model.Verdicts{model.TargetClaudeCode: model.Reject.Unverified(), model.TargetCopilotCLI: model.Reject.Unverified()})
 		if f.message == "comment" {
 			d.Message = fmt.Sprintf("%%s may reject this %s: JSON allows no comments (only VS Code reads JSONC).", what)
@@ -200,7 +205,7 @@ func jsonFindingDiagnostic(text []byte, idx **model.LineIndex, f jsonFinding, wh
 			d.Message = fmt.Sprintf("%%s may reject this %s: JSON allows no trailing comma (only VS Code reads JSONC).", what)
 		}
 		d.Fixes = []model.Fix{{Title: "Remove the " + f.message, Edits: []model.Edit{{Span: f.del}}, Preferred: true}}
-	case "json/duplicate-key":
+	case jsonDuplicateKey:
 		d.Verdicts = model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose})
 		if *idx == nil {
 			*idx = model.NewLineIndex(text)

@@ -19,95 +19,109 @@ import (
 )
 
 // headerRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var headerRules = []RuleInfo{
-	{
-		ID:       "fm/bom",
-		Summary:  "A byte-order mark precedes the opening '---'; VS Code then sees no header.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V LOSE (no header: every field lost) · CC ok · AS SPEC.",
-		SafeFix:  true,
+var headerRules = []*Rule{
+	fmBom, fmLeadingLines, fmMissing, fmUnclosed, fmInlineDashes, fmNotMapping, fmCrlf,
+	yamlSyntax, yamlUnquotedSpecial, yamlTabIndent, yamlDuplicateKey, yamlVscodeSubset,
+}
+
+var fmBom = &Rule{
+	ID:       "fm/bom",
+	Summary:  "A byte-order mark precedes the opening '---'; VS Code then sees no header.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V LOSE (no header: every field lost) · CC ok · AS SPEC.",
+	SafeFix:  true,
+}
+
+var fmLeadingLines = &Rule{
+	ID:       "fm/leading-lines",
+	Summary:  "Lines precede the opening '---'; VS Code and Claude Code then see no header.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V LOSE · CC LOSE (skill: AS SKIP; ccagent: as fm/missing).",
+}
+
+var fmMissing = &Rule{
+	ID:       "fm/missing",
+	Summary:  "A skill or Claude agent has no '---' header.",
+	Kinds:    "skill, ccagent",
+	Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
+	Evidence: []Evidence{
+		{"CC", "WARN", "`claude plugin validate` 2.1.332 on a plugin agent: \"No frontmatter block found. Add YAML frontmatter between --- delimiters …\""},
+		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): a skill without a description is skipped; skills-ref \"SKILL.md must start with YAML frontmatter (---)\""},
 	},
-	{
-		ID:       "fm/leading-lines",
-		Summary:  "Lines precede the opening '---'; VS Code and Claude Code then see no header.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V LOSE · CC LOSE (skill: AS SKIP; ccagent: as fm/missing).",
+}
+
+var fmUnclosed = &Rule{
+	ID:       "fm/unclosed",
+	Summary:  "The '---' header has no closing '---' line.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V LOSE (all is header; REJ if it fails to parse) · CC: no header (skill LOSE, agent SKIP) · AS SKIP.",
+}
+
+var fmInlineDashes = &Rule{
+	ID:       "fm/inline-dashes",
+	Summary:  "'---' inside the header ends it early for Claude Code.",
+	Kinds:    mdHeaderKinds,
+	Severity: "CC: header ends there, SKIP if parsing breaks or name/description is lost, else LOSE · AS SPEC · V ok.",
+}
+
+var fmNotMapping = &Rule{
+	ID:       "fm/not-mapping",
+	Summary:  "The header is a scalar or a list, not a mapping.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V REJ · CC REJ (empty metadata).",
+}
+
+var fmCrlf = &Rule{
+	ID:       "fm/crlf",
+	Summary:  "CRLF line endings, which claude.ai upload rejects.",
+	Kinds:    "skill",
+	Severity: "UP REJ; every other consumer accepts CRLF.",
+	SafeFix:  true,
+}
+
+var yamlSyntax = &Rule{
+	ID:       "yaml/syntax",
+	Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` (plugin agent): \"YAML frontmatter failed to parse … every other frontmatter field silently dropped\", success false"},
+		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"YAML is completely unparseable → skip the skill\""},
 	},
-	{
-		ID:       "fm/missing",
-		Summary:  "A skill or Claude agent has no '---' header.",
-		Kinds:    "skill, ccagent",
-		Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
-		Evidence: []Evidence{
-			{"CC", "WARN", "`claude plugin validate` 2.1.332 on a plugin agent: \"No frontmatter block found. Add YAML frontmatter between --- delimiters …\""},
-			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): a skill without a description is skipped; skills-ref \"SKILL.md must start with YAML frontmatter (---)\""},
-		},
+}
+
+var yamlUnquotedSpecial = &Rule{
+	ID:       "yaml/unquoted-special",
+	Summary:  "A plain value that only Claude Code's quoting retry reads whole.",
+	Kinds:    mdHeaderKinds,
+	Severity: "CC ok (retry) · V LOSE (value cut, later keys lost) · CL ? · AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "ok", "`claude plugin validate` is silent on `description: … Usage: …` (its quoting retry)"},
+		{"AS", "SPEC", "client guide (adding-skills-support.mdx, Lenient validation), Handling malformed YAML: \"the colon breaks parsing\"; a retry is only suggested"},
+		{"V", "LOSE", "VS Code's own YAML reader (src/vs/base/common/yaml.ts) as simulated in vssubset.go: the value ends at the colon"},
 	},
-	{
-		ID:       "fm/unclosed",
-		Summary:  "The '---' header has no closing '---' line.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V LOSE (all is header; REJ if it fails to parse) · CC: no header (skill LOSE, agent SKIP) · AS SKIP.",
-	},
-	{
-		ID:       "fm/inline-dashes",
-		Summary:  "'---' inside the header ends it early for Claude Code.",
-		Kinds:    mdHeaderKinds,
-		Severity: "CC: header ends there, SKIP if parsing breaks or name/description is lost, else LOSE · AS SPEC · V ok.",
-	},
-	{
-		ID:       "fm/not-mapping",
-		Summary:  "The header is a scalar or a list, not a mapping.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V REJ · CC REJ (empty metadata).",
-	},
-	{
-		ID:       "fm/crlf",
-		Summary:  "CRLF line endings, which claude.ai upload rejects.",
-		Kinds:    "skill",
-		Severity: "UP REJ; every other consumer accepts CRLF.",
-		SafeFix:  true,
-	},
-	{
-		ID:       "yaml/syntax",
-		Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
-		Evidence: []Evidence{
-			{"CC", "REJ", "`claude plugin validate` (plugin agent): \"YAML frontmatter failed to parse … every other frontmatter field silently dropped\", success false"},
-			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"YAML is completely unparseable → skip the skill\""},
-		},
-	},
-	{
-		ID:       "yaml/unquoted-special",
-		Summary:  "A plain value that only Claude Code's quoting retry reads whole.",
-		Kinds:    mdHeaderKinds,
-		Severity: "CC ok (retry) · V LOSE (value cut, later keys lost) · CL ? · AS SPEC.",
-		Evidence: []Evidence{
-			{"CC", "ok", "`claude plugin validate` is silent on `description: … Usage: …` (its quoting retry)"},
-			{"AS", "SPEC", "client guide (adding-skills-support.mdx, Lenient validation), Handling malformed YAML: \"the colon breaks parsing\"; a retry is only suggested"},
-			{"V", "LOSE", "VS Code's own YAML reader (src/vs/base/common/yaml.ts) as simulated in vssubset.go: the value ends at the colon"},
-		},
-	},
-	{
-		ID:       "yaml/tab-indent",
-		Summary:  "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them.",
-		Kinds:    mdHeaderKinds,
-		Severity: "CC ok (retry) · V per its reader (REJ on a tab-led block-scalar line) · CL ? · AS SKIP.",
-		SafeFix:  true,
-	},
-	{
-		ID:       "yaml/duplicate-key",
-		Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
-		Kinds:    mdHeaderKinds,
-		Severity: "V REJ · CC ? · AS SPEC.",
-	},
-	{
-		ID:       "yaml/vscode-subset",
-		Summary:  "Valid YAML that VS Code's own YAML reader misreads.",
-		Kinds:    mdHeaderKinds,
-		Severity: "`? ` keys, empty `key:`: V REJ; anchors, aliases, tags, `...`: V LOSE.",
-	},
+}
+
+var yamlTabIndent = &Rule{
+	ID:       "yaml/tab-indent",
+	Summary:  "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them.",
+	Kinds:    mdHeaderKinds,
+	Severity: "CC ok (retry) · V per its reader (REJ on a tab-led block-scalar line) · CL ? · AS SKIP.",
+	SafeFix:  true,
+}
+
+var yamlDuplicateKey = &Rule{
+	ID:       "yaml/duplicate-key",
+	Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
+	Kinds:    mdHeaderKinds,
+	Severity: "V REJ · CC ? · AS SPEC.",
+}
+
+var yamlVscodeSubset = &Rule{
+	ID:       "yaml/vscode-subset",
+	Summary:  "Valid YAML that VS Code's own YAML reader misreads.",
+	Kinds:    mdHeaderKinds,
+	Severity: "`? ` keys, empty `key:`: V REJ; anchors, aliases, tags, `...`: V LOSE.",
 }
 
 // mdFile is one Markdown customization file being checked.
@@ -174,8 +188,9 @@ func newMD(f File, r *reporter) *mdFile {
 // hold {T} (the deciding targets' names), {s}/{es} (verb endings agreeing
 // with them) and {does}/{has}/{is}; "A||B" uses B when the deciding
 // reaction is only a spec rule, a recommendation or a guess.
-func (m *mdFile) report(rule string, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
+func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	rd := readers[m.kind]
+	v = gateEvidence(rule, v)
 	kept := make(model.Verdicts, len(v))
 	for t, x := range v {
 		for _, k := range rd {
@@ -190,10 +205,15 @@ func (m *mdFile) report(rule string, span model.Span, v model.Verdicts, msg stri
 	}
 	soft := true
 	unnecessary := false
+	var acting []model.Target // the deciding consumers that act, not only a spec
 	for _, t := range by {
 		base := model.Reaction(strings.TrimSuffix(string(kept[t]), "?"))
-		if kept[t] != model.Unknown && base != model.Spec && base != model.Should {
+		// The Agent Skills spec's WARN is its MUST that clients are told
+		// to warn about: worded as the spec's rule, not a client's act.
+		specWarn := t == model.TargetAgentSkills && base == model.Warn
+		if kept[t] != model.Unknown && base != model.Spec && base != model.Should && !specWarn {
 			soft = false
+			acting = append(acting, t)
 		}
 		if base == model.Ignore {
 			unnecessary = true
@@ -203,13 +223,15 @@ func (m *mdFile) report(rule string, span model.Span, v model.Verdicts, msg stri
 		msg = a
 		if soft {
 			msg = b
+		} else {
+			by = acting // the message says what they do
 		}
 	}
-	d := model.Diagnostic{Rule: rule, Severity: sev, Message: expandMsg(msg, by), Span: span, Verdicts: kept, Fixes: fixes}
+	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: expandMsg(msg, by), Span: span, Verdicts: kept, Fixes: fixes}
 	if unnecessary {
 		d.Tags = append(d.Tags, model.TagUnnecessary)
 	}
-	if rule == "field/renamed" {
+	if rule == fieldRenamed {
 		d.Tags = append(d.Tags, model.TagDeprecated)
 	}
 	m.r.add(d)
@@ -319,7 +341,7 @@ func (m *mdFile) checkHeader() bool {
 		return false
 	}
 	if fm.BOM {
-		m.report("fm/bom", model.Span{Start: 0, End: len(bom)},
+		m.report(fmBom, model.Span{Start: 0, End: len(bom)},
 			model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetAgentSkills: model.Spec}),
 			"{T} see{s} no header and lose{s} every field: a byte-order mark (U+FEFF) precedes '---'.||{T} require{s} the file to start with '---', but a byte-order mark (U+FEFF) precedes it.",
 			model.Fix{Title: "Delete the byte-order mark", Edits: []model.Edit{{Span: model.Span{Start: 0, End: len(bom)}}}, Preferred: true})
@@ -332,12 +354,12 @@ func (m *mdFile) checkHeader() bool {
 		case model.KindClaudeAgent:
 			v[model.TargetClaudeCode] = m.ccNoHeaderAgent()
 		}
-		m.report("fm/leading-lines", fm.Leading, v,
+		m.report(fmLeadingLines, fm.Leading, v,
 			"{T} read{s} no header in this file: lines precede the opening '---'.",
 			model.Fix{Title: "Delete the lines before '---'", Edits: []model.Edit{{Span: fm.Leading}}, Preferred: true})
 	}
 	if fm.CR >= 0 {
-		m.report("fm/crlf", model.Span{Start: fm.CR, End: fm.CR + 1}, model.Verdicts{model.TargetClaudeUpload: model.Reject},
+		m.report(fmCrlf, model.Span{Start: fm.CR, End: fm.CR + 1}, model.Verdicts{model.TargetClaudeUpload: model.Reject},
 			"{T} reject{s} this skill: it uses CRLF line endings.", m.toLF())
 	}
 	body := m.text[fm.Body.Start:fm.Body.End]
@@ -353,7 +375,7 @@ func (m *mdFile) checkHeader() bool {
 		if perr != nil {
 			v = v.With(model.V(model.Reject))
 		}
-		m.report("fm/unclosed", fm.Open, v,
+		m.report(fmUnclosed, fm.Open, v,
 			"{T} misread{s} this file: its '---' header has no closing '---' line.", m.closeFix())
 		if perr != nil {
 			return true
@@ -428,7 +450,7 @@ func (m *mdFile) syntax(perr *yerr, cc model.Reaction) {
 	if fx, ok := m.blockScalarFix(perr); ok {
 		fixes = append(fixes, fx)
 	}
-	m.report("yaml/syntax", perr.span, v,
+	m.report(yamlSyntax, perr.span, v,
 		"{T} cannot read this header: invalid YAML ("+perr.msg+").", fixes...)
 }
 
@@ -463,7 +485,7 @@ func (m *mdFile) unquotedSpecial(body []byte, base int, e retryEdit) bool {
 	}
 	v := model.V(vsv).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec})
 	quoted := "'" + strings.ReplaceAll(strings.TrimRight(string(value), " \t"), "'", "''") + "'"
-	return m.report("yaml/unquoted-special", span, v, msg, model.Fix{
+	return m.report(yamlUnquotedSpecial, span, v, msg, model.Fix{
 		Title: "Quote the value", Preferred: true,
 		Edits: []model.Edit{{Span: model.Span{Start: base + e.start, End: base + e.start + len(strings.TrimRight(string(value), " \t"))}, NewText: quoted}},
 	})
@@ -476,7 +498,7 @@ func (m *mdFile) tabIndent(base int, e retryEdit) bool {
 		vsv = model.Reject
 	}
 	v := model.V(vsv).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Skip})
-	return m.report("yaml/tab-indent", span, v,
+	return m.report(yamlTabIndent, span, v,
 		"{T} cannot parse this header: YAML forbids tabs in indentation.||{T} may not parse this header: YAML forbids tabs in indentation.",
 		model.Fix{Title: "Indent with spaces", Preferred: true, Edits: []model.Edit{{Span: span, NewText: strings.Repeat("  ", e.end-e.start)}}})
 }
@@ -514,7 +536,7 @@ func (m *mdFile) inlineDashes(full *ydoc) {
 		}
 	}
 	base := m.fm.Body.Start
-	m.report("fm/inline-dashes", model.Span{Start: base + s, End: base + e},
+	m.report(fmInlineDashes, model.Span{Start: base + s, End: base + e},
 		model.Verdicts{model.TargetClaudeCode: cc, model.TargetAgentSkills: model.Spec},
 		"{T} end{s} the header at this '---' and lose{s} what follows it.||{T} forbid{s} '---' inside the header; Claude Code ends the header there.")
 }
@@ -552,7 +574,7 @@ func (m *mdFile) collect() {
 		for hb.End > hb.Start && (m.text[hb.End-1] == '\n' || m.text[hb.End-1] == '\r') {
 			hb.End--
 		}
-		m.report("fm/not-mapping", hb, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
+		m.report(fmNotMapping, hb, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
 			"{T} reject{s} this header: it is "+what+", not 'key: value' lines.")
 		return
 	}
@@ -577,7 +599,7 @@ func (m *mdFile) collect() {
 		second := m.doc.keySpan(d.second)
 		first := m.doc.keySpan(d.first)
 		fix := model.Fix{Title: "Delete the repeated '" + d.second.Value + "'", Preferred: true, Edits: []model.Edit{{Span: m.entryLines(d.parent, d.index)}}}
-		if m.report("yaml/duplicate-key", second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetAgentSkills: model.Spec}),
+		if m.report(yamlDuplicateKey, second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetAgentSkills: model.Spec}),
 			"{T} reject{s} this header: key "+q(d.second.Value)+" appears twice.||{T} forbid{s} repeated keys: "+q(d.second.Value)+" appears twice.", fix) {
 			last := &m.r.diags[len(m.r.diags)-1]
 			last.Related = append(last.Related, model.Related{Span: first, Message: "first " + q(d.first.Value) + " is here"})
@@ -617,11 +639,11 @@ func (m *mdFile) vscodeSubset() {
 			if emptyChecked[key] && sharedFieldKind(m.kind) {
 				continue // field/empty or skill/desc-empty names it
 			}
-			m.report("yaml/vscode-subset", is.span, model.V(model.Reject),
+			m.report(yamlVscodeSubset, is.span, model.V(model.Reject),
 				"{T} report{s} 'Missing value' for the empty "+q(key)+"; write "+q(key+": ''")+" or remove it.",
 				model.Fix{Title: "Write an empty string", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: is.span.End + 1, End: is.span.End + 1}, NewText: " ''"}}})
 		case vsComplexKey:
-			m.report("yaml/vscode-subset", is.span, model.V(model.Reject),
+			m.report(yamlVscodeSubset, is.span, model.V(model.Reject),
 				"{T} reject{s} '? ' complex keys; write 'key: value' instead.")
 		case vsLiteral:
 			tok := string(m.text[is.span.Start:is.span.End])
@@ -629,10 +651,10 @@ func (m *mdFile) vscodeSubset() {
 			if fx, ok := m.expandFix(is.span, tok); ok {
 				fixes = append(fixes, fx)
 			}
-			m.report("yaml/vscode-subset", is.span, model.V(model.Lose),
+			m.report(yamlVscodeSubset, is.span, model.V(model.Lose),
 				"{T} read{s} "+q(tok)+" as literal text: its YAML reader has no anchors, aliases or tags.", fixes...)
 		case vsDocEnd:
-			m.report("yaml/vscode-subset", is.span, model.V(model.Lose),
+			m.report(yamlVscodeSubset, is.span, model.V(model.Lose),
 				"{T} stop{s} reading at '...' and lose{s} every key after it.")
 		}
 	}
@@ -912,27 +934,6 @@ func (m *mdFile) valueText(f *mdField) string { return string(m.text[f.valSpan.S
 // replaceValue is a fix replacing a field's value.
 func replaceValue(title string, f *mdField, newText string, preferred bool) model.Fix {
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.valSpan, NewText: newText}}}
-}
-
-// kindName is how messages name a kind.
-func kindName(k model.Kind) string {
-	switch k {
-	case model.KindSkill:
-		return "skill"
-	case model.KindAgent:
-		return "agent"
-	case model.KindClaudeAgent:
-		return "subagent"
-	case model.KindPrompt:
-		return "prompt file"
-	case model.KindCommand:
-		return "command"
-	case model.KindInstructions:
-		return "instructions file"
-	case model.KindRule:
-		return "rule"
-	}
-	return "file"
 }
 
 var _ = fmt.Sprintf

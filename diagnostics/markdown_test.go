@@ -380,9 +380,11 @@ func TestOneDiagnosticPerName(t *testing.T) {
 	// a folder mismatch.
 	ds := checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n")
 	assert.Equal(t, []string{"skill/name-charset"}, rulesOf(ds))
-	// Only Claude Code effective: name rules are silent (CC uses the folder).
+	// Only Claude Code effective: it loads the skill anyway, so the spec's
+	// rule is an Info (#25).
 	ds = checkText(".claude/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetClaudeCode)
-	assert.Empty(t, ds)
+	require.Len(t, ds, 1)
+	assert.Equal(t, model.SeverityInfo, ds[0].Severity)
 	// A file opening with a Markdown rule and never closing it is one
 	// finding, not also a header that is no mapping.
 	ds = checkText(".github/instructions/x.instructions.md", "---\nJust text.\n")
@@ -400,9 +402,12 @@ func TestMessagesNameConsumers(t *testing.T) {
 	assert.Equal(t, "VS Code flags skill name 'Plugin Settings' (only a–z, 0–9 and '-') and loads the skill under its folder name 'settings'.", ds[0].Message)
 	assert.Equal(t, model.SeverityWarning, ds[0].Severity)
 	assert.Equal(t, model.Warn, ds[0].Verdicts[model.TargetVSCode])
-	assert.Equal(t, model.OK, ds[0].Verdicts[model.TargetVSCodeAgentHost])
-	assert.Empty(t, checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetVSCodeAgentHost),
-		"the agent host alone accepts the name")
+	assert.Equal(t, model.Spec, ds[0].Verdicts[model.TargetVSCodeAgentHost])
+	// The agent host alone loads the skill anyway: the spec's rule is an
+	// Info, not silence (#25).
+	ds = checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetVSCodeAgentHost)
+	require.Len(t, ds, 1)
+	assert.Equal(t, model.SeverityInfo, ds[0].Severity, "the agent host alone loads it anyway")
 	// claude.ai upload does refuse it.
 	ds = checkText(".github/skills/settings/SKILL.md", "---\nname: Plugin Settings\ndescription: d\n---\n", model.TargetClaudeUpload)
 	require.Len(t, ds, 1)

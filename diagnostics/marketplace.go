@@ -16,64 +16,72 @@ import (
 // rule only fires where Claude Code reads the file.
 
 // marketplaceRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var marketplaceRules = []RuleInfo{
-	{
-		ID:       "market/required",
-		Summary:  "`name`, `owner` (with `name`) or `plugins` is missing or mistyped.",
-		Kinds:    "market",
-		Severity: "CC REJ · CL REJ.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\", \"owner: Invalid input: expected object, received undefined\", \"plugins: Invalid input: expected array, received undefined\""},
-		},
+var marketplaceRules = []*Rule{
+	marketRequired, marketName, marketEntry, marketDuplicate, marketSourcePath,
+	marketSourceObject,
+}
+
+var marketRequired = &Rule{
+	ID:       "market/required",
+	Summary:  "`name`, `owner` (with `name`) or `plugins` is missing or mistyped.",
+	Kinds:    "market",
+	Severity: "CC REJ · CL REJ.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\", \"owner: Invalid input: expected object, received undefined\", \"plugins: Invalid input: expected array, received undefined\""},
 	},
-	{
-		ID:       "market/name",
-		Summary:  "The marketplace name is not kebab-case, too long or reserved.",
-		Kinds:    "market",
-		Severity: "impersonation pattern, space, `/`, `..`: CC REJ; other non-kebab-case: CC ok, CL REJ?; over 64: CL REJ?; reserved Anthropic name: CC ? (refused when added from elsewhere).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Marketplace name impersonates an official Anthropic/Claude marketplace\" (official-claude-tools, claude-marketplace, claude-directory); \"Marketplace name cannot contain spaces\""},
-			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes Claude_Market, claude-tools and claude-plugins-official"},
-			{Consumer: "CC", Reaction: "?", Source: "Claude Code 2.1.332 binary: \"The name … is reserved for official Anthropic marketplaces and can only be used with GitHub sources from the 'anthropics' organization\" (at add time)"},
-		},
+}
+
+var marketName = &Rule{
+	ID:       "market/name",
+	Summary:  "The marketplace name is not kebab-case, too long or reserved.",
+	Kinds:    "market",
+	Severity: "impersonation pattern, space, `/`, `..`: CC REJ; other non-kebab-case: CC ok, CL REJ?; over 64: CL REJ?; reserved Anthropic name: CC ? (refused when added from elsewhere).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Marketplace name impersonates an official Anthropic/Claude marketplace\" (official-claude-tools, claude-marketplace, claude-directory); \"Marketplace name cannot contain spaces\""},
+		{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes Claude_Market, claude-tools and claude-plugins-official"},
+		{Consumer: "CC", Reaction: "?", Source: "Claude Code 2.1.332 binary: \"The name … is reserved for official Anthropic marketplaces and can only be used with GitHub sources from the 'anthropics' organization\" (at add time)"},
 	},
-	{
-		ID:       "market/entry",
-		Summary:  "A plugin entry lacks `name`/`source`, or its name or description is too long.",
-		Kinds:    "market",
-		Severity: "missing/mistyped name or source, reserved plugin name (outside Anthropic's marketplaces): CC REJ; name over 64, description over 1024: CL REJ? (CC ok).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.name: Invalid input: expected string, received undefined\", \"plugins.0.source: Invalid input\", \"plugins[0].name: Plugin name \"claude-bar\" is reserved\""},
-			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes a 69-character entry name and a 1030-character description"},
-		},
+}
+
+var marketEntry = &Rule{
+	ID:       "market/entry",
+	Summary:  "A plugin entry lacks `name`/`source`, or its name or description is too long.",
+	Kinds:    "market",
+	Severity: "missing/mistyped name or source, reserved plugin name (outside Anthropic's marketplaces): CC REJ; name over 64, description over 1024: CL REJ? (CC ok).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.name: Invalid input: expected string, received undefined\", \"plugins.0.source: Invalid input\", \"plugins[0].name: Plugin name \"claude-bar\" is reserved\""},
+		{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes a 69-character entry name and a 1030-character description"},
 	},
-	{
-		ID:       "market/duplicate",
-		Summary:  "Two plugin entries share a name; Claude Code rejects the marketplace.",
-		Kinds:    "market",
-		Severity: "CC REJ.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins[1].name: Duplicate plugin name \"a\" found in marketplace\""},
-		},
+}
+
+var marketDuplicate = &Rule{
+	ID:       "market/duplicate",
+	Summary:  "Two plugin entries share a name; Claude Code rejects the marketplace.",
+	Kinds:    "market",
+	Severity: "CC REJ.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins[1].name: Duplicate plugin name \"a\" found in marketplace\""},
 	},
-	{
-		ID:       "market/source-path",
-		Summary:  "A local `source` without `./`, leaving the repository, or missing.",
-		Kinds:    "market",
-		Severity: "no `./`, `..`: CC REJ (CL ok without `./`); folder missing: CC LOSE (that entry cannot be installed; the marketplace loads).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid string: must start with \"./\"\"; \"Path contains \"..\" … Plugin source paths are resolved relative to the marketplace root (the directory containing .claude-plugin/)\""},
-			{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a marketplace whose \"./q\" source does not exist"},
-		},
+}
+
+var marketSourcePath = &Rule{
+	ID:       "market/source-path",
+	Summary:  "A local `source` without `./`, leaving the repository, or missing.",
+	Kinds:    "market",
+	Severity: "no `./`, `..`: CC REJ (CL ok without `./`); folder missing: CC LOSE (that entry cannot be installed; the marketplace loads).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid string: must start with \"./\"\"; \"Path contains \"..\" … Plugin source paths are resolved relative to the marketplace root (the directory containing .claude-plugin/)\""},
+		{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a marketplace whose \"./q\" source does not exist"},
 	},
-	{
-		ID:       "market/source-object",
-		Summary:  "An object `source` of unknown kind or missing its required field.",
-		Kinds:    "market",
-		Severity: "CC REJ.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid input\" for {\"source\": \"gitlub\"} and for a github source without \"repo\""},
-		},
+}
+
+var marketSourceObject = &Rule{
+	ID:       "market/source-object",
+	Summary:  "An object `source` of unknown kind or missing its required field.",
+	Kinds:    "market",
+	Severity: "CC REJ.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid input\" for {\"source\": \"gitlub\"} and for a github source without \"repo\""},
 	},
 }
 
@@ -111,7 +119,7 @@ func checkMarketplace(f File, r *reporter) {
 	}
 	rej := model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject}
 	if !doc.Is(JSONObject) {
-		c.report("market/required", doc.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: it is %s, not an object.", doc.Kind))
+		c.report(marketRequired, doc.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: it is %s, not an object.", doc.Kind))
 		return
 	}
 	skeleton := map[string]string{
@@ -122,7 +130,7 @@ func checkMarketplace(f File, r *reporter) {
 	for _, key := range []string{"name", "owner", "plugins"} {
 		m := doc.Member(key)
 		if m == nil {
-			c.report("market/required", openBrace(doc), rej, fmt.Sprintf("%%s cannot load this marketplace: it has no '%s'.", key),
+			c.report(marketRequired, openBrace(doc), rej, fmt.Sprintf("%%s cannot load this marketplace: it has no '%s'.", key),
 				model.Fix{Title: fmt.Sprintf("Add '%s'", key), Edits: []model.Edit{jInsertMember(doc, skeleton[key])}})
 			continue
 		}
@@ -130,9 +138,9 @@ func checkMarketplace(f File, r *reporter) {
 		switch key {
 		case "name":
 			if !v.Is(JSONString) {
-				c.report("market/required", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'name' is %s, not a string.", v.Kind))
+				c.report(marketRequired, v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'name' is %s, not a string.", v.Kind))
 			} else {
-				marketName(c, v)
+				checkMarketName(c, v)
 			}
 		case "owner":
 			switch {
@@ -141,13 +149,13 @@ func checkMarketplace(f File, r *reporter) {
 				if v.Is(JSONString) {
 					fixes = append(fixes, jReplace("Use {\"name\": …}", v.Span, `{"name": `+jQuote(v.Str)+`}`))
 				}
-				c.report("market/required", v.Span, rej, "%s cannot load this marketplace: 'owner' must be an object such as {\"name\": \"…\"}.", fixes...)
+				c.report(marketRequired, v.Span, rej, "%s cannot load this marketplace: 'owner' must be an object such as {\"name\": \"…\"}.", fixes...)
 			case !v.Get("name").Is(JSONString):
-				c.report("market/required", v.Span, rej, "%s cannot load this marketplace: 'owner' needs a 'name' string.")
+				c.report(marketRequired, v.Span, rej, "%s cannot load this marketplace: 'owner' needs a 'name' string.")
 			}
 		case "plugins":
 			if !v.Is(JSONArray) {
-				c.report("market/required", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'plugins' is %s, not an array.", v.Kind))
+				c.report(marketRequired, v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: 'plugins' is %s, not an array.", v.Kind))
 			}
 		}
 	}
@@ -161,11 +169,11 @@ func checkMarketplace(f File, r *reporter) {
 	}
 	seen := map[string]*JSONValue{}
 	for _, e := range plugins.Items {
-		marketEntry(c, e, seen, mroot, pluginRoot)
+		checkMarketEntry(c, e, seen, mroot, pluginRoot)
 	}
 }
 
-func marketName(c *jsonCheck, v *JSONValue) {
+func checkMarketName(c *jsonCheck, v *JSONValue) {
 	name := v.Str
 	if !jKebabRe.MatchString(name) {
 		var fixes []model.Fix
@@ -181,21 +189,21 @@ func marketName(c *jsonCheck, v *JSONValue) {
 			verd[model.TargetClaudeCode] = model.Reject
 			verb = "cannot load this marketplace"
 		}
-		c.report("market/name", badNameSpan(c.text, v, false), verd,
+		c.report(marketName, badNameSpan(c.text, v, false), verd,
 			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, jClip(name)), fixes...)
 	}
 	if n := utf8.RuneCountInString(name); n > 64 {
-		c.report("market/name", v.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
+		c.report(marketName, v.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()},
 			fmt.Sprintf("%%s may not load this marketplace: its name has %d characters, more than 64.", n))
 	}
 	switch {
 	case jHas(officialMarketplaces, strings.ToLower(name)) || jHas(marketReserved, strings.ToLower(name)):
 		// Validation passes; adding the marketplace is refused unless it
 		// comes from Anthropic's GitHub organisation, which a file cannot show.
-		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
+		c.report(marketName, v.Span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
 			fmt.Sprintf("%%s adds a marketplace named '%s' only from Anthropic's GitHub organisation: the name is reserved.", jClip(name)))
 	case impersonatesAnthropic(name):
-		c.report("market/name", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		c.report(marketName, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: the name '%s' reads as an official Anthropic/Claude marketplace.", jClip(name)))
 	}
 }
@@ -244,29 +252,29 @@ func impersonatesAnthropic(name string) bool {
 	return false
 }
 
-func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, pluginRoot string) {
+func checkMarketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, pluginRoot string) {
 	rej := model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()}
 	if !e.Is(JSONObject) {
-		c.report("market/entry", e.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a plugin entry is %s, not an object.", e.Kind))
+		c.report(marketEntry, e.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a plugin entry is %s, not an object.", e.Kind))
 		return
 	}
 	name := e.Get("name")
 	switch {
 	case name == nil:
-		c.report("market/entry", openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'name'.")
+		c.report(marketEntry, openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'name'.")
 	case !name.Is(JSONString):
-		c.report("market/entry", name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's 'name' is %s, not a string.", name.Kind))
+		c.report(marketEntry, name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's 'name' is %s, not a string.", name.Kind))
 	default:
 		if n := utf8.RuneCountInString(name.Str); n > 64 {
 			// Claude Code 2.1.332 validates a 69-character entry name clean.
-			c.report("market/entry", name.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
+			c.report(marketEntry, name.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: plugin name '%s…' has %d characters, more than 64.", jClip(name.Str), n))
 		}
 		if reservedPluginName(name.Str) && !officialMarket(c) {
-			c.report("market/entry", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			c.report(marketEntry, name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				fmt.Sprintf("%%s cannot load this marketplace: plugin name '%s' is reserved for Anthropic's own plugins.", jClip(name.Str)))
 		}
 		if first, dup := seen[name.Str]; dup {
-			if c.report("market/duplicate", name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			if c.report(marketDuplicate, name.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				fmt.Sprintf("%%s cannot load this marketplace: two entries are named '%s'.", jClip(name.Str))) {
 				c.related(first.Span, "first entry with this name")
 			}
@@ -277,27 +285,27 @@ func marketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mroot, 
 	if d := e.Get("description"); d.Is(JSONString) {
 		if n := utf8.RuneCountInString(d.Str); n > 1024 {
 			// Claude Code 2.1.332 validates a 1030-character description clean.
-			c.report("market/entry", d.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: an entry's description has %d characters, more than 1024.", n))
+			c.report(marketEntry, d.Span, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}, fmt.Sprintf("%%s may not load this marketplace: an entry's description has %d characters, more than 1024.", n))
 		}
 	}
 	src := e.Get("source")
 	switch {
 	case src == nil:
-		c.report("market/entry", openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
+		c.report(marketEntry, openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
 	case src.Is(JSONString):
 		sourcePath(c, src, mroot, pluginRoot)
 		if rel, ok := localSourceRel(src.Str, pluginRoot); ok {
-			marketVersion(c, e, path.Join(mroot, rel))
+			checkMarketVersion(c, e, path.Join(mroot, rel))
 		}
 	case src.Is(JSONObject):
 		sourceObject(c, src)
 	default:
-		c.report("market/source-object", src.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		c.report(marketSourceObject, src.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: 'source' is %s, not a path or a source object.", src.Kind))
 	}
 	for _, s := range []*JSONValue{src, e.Get("name"), e.Get("description")} {
 		for _, sp := range tokenSpans(c.text, s, claudeRootToken) {
-			c.report("token/plugin-root", sp, c.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in a marketplace: write paths relative to it, starting './'.")
+			c.report(tokenPluginRoot, sp, c.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in a marketplace: write paths relative to it, starting './'.")
 		}
 	}
 }
@@ -309,12 +317,14 @@ func sourcePath(c *jsonCheck, v *JSONValue, mroot, pluginRoot string) {
 	}
 	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
-		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		c.report(marketSourcePath, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: source '%s' leaves the repository.", jClip(p)))
 		return
 	}
-	if pluginRoot == "" && !strings.HasPrefix(p, "./") {
-		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+	// "." is the marketplace root itself: Claude Code 2.1.332's schema takes
+	// the literal "." or a string starting with "./" (#25 P5).
+	if pluginRoot == "" && !strings.HasPrefix(p, "./") && p != "." {
+		c.report(marketSourcePath, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: local source '%s' must start with './'.", jClip(p)),
 			jReplace("Prefix with './'", v.Span, jQuote("./"+p)))
 	}
@@ -326,7 +336,7 @@ func sourcePath(c *jsonCheck, v *JSONValue, mroot, pluginRoot string) {
 	if info, err := c.f.FS.Stat(rel); err != nil || !info.IsDir() {
 		// The marketplace still loads: Claude Code 2.1.332's validator
 		// passes a missing local source; only installing that entry fails.
-		c.report("market/source-path", v.Span, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose.Unverified()},
+		c.report(marketSourcePath, v.Span, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose.Unverified()},
 			fmt.Sprintf("%%s cannot install this plugin: folder '%s' does not exist.", jClip(rel)))
 	}
 }
@@ -351,7 +361,7 @@ func sourceObject(c *jsonCheck, v *JSONValue) {
 	rej := model.Verdicts{model.TargetClaudeCode: model.Reject}
 	kind := v.Get("source")
 	if !kind.Is(JSONString) {
-		c.report("market/source-object", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a source object needs \"source\": one of %s.", jListOr(sourceKindNames)))
+		c.report(marketSourceObject, v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a source object needs \"source\": one of %s.", jListOr(sourceKindNames)))
 		return
 	}
 	need, ok := sourceKinds[kind.Str]
@@ -360,12 +370,12 @@ func sourceObject(c *jsonCheck, v *JSONValue) {
 		if best, ok := jClosest(kind.Str, sourceKindNames, 2); ok {
 			fixes = append(fixes, jReplace(fmt.Sprintf("Use '%s'", best), kind.Span, jQuote(best)))
 		}
-		c.report("market/source-object", kind.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: unknown source kind '%s'.", jClip(kind.Str)), fixes...)
+		c.report(marketSourceObject, kind.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: unknown source kind '%s'.", jClip(kind.Str)), fixes...)
 		return
 	}
 	for _, k := range need {
 		if !v.Get(k).Is(JSONString) {
-			c.report("market/source-object", v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a '%s' source needs a '%s' string.", kind.Str, k))
+			c.report(marketSourceObject, v.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: a '%s' source needs a '%s' string.", kind.Str, k))
 		}
 	}
 }

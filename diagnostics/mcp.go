@@ -15,84 +15,95 @@ import (
 // a plugin manifest, which share the server walk below.
 
 // mcpRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var mcpRules = []RuleInfo{
-	{
-		ID:       "mcp/wrapper",
-		Summary:  "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape).",
-		Kinds:    "mcp",
-		Severity: "`servers`: CC, V SKIP every server; a bare map in the root `.mcp.json`: CC ?.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"servers\": …} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
-			{Consumer: "V", Reaction: "ok (plugin)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveMcpServersMap takes the wrapped or the flat map"},
-		},
+var mcpRules = []*Rule{
+	mcpWrapper, mcpType, mcpCommand, mcpUrlNoType, mcpUrl, mcpSse, mcpFieldType, mcpName,
+	mcpSecret,
+}
+
+var mcpWrapper = &Rule{
+	ID:       "mcp/wrapper",
+	Summary:  "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape).",
+	Kinds:    "mcp",
+	Severity: "`servers`: CC, V SKIP every server; a bare map in the root `.mcp.json`: CC ?.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"servers\": …} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
+		{Consumer: "V", Reaction: "ok (plugin)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveMcpServersMap takes the wrapped or the flat map"},
 	},
-	{
-		ID:       "mcp/type",
-		Summary:  "A server `type` no consumer supports.",
-		Kinds:    "mcp",
-		Severity: "SKIP (V also skips `ws`).",
-		Evidence: []Evidence{
-			{Consumer: "V", Reaction: "SKIP (`ws`)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for type ws"},
-			{Consumer: "CC", Reaction: "ok (`ws`)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json passes {\"type\": \"ws\", \"url\": \"wss://…\"}"},
-		},
+}
+
+var mcpType = &Rule{
+	ID:       "mcp/type",
+	Summary:  "A server `type` no consumer supports.",
+	Kinds:    "mcp",
+	Severity: "SKIP (V also skips `ws`).",
+	Evidence: []Evidence{
+		{Consumer: "V", Reaction: "SKIP (`ws`)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for type ws"},
+		{Consumer: "CC", Reaction: "ok (`ws`)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json passes {\"type\": \"ws\", \"url\": \"wss://…\"}"},
 	},
-	{
-		ID:       "mcp/command",
-		Summary:  "A stdio server without a `command`.",
-		Kinds:    "mcp",
-		Severity: "All SKIP.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"type\": \"stdio\"} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
-			{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for a local server without command"},
-		},
+}
+
+var mcpCommand = &Rule{
+	ID:       "mcp/command",
+	Summary:  "A stdio server without a `command`.",
+	Kinds:    "mcp",
+	Severity: "All SKIP.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"type\": \"stdio\"} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
+		{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for a local server without command"},
 	},
-	{
-		ID:       "mcp/url-no-type",
-		Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
-		Kinds:    "mcp",
-		Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"server has a \"url\" but no \"type\" … parsed as a stdio server, fails for lacking \"command\", and is silently dropped at load.\""},
-			{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration reads a url without type as remote"},
-		},
+}
+
+var mcpUrlNoType = &Rule{
+	ID:       "mcp/url-no-type",
+	Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
+	Kinds:    "mcp",
+	Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"server has a \"url\" but no \"type\" … parsed as a stdio server, fails for lacking \"command\", and is silently dropped at load.\""},
+		{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration reads a url without type as remote"},
 	},
-	{
-		ID:       "mcp/url",
-		Summary:  "A remote server without an absolute http(s) `url`.",
-		Kinds:    "mcp",
-		Severity: "All SKIP.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"url is not a valid absolute URL … The plugin loader marks this server as invalid config and it never connects.\""},
-		},
+}
+
+var mcpUrl = &Rule{
+	ID:       "mcp/url",
+	Summary:  "A remote server without an absolute http(s) `url`.",
+	Kinds:    "mcp",
+	Severity: "All SKIP.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"url is not a valid absolute URL … The plugin loader marks this server as invalid config and it never connects.\""},
 	},
-	{
-		ID:       "mcp/sse",
-		Summary:  "The `sse` transport, which Claude Code documents as deprecated in favour of `http`.",
-		Kinds:    "mcp",
-		Severity: "CC SPEC (deprecated).",
+}
+
+var mcpSse = &Rule{
+	ID:       "mcp/sse",
+	Summary:  "The `sse` transport, which Claude Code documents as deprecated in favour of `http`.",
+	Kinds:    "mcp",
+	Severity: "CC SPEC (deprecated).",
+}
+
+var mcpFieldType = &Rule{
+	ID:       "mcp/field-type",
+	Summary:  "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type.",
+	Kinds:    "mcp",
+	Severity: "V LOSE (bad values dropped) · CC SKIP (entry).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "SKIP (entry)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"args\": \"a\"} → \"Invalid input: expected array, received string. The plugin loader silently drops this server at load.\""},
+		{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration keeps only string args and string/number env values"},
 	},
-	{
-		ID:       "mcp/field-type",
-		Summary:  "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type.",
-		Kinds:    "mcp",
-		Severity: "V LOSE (bad values dropped) · CC SKIP (entry).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "SKIP (entry)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"args\": \"a\"} → \"Invalid input: expected array, received string. The plugin loader silently drops this server at load.\""},
-			{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration keeps only string args and string/number env values"},
-		},
-	},
-	{
-		ID:       "mcp/name",
-		Summary:  "A server name Claude Code warns about or reserves.",
-		Kinds:    "mcp",
-		Severity: "bad characters: CC WARN?; reserved: CC SKIP.",
-	},
-	{
-		ID:       "mcp/secret",
-		Summary:  "A literal credential in `headers` or `env`.",
-		Kinds:    "mcp",
-		Severity: "Warning [I] (Agent Plugins forbid literal secrets).",
-	},
+}
+
+var mcpName = &Rule{
+	ID:       "mcp/name",
+	Summary:  "A server name Claude Code warns about or reserves.",
+	Kinds:    "mcp",
+	Severity: "bad characters: CC WARN?; reserved: CC SKIP.",
+}
+
+var mcpSecret = &Rule{
+	ID:       "mcp/secret",
+	Summary:  "A literal credential in `headers` or `env`.",
+	Kinds:    "mcp",
+	Severity: "Warning [I] (Agent Plugins forbid literal secrets).",
 }
 
 var (
@@ -125,7 +136,7 @@ func checkMCPFile(f File, r *reporter) {
 		return
 	}
 	if !doc.Is(JSONObject) {
-		c.report("mcp/wrapper", doc.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: its top level is %s, not an object.", doc.Kind))
+		c.report(mcpWrapper, doc.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: its top level is %s, not an object.", doc.Kind))
 		return
 	}
 	w := newMCPWalk(c, format)
@@ -138,7 +149,7 @@ func checkMCPFile(f File, r *reporter) {
 	}
 	if m := doc.Member("mcpServers"); m != nil {
 		if !m.Value.Is(JSONObject) {
-			c.report("mcp/wrapper", m.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: 'mcpServers' is %s, not an object.", m.Value.Kind))
+			c.report(mcpWrapper, m.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will load no server from this file: 'mcpServers' is %s, not an object.", m.Value.Kind))
 			return
 		}
 		w.servers(m.Value)
@@ -146,7 +157,7 @@ func checkMCPFile(f File, r *reporter) {
 		return
 	}
 	if m := doc.Member("servers"); m != nil {
-		c.report("mcp/wrapper", m.KeySpan, c.all(model.Skip),
+		c.report(mcpWrapper, m.KeySpan, c.all(model.Skip),
 			"%s will skip every server here: this file lists them under 'mcpServers', not 'servers'.",
 			renameKeyFix(m, "mcpServers"))
 		if m.Value.Is(JSONObject) {
@@ -155,9 +166,15 @@ func checkMCPFile(f File, r *reporter) {
 		}
 		return
 	}
+	// Codex's form (`mcp_servers`, the key of its config.toml) beside a
+	// .codex-plugin/ manifest: another product's file, not a map whose
+	// one server is named 'mcp_servers' (#25 corpus P7b). Nothing to say.
+	if doc.Member("mcp_servers") != nil {
+		return
+	}
 	// A bare map of servers: accepted in plugins; unverified at the root.
 	if workspaceConfig && len(doc.Members) > 0 {
-		c.report("mcp/wrapper", model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1}, model.Verdicts{model.TargetClaudeCode: model.Unknown},
+		c.report(mcpWrapper, model.Span{Start: doc.Span.Start, End: doc.Span.Start + 1}, model.Verdicts{model.TargetClaudeCode: model.Unknown},
 			"%s may not load these servers: the workspace .mcp.json is documented with a top-level 'mcpServers' object.",
 			model.Fix{Title: "Wrap in \"mcpServers\"", Edits: []model.Edit{
 				{Span: model.Span{Start: doc.Span.Start, End: doc.Span.Start}, NewText: `{"mcpServers": `},
@@ -193,31 +210,31 @@ func (w *mcpWalk) server(m *JSONMember) {
 	w.name(m)
 	s := m.Value
 	if !s.Is(JSONObject) {
-		c.report("mcp/command", s.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': it is %s, not an object.", jClip(m.Key), s.Kind))
+		c.report(mcpCommand, s.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': it is %s, not an object.", jClip(m.Key), s.Kind))
 		return
 	}
 	typ := ""
 	tm := s.Member("type")
 	if tm != nil {
 		if !tm.Value.Is(JSONString) {
-			c.report("mcp/type", tm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'type' is %s, not a string.", jClip(m.Key), tm.Value.Kind))
+			c.report(mcpType, tm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'type' is %s, not a string.", jClip(m.Key), tm.Value.Kind))
 			return
 		}
 		typ = tm.Value.Str
 		switch {
 		case typ == "ws":
-			c.report("mcp/type", tm.Value.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Skip}),
+			c.report(mcpType, tm.Value.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Skip}),
 				fmt.Sprintf("%%s will skip server '%s': the 'ws' transport is Claude Code's only.", jClip(m.Key)))
 		case !jHas(mcpTypes, typ):
 			var fixes []model.Fix
 			if best, ok := closestMCPType(typ); ok {
 				fixes = append(fixes, jReplace(fmt.Sprintf("Use '%s'", best), tm.Value.Span, jQuote(best)))
 			}
-			c.report("mcp/type", tm.Value.Span, c.all(model.Skip),
+			c.report(mcpType, tm.Value.Span, c.all(model.Skip),
 				fmt.Sprintf("%%s will skip server '%s': unknown type '%s'.", jClip(m.Key), jClip(typ)), fixes...)
 			return
 		case typ == "sse":
-			c.report("mcp/sse", tm.Value.Span, model.Verdicts{model.TargetClaudeCode: model.Spec},
+			c.report(mcpSse, tm.Value.Span, model.Verdicts{model.TargetClaudeCode: model.Spec},
 				"Claude Code documents the 'sse' transport as deprecated; servers that support it use 'http'.",
 				jReplace("Use \"http\"", tm.Value.Span, `"http"`))
 		}
@@ -225,7 +242,7 @@ func (w *mcpWalk) server(m *JSONMember) {
 	um := s.Member("url")
 	remote := typ != "" && typ != "stdio" || typ == "" && um != nil
 	if typ == "" && um != nil {
-		c.report("mcp/url-no-type", um.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+		c.report(mcpUrlNoType, um.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
 			fmt.Sprintf("%%s will drop server '%s': without a 'type' it is read as stdio, which has no 'url'.", jClip(m.Key)),
 			model.Fix{Title: "Add \"type\": \"http\"", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: um.KeySpan.Start, End: um.KeySpan.Start}, NewText: `"type": "http", `}}})
 	}
@@ -235,9 +252,9 @@ func (w *mcpWalk) server(m *JSONMember) {
 		cm := s.Member("command")
 		switch {
 		case cm == nil:
-			c.report("mcp/command", m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a stdio server needs a 'command'.", jClip(m.Key)))
+			c.report(mcpCommand, m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a stdio server needs a 'command'.", jClip(m.Key)))
 		case !cm.Value.Is(JSONString) || strings.TrimSpace(cm.Value.Str) == "":
-			c.report("mcp/command", cm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'command' must be a non-empty string.", jClip(m.Key)))
+			c.report(mcpCommand, cm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'command' must be a non-empty string.", jClip(m.Key)))
 		}
 	}
 	w.fields(m)
@@ -256,7 +273,7 @@ func closestMCPType(typ string) (string, bool) {
 func (w *mcpWalk) name(m *JSONMember) {
 	c := w.c
 	if jHas(mcpReservedNames, m.Key) {
-		c.report("mcp/name", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+		c.report(mcpName, m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
 			fmt.Sprintf("%%s will skip server '%s': the name is reserved for a built-in server.", jClip(m.Key)),
 			renameKeyFix(m, m.Key+"-server"))
 		return
@@ -267,7 +284,7 @@ func (w *mcpWalk) name(m *JSONMember) {
 		if fixed != "" {
 			fixes = append(fixes, renameKeyFix(m, fixed))
 		}
-		c.report("mcp/name", m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn.Unverified()},
+		c.report(mcpName, m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn.Unverified()},
 			fmt.Sprintf("%%s may warn about server name '%s': names may use only letters, digits, '_' and '-'.", jClip(m.Key)), fixes...)
 	}
 }
@@ -275,12 +292,12 @@ func (w *mcpWalk) name(m *JSONMember) {
 func (w *mcpWalk) url(m *JSONMember, um *JSONMember, typ string) {
 	c := w.c
 	if um == nil {
-		c.report("mcp/url", m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a '%s' server needs a 'url'.", jClip(m.Key), typ))
+		c.report(mcpUrl, m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a '%s' server needs a 'url'.", jClip(m.Key), typ))
 		return
 	}
 	v := um.Value
 	if !v.Is(JSONString) {
-		c.report("mcp/url", v.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'url' is %s, not a string.", jClip(m.Key), v.Kind))
+		c.report(mcpUrl, v.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'url' is %s, not a string.", jClip(m.Key), v.Kind))
 		return
 	}
 	if strings.HasPrefix(v.Str, "${") {
@@ -292,7 +309,7 @@ func (w *mcpWalk) url(m *JSONMember, um *JSONMember, typ string) {
 		schemes = []string{"ws", "wss"}
 	}
 	if err != nil || !jHas(schemes, strings.ToLower(u.Scheme)) || u.Host == "" {
-		c.report("mcp/url", v.Span, c.all(model.Skip),
+		c.report(mcpUrl, v.Span, c.all(model.Skip),
 			fmt.Sprintf("%%s will skip server '%s': '%s' is not an absolute %s:// URL.", jClip(m.Key), jClip(v.Str), schemes[0]))
 	}
 }
@@ -307,7 +324,7 @@ func (w *mcpWalk) fields(m *JSONMember) {
 		if jHasTarget(c.decidedBy(v), model.TargetClaudeCode) {
 			msg = fmt.Sprintf("%%s will skip server '%s': its '%s' %s.", jClip(m.Key), field, problem)
 		}
-		c.report("mcp/field-type", span, v, msg)
+		c.report(mcpFieldType, span, v, msg)
 	}
 	for _, f := range m.Value.Members {
 		v := f.Value
@@ -380,7 +397,7 @@ func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
 		name = jEnvName(server.Key) + "_TOKEN"
 	}
 	repl := prefix + "${" + name + "}"
-	c.fixed("mcp/secret", e.Value.Span, model.SeverityWarning,
+	c.fixed(mcpSecret, e.Value.Span, model.SeverityWarning,
 		fmt.Sprintf("Anyone who can read this file gets this credential: reference an environment variable such as '${%s}'.", name),
 		jReplace(fmt.Sprintf("Use ${%s}", name), e.Value.Span, jQuote(repl)))
 }
@@ -445,7 +462,7 @@ func (w *mcpWalk) tokens(m *JSONMember) {
 	}
 	for _, s := range strs {
 		for _, sp := range tokenSpans(c.text, s, claudeRootToken) {
-			c.report("token/plugin-root", sp, v, fmt.Sprintf("%%s will leave '${CLAUDE_PLUGIN_ROOT}' empty: it does not expand in %s.", where))
+			c.report(tokenPluginRoot, sp, v, fmt.Sprintf("%%s will leave '${CLAUDE_PLUGIN_ROOT}' empty: it does not expand in %s.", where))
 		}
 	}
 }

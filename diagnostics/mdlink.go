@@ -16,17 +16,17 @@ import (
 )
 
 // linkRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var linkRules = []RuleInfo{
-	{
-		ID:       "md/link",
-		Summary:  "A relative link or #file: reference points at a missing file.",
-		Kinds:    mdKinds,
-		Severity: "VS WARN · VH, CC, CL LOSE (the linked instructions are missing when the agent follows the link). Links inside CommonMark code fences and code spans are not links.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateBody: 'promptValidator.fileNotFound' \"File '{0}' not found at '{1}'.\" at MarkerSeverity.Warning"},
-			{"AS", "–", "specification.mdx, File references: \"use relative paths from the skill root\"; the agent reads them on demand"},
-			{"all", "fence", "CommonMark 0.31 §4.5: the closing fence is at least as long as the opening one, of the same character"},
-		},
+var linkRules = []*Rule{mdLink}
+
+var mdLink = &Rule{
+	ID:       "md/link",
+	Summary:  "A relative link or #file: reference points at a missing file.",
+	Kinds:    mdKinds,
+	Severity: "VS WARN · VH, CC, CL LOSE (the linked instructions are missing when the agent follows the link). Links inside CommonMark code fences and code spans are not links.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateBody: 'promptValidator.fileNotFound' \"File '{0}' not found at '{1}'.\" at MarkerSeverity.Warning"},
+		{"AS", "–", "specification.mdx, File references: \"use relative paths from the skill root\"; the agent reads them on demand"},
+		{"all", "fence", "CommonMark 0.31 §4.5: the closing fence is at least as long as the opening one, of the same character"},
 	},
 }
 
@@ -266,7 +266,7 @@ func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 	// The agent reads a linked file when it needs it: a dead link loses
 	// that part of the instructions for every reader; VS Code's validator
 	// also marks it.
-	m.report("md/link", span, model.V(model.Lose).With(model.Verdicts{model.TargetVSCode: model.Warn,
+	m.report(mdLink, span, model.V(model.Lose).With(model.Verdicts{model.TargetVSCode: model.Warn,
 		model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose}),
 		"{T} cannot follow this link: "+q(t)+" does not exist.")
 }

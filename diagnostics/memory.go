@@ -13,19 +13,20 @@ import (
 )
 
 // memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var memoryRules = []RuleInfo{
-	{
-		ID:       "memory/agents-md",
-		Summary:  "AGENTS.md that Claude Code never reads (no CLAUDE.md imports it).",
-		Kinds:    "memory",
-		Severity: "CC IGN (reads only CLAUDE*.md).",
-	},
-	{
-		ID:       "memory/import",
-		Summary:  "An @path import in CLAUDE.md whose file is missing.",
-		Kinds:    "memory",
-		Severity: "CC LOSE.",
-	},
+var memoryRules = []*Rule{memoryAgentsMd, memoryImport}
+
+var memoryAgentsMd = &Rule{
+	ID:       "memory/agents-md",
+	Summary:  "AGENTS.md that Claude Code never reads (no CLAUDE.md imports it).",
+	Kinds:    "memory",
+	Severity: "CC IGN (reads only CLAUDE*.md).",
+}
+
+var memoryImport = &Rule{
+	ID:       "memory/import",
+	Summary:  "An @path import in CLAUDE.md whose file is missing.",
+	Kinds:    "memory",
+	Severity: "CC LOSE.",
 }
 
 // WorkspaceReader is an optional extension of WorkspaceFS for rules that
@@ -67,7 +68,7 @@ func checkMemory(f File, r *reporter) {
 			}
 		}
 		if !imported {
-			m.report("memory/agents-md", line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Ignore},
+			m.report(memoryAgentsMd, line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Ignore},
 				"{T} ignore{s} AGENTS.md: it reads only CLAUDE.md files; add a CLAUDE.md containing '@AGENTS.md'.",
 				model.Fix{Title: "Create CLAUDE.md importing AGENTS.md", Edits: []model.Edit{{Path: path.Join(dir, "CLAUDE.md"), NewText: "@AGENTS.md\n"}}})
 		}
@@ -101,7 +102,7 @@ func (m *mdFile) checkImports() {
 			if fi, err := m.f.FS.Stat(dir); dir != "." && (err != nil || !fi.IsDir()) {
 				continue
 			}
-			m.report("memory/import", model.Span{Start: off + loc[2], End: off + loc[2] + len(p)}, model.Verdicts{model.TargetClaudeCode: model.Lose},
+			m.report(memoryImport, model.Span{Start: off + loc[2], End: off + loc[2] + len(p)}, model.Verdicts{model.TargetClaudeCode: model.Lose},
 				"{T} skip{s} import "+q("@"+p)+": the file does not exist.")
 		}
 	})

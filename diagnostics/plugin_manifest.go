@@ -17,139 +17,158 @@ import (
 // Code the first manifest present), so a copy is judged by who reads it.
 
 // pluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var pluginRules = []RuleInfo{
-	{
-		ID:       "plugin/name-missing",
-		Summary:  "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin.",
-		Kinds:    "plugin",
-		Severity: "CC REJ · CL REJ · V ? (folder name).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\""},
-			{Consumer: "V", Reaction: "?", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts readPluginManifest (the name falls back to the folder)"},
-		},
+var pluginRules = []*Rule{
+	pluginNameMissing, pluginNameFormat, pluginNameLength, pluginNameReserved,
+	pluginManifestLocation, pluginFieldType, pluginVersionMissing, pluginUnknownKey,
+	pluginMisplacedKey, pluginPathPrefix, pluginPathEscape, pluginPathMissing, pluginPathKind,
+	pluginInDotdir, pluginApSchema,
+}
+
+var pluginNameMissing = &Rule{
+	ID:       "plugin/name-missing",
+	Summary:  "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin.",
+	Kinds:    "plugin",
+	Severity: "CC REJ · CL REJ · V ? (folder name).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"name: Invalid input: expected string, received undefined\""},
+		{Consumer: "V", Reaction: "?", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts readPluginManifest (the name falls back to the folder)"},
 	},
-	{
-		ID:       "plugin/name-format",
-		Summary:  "The plugin name is not kebab-case.",
-		Kinds:    "plugin",
-		Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "space REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name cannot contain spaces\""},
-			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"My_Plugin\" is not kebab-case. Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case\""},
-		},
+}
+
+var pluginNameFormat = &Rule{
+	ID:       "plugin/name-format",
+	Summary:  "The plugin name is not kebab-case.",
+	Kinds:    "plugin",
+	Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "space REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name cannot contain spaces\""},
+		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"_plugin-example\" is not kebab-case. Claude Code cannot install it from a marketplace that lists it under this name, and the Claude.ai marketplace sync requires kebab-case\" (warning, success true)"},
 	},
-	{
-		ID:       "plugin/name-length",
-		Summary:  "The plugin name is longer than 64 characters.",
-		Kinds:    "plugin",
-		Severity: "CL REJ? · AP REJ.",
+}
+
+var pluginNameLength = &Rule{
+	ID:       "plugin/name-length",
+	Summary:  "The plugin name is longer than 64 characters.",
+	Kinds:    "plugin",
+	Severity: "CL REJ? · AP REJ.",
+}
+
+var pluginNameReserved = &Rule{
+	ID:       "plugin/name-reserved",
+	Summary:  "The plugin name is reserved for Anthropic's plugins.",
+	Kinds:    "plugin",
+	Severity: "CC REJ (third parties); silent under an allow-listed Anthropic marketplace.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"claude-foo\" is reserved … If this is one of Anthropic's own plugins, validate the marketplace that lists it.\""},
+		{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` on a marketplace named claude-plugins-official that lists claude-foo: no error"},
 	},
-	{
-		ID:       "plugin/name-reserved",
-		Summary:  "The plugin name is reserved for Anthropic's plugins.",
-		Kinds:    "plugin",
-		Severity: "CC REJ (third parties); silent under an allow-listed Anthropic marketplace.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Plugin name \"claude-foo\" is reserved … If this is one of Anthropic's own plugins, validate the marketplace that lists it.\""},
-			{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` on a marketplace named claude-plugins-official that lists claude-foo: no error"},
-		},
+}
+
+var pluginManifestLocation = &Rule{
+	ID:       "plugin/manifest-location",
+	Summary:  "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read.",
+	Kinds:    "plugin",
+	Severity: "V ? (documented, not in the code).",
+}
+
+var pluginFieldType = &Rule{
+	ID:       "plugin/field-type",
+	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `metadata` or `experimental` has the wrong type.",
+	Kinds:    "plugin",
+	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list): CC REJ; `metadata`, `experimental`: CC WARN.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\", \"dependencies: Invalid input: expected array, received object\""},
+		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
 	},
-	{
-		ID:       "plugin/manifest-location",
-		Summary:  "The only manifest is .github/plugin/plugin.json, which VS Code's code does not read.",
-		Kinds:    "plugin",
-		Severity: "V ? (documented, not in the code).",
+}
+
+var pluginVersionMissing = &Rule{
+	ID:       "plugin/version-missing",
+	Summary:  "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates.",
+	Kinds:    "plugin",
+	Severity: "Info [I]: Claude's validator warns; VS Code keys updates on `version`.",
+}
+
+var pluginUnknownKey = &Rule{
+	ID:       "plugin/unknown-key",
+	Summary:  "An unknown top-level manifest key.",
+	Kinds:    "plugin",
+	Severity: "CC IGN (warns) · AP IGN; a near miss (`agnets`): LOSE.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "IGN (warns)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'foo'. Claude Code ignores it at load time.\""},
+		{Consumer: "CC", Reaction: "LOSE (near miss)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'agnets' — did you mean 'agents'? … this field has no effect.\""},
 	},
-	{
-		ID:       "plugin/field-type",
-		Summary:  "`author`, `keywords`, `homepage`, `metadata` or `experimental` has the wrong type.",
-		Kinds:    "plugin",
-		Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`: CC REJ; `metadata`, `experimental`: CC WARN.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\""},
-			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
-		},
+}
+
+var pluginMisplacedKey = &Rule{
+	ID:       "plugin/misplaced-key",
+	Summary:  "A marketplace or experimental key at the top of a Claude manifest.",
+	Kinds:    "plugin",
+	Severity: "marketplace keys: CC IGN; `themes`/`monitors` at the top: CC WARN.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "IGN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Field 'category' belongs in the marketplace entry … Claude Code ignores it at load time.\""},
+		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'themes' is an experimental component; declare it under 'experimental.themes'\""},
 	},
-	{
-		ID:       "plugin/version-missing",
-		Summary:  "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates.",
-		Kinds:    "plugin",
-		Severity: "Info [I]: Claude's validator warns; VS Code keys updates on `version`.",
+}
+
+var pluginPathPrefix = &Rule{
+	ID:       "plugin/path-prefix",
+	Summary:  "A Claude component path that does not start with `./`.",
+	Kinds:    "plugin",
+	Severity: "CC REJ · Copilot format ok.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills: Invalid string: must start with \"./\"\""},
 	},
-	{
-		ID:       "plugin/unknown-key",
-		Summary:  "An unknown top-level manifest key.",
-		Kinds:    "plugin",
-		Severity: "CC IGN (warns) · AP IGN; a near miss (`agnets`): LOSE.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "IGN (warns)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'foo'. Claude Code ignores it at load time.\""},
-			{Consumer: "CC", Reaction: "LOSE (near miss)", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Unknown field 'agnets' — did you mean 'agents'? … this field has no effect.\""},
-		},
+}
+
+var pluginPathEscape = &Rule{
+	ID:       "plugin/path-escape",
+	Summary:  "A component path that is absolute or leaves the plugin.",
+	Kinds:    "plugin",
+	Severity: "CC REJ · V SKIP (dropped) · AP REJ.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills[0]: Path contains \"..\" which could be a path traversal attempt\""},
+		{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs (\"Paths that resolve outside the boundary are silently ignored\")"},
 	},
-	{
-		ID:       "plugin/misplaced-key",
-		Summary:  "A marketplace or experimental key at the top of a Claude manifest.",
-		Kinds:    "plugin",
-		Severity: "marketplace keys: CC IGN; `themes`/`monitors` at the top: CC WARN.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "IGN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"Field 'category' belongs in the marketplace entry … Claude Code ignores it at load time.\""},
-			{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'themes' is an experimental component; declare it under 'experimental.themes'\""},
-		},
+}
+
+var pluginPathMissing = &Rule{
+	ID:       "plugin/path-missing",
+	Summary:  "A component path that does not exist.",
+	Kinds:    "plugin",
+	Severity: "CC REJ · V LOSE (the folder is scanned and yields nothing).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"commands: Path not found: ./nope. The runtime loader will report this as a load failure.\""},
+		{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs joins the path to the plugin root and the scan finds nothing"},
 	},
-	{
-		ID:       "plugin/path-prefix",
-		Summary:  "A Claude component path that does not start with `./`.",
-		Kinds:    "plugin",
-		Severity: "CC REJ · Copilot format ok.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills: Invalid string: must start with \"./\"\""},
-		},
+}
+
+var pluginPathKind = &Rule{
+	ID:       "plugin/path-kind",
+	Summary:  "A component path of the wrong kind (file vs folder, extension).",
+	Kinds:    "plugin",
+	Severity: "CC REJ (agents entries must end in `.md`, even a folder; hooks/mcpServers must name `.json`).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"agents.0: Invalid string: must end with \".md\"\", \"hooks: Invalid string: must end with \".json\"\""},
+		{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs scans an agents folder"},
 	},
-	{
-		ID:       "plugin/path-escape",
-		Summary:  "A component path that is absolute or leaves the plugin.",
-		Kinds:    "plugin",
-		Severity: "CC REJ · V SKIP (dropped) · AP REJ.",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"skills[0]: Path contains \"..\" which could be a path traversal attempt\""},
-			{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs (\"Paths that resolve outside the boundary are silently ignored\")"},
-		},
+}
+
+var pluginInDotdir = &Rule{
+	ID:       "plugin/in-dotdir",
+	Summary:  "Component folders inside .claude-plugin/, where Claude Code does not look.",
+	Kinds:    "plugin",
+	Severity: "CC LOSE (the folders are not scanned; the plugin loads).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a plugin with .claude-plugin/skills/ and lists none of its skills"},
 	},
-	{
-		ID:       "plugin/path-missing",
-		Summary:  "A component path that does not exist.",
-		Kinds:    "plugin",
-		Severity: "CC REJ · V LOSE (the folder is scanned and yields nothing).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"commands: Path not found: ./nope. The runtime loader will report this as a load failure.\""},
-			{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs joins the path to the plugin root and the scan finds nothing"},
-		},
-	},
-	{
-		ID:       "plugin/path-kind",
-		Summary:  "A component path of the wrong kind (file vs folder, extension).",
-		Kinds:    "plugin",
-		Severity: "CC REJ (agents entries must end in `.md`, even a folder; hooks/mcpServers must name `.json`).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"agents.0: Invalid string: must end with \".md\"\", \"hooks: Invalid string: must end with \".json\"\""},
-			{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveComponentDirs scans an agents folder"},
-		},
-	},
-	{
-		ID:       "plugin/in-dotdir",
-		Summary:  "Component folders inside .claude-plugin/, where Claude Code does not look.",
-		Kinds:    "plugin",
-		Severity: "CC LOSE (the folders are not scanned; the plugin loads).",
-		Evidence: []Evidence{
-			{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a plugin with .claude-plugin/skills/ and lists none of its skills"},
-		},
-	},
-	{
-		ID:       "plugin/ap-schema",
-		Summary:  "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema.",
-		Kinds:    "plugin",
-		Severity: "AP fatal · V ?.",
-	},
+}
+
+var pluginApSchema = &Rule{
+	ID:       "plugin/ap-schema",
+	Summary:  "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema.",
+	Kinds:    "plugin",
+	Severity: "AP fatal · V ?.",
 }
 
 const apSchemaURL = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
@@ -222,7 +241,7 @@ func checkPluginManifest(f File, r *reporter) {
 	}
 	m.format, m.pluginRoot = format, root
 	if !doc.Is(JSONObject) {
-		m.report("plugin/name-missing", doc.Span, m.all(model.Reject), fmt.Sprintf("%%s cannot load this plugin: the manifest is %s, not an object.", doc.Kind))
+		m.report(pluginNameMissing, doc.Span, m.all(model.Reject), fmt.Sprintf("%%s cannot load this plugin: the manifest is %s, not an object.", doc.Kind))
 		return
 	}
 	m.name(doc)
@@ -230,7 +249,7 @@ func checkPluginManifest(f File, r *reporter) {
 	m.location(doc)
 	m.fieldTypes(doc)
 	if doc.Member("version") == nil && !m.copy {
-		m.fixed("plugin/version-missing", openBrace(doc), model.SeverityInfo,
+		m.fixed(pluginVersionMissing, openBrace(doc), model.SeverityInfo,
 			"Updates cannot be detected without a 'version': VS Code keys updates on it and Claude Code's validator warns.")
 	}
 	m.keys(doc)
@@ -306,13 +325,13 @@ func (m *manifest) name(doc *JSONValue) {
 		if folder != "" {
 			fixes = append(fixes, model.Fix{Title: fmt.Sprintf("Add \"name\": %q", folder), Preferred: true, Edits: []model.Edit{jInsertMember(doc, `"name": `+jQuote(folder))}})
 		}
-		m.report("plugin/name-missing", openBrace(doc), m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})),
+		m.report(pluginNameMissing, openBrace(doc), m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})),
 			"%s cannot load this plugin: the manifest has no 'name'.", fixes...)
 		return
 	}
 	v := nm.Value
 	if !v.Is(JSONString) {
-		m.report("plugin/name-format", v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()})),
+		m.report(pluginNameFormat, v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject.Unverified()})),
 			fmt.Sprintf("%%s will not load this plugin: 'name' is %s, not a string.", v.Kind))
 		return
 	}
@@ -346,16 +365,16 @@ func (m *manifest) name(doc *JSONValue) {
 		if m.severityOf(verd) != model.SeverityError {
 			verb = "may reject or warn about this plugin"
 		}
-		m.report("plugin/name-format", badNameSpan(m.text, v, m.ap), verd,
+		m.report(pluginNameFormat, badNameSpan(m.text, v, m.ap), verd,
 			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, jClip(name)), fixes...)
 	}
 	if n := utf8.RuneCountInString(name); n > 64 {
 		cut := len(string([]rune(name)[:64]))
-		m.report("plugin/name-length", v.StrSpan(m.text, cut, len(name)), m.apOr(true, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}),
+		m.report(pluginNameLength, v.StrSpan(m.text, cut, len(name)), m.apOr(true, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()}),
 			fmt.Sprintf("%%s may reject this plugin: its name has %d characters, more than 64.", n))
 	}
 	if reservedPluginName(name) && !m.inOfficialMarketplace() {
-		m.report("plugin/name-reserved", v.Span, m.apOr(false, model.Verdicts{model.TargetClaudeCode: model.Reject}),
+		m.report(pluginNameReserved, v.Span, m.apOr(false, model.Verdicts{model.TargetClaudeCode: model.Reject}),
 			fmt.Sprintf("%%s will reject this plugin: the name '%s' is reserved for Anthropic's own plugins.", jClip(name)))
 	}
 }
@@ -412,7 +431,7 @@ func (m *manifest) location(doc *JSONValue) {
 	if _, err := m.f.FS.Stat(jJoin(m.pluginRoot, ".claude-plugin/plugin.json")); err == nil {
 		return
 	}
-	m.report("plugin/manifest-location", openBrace(doc), model.V(model.Unknown),
+	m.report(pluginManifestLocation, openBrace(doc), model.V(model.Unknown),
 		"%s may not find this manifest: VS Code's docs list this location but its code does not read it.")
 }
 
@@ -427,7 +446,7 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 				if v.Is(JSONString) {
 					fixes = append(fixes, jReplace("Use {\"name\": …}", v.Span, `{"name": `+jQuote(v.Str)+`}`))
 				}
-				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'author' must be an object such as {\"name\": \"…\"}.", fixes...)
+				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'author' must be an object such as {\"name\": \"…\"}.", fixes...)
 			}
 		case "keywords":
 			if !jStringList(v) {
@@ -435,22 +454,28 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 				if v.Is(JSONString) {
 					fixes = append(fixes, jReplace("Use a list", v.Span, "["+jQuote(v.Str)+"]"))
 				}
-				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'keywords' must be a list of strings.", fixes...)
+				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'keywords' must be a list of strings.", fixes...)
 			}
 		case "homepage":
 			u, err := url.Parse(v.Str)
 			if !v.Is(JSONString) || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-				m.report("plugin/field-type", v.Span, cc(model.Reject), "%s will not load this plugin: 'homepage' must be an http(s) URL.")
+				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'homepage' must be an http(s) URL.")
 			}
 		case "version", "license", "repository", "description":
 			if !v.Is(JSONString) {
 				// Claude's manifest schema: "version: Invalid input:
 				// expected string, received number".
-				m.report("plugin/field-type", v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: '%s' must be a string, not %s.", f.Key, v.Kind))
+				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: '%s' must be a string, not %s.", f.Key, v.Kind))
+			}
+		case "dependencies":
+			// A list of plugins; an npm-style {"name": "version"} map is
+			// refused (#25 repro 7).
+			if !v.Is(JSONArray) {
+				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: 'dependencies' must be a list of plugins, not %s.", v.Kind))
 			}
 		case "metadata", "experimental":
 			if !v.Is(JSONObject) {
-				m.report("plugin/field-type", v.Span, cc(model.Warn), fmt.Sprintf("%%s warns about this plugin: '%s' must be an object.", f.Key))
+				m.report(pluginFieldType, v.Span, cc(model.Warn), fmt.Sprintf("%%s warns about this plugin: '%s' must be an object.", f.Key))
 			}
 		}
 	}
@@ -460,7 +485,7 @@ func (m *manifest) keys(doc *JSONValue) {
 	for _, f := range doc.Members {
 		if m.ap {
 			if !jHas(apKeys, f.Key) {
-				m.report("plugin/unknown-key", f.KeySpan, model.V(model.Spec),
+				m.report(pluginUnknownKey, f.KeySpan, model.V(model.Spec),
 					fmt.Sprintf("The Agent Plugins schema is closed and does not allow '%s'; VS Code ignores it.", jClip(f.Key)))
 			}
 			continue
@@ -468,11 +493,11 @@ func (m *manifest) keys(doc *JSONValue) {
 		if m.format == model.FormatClaude {
 			switch f.Key {
 			case "category", "tags":
-				m.report("plugin/misplaced-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+				m.report(pluginMisplacedKey, f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
 					fmt.Sprintf("%%s will ignore '%s' here (and warn): it belongs in the marketplace entry.", f.Key))
 				continue
 			case "themes", "monitors":
-				m.report("plugin/misplaced-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn},
+				m.report(pluginMisplacedKey, f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Warn},
 					fmt.Sprintf("%%s warns about '%s' at the top level: it belongs under 'experimental'.", f.Key))
 				continue
 			}
@@ -481,12 +506,12 @@ func (m *manifest) keys(doc *JSONValue) {
 			continue
 		}
 		if best, ok := jClosest(f.Key, componentKeys, 2); ok {
-			m.report("plugin/unknown-key", f.KeySpan, m.all(model.Lose),
+			m.report(pluginUnknownKey, f.KeySpan, m.all(model.Lose),
 				fmt.Sprintf("%%s will ignore '%s', so its components are not loaded (did you mean '%s'?).", jClip(f.Key), best),
 				renameKeyFix(f, best))
 			continue
 		}
-		m.report("plugin/unknown-key", f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
+		m.report(pluginUnknownKey, f.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Ignore},
 			fmt.Sprintf("%%s will ignore the unknown manifest key '%s' (and warn).", jClip(f.Key)))
 	}
 }
@@ -514,18 +539,18 @@ func (m *manifest) path(key string, v *JSONValue) {
 	p := v.Str
 	if sps := tokenSpans(m.text, v, claudeRootToken); len(sps) > 0 {
 		for _, sp := range sps {
-			m.report("token/plugin-root", sp, m.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in manifest paths: use a path starting './'.")
+			m.report(tokenPluginRoot, sp, m.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in manifest paths: use a path starting './'.")
 		}
 		return
 	}
 	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
-		m.report("plugin/path-escape", v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject})),
+		m.report(pluginPathEscape, v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject})),
 			fmt.Sprintf("%%s will not load '%s': component paths must stay inside the plugin folder.", jClip(p)))
 		return
 	}
 	if m.format == model.FormatClaude && !strings.HasPrefix(p, "./") && !(key == "skills" && p == ".") {
-		m.report("plugin/path-prefix", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		m.report(pluginPathPrefix, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s will not load this plugin: component path '%s' must start with './'.", jClip(p)),
 			jReplace("Prefix with './'", v.Span, jQuote("./"+strings.TrimPrefix(p, "/"))))
 	}
@@ -533,7 +558,7 @@ func (m *manifest) path(key string, v *JSONValue) {
 		// Claude's manifest schema: `agents.0: Invalid string: must end
 		// with ".md"` — a folder is refused, unlike VS Code's
 		// resolveComponentDirs, which scans one.
-		m.report("plugin/path-kind", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		m.report(pluginPathKind, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s will not load this plugin: agent path '%s' must name a '.md' file (Claude's manifest schema takes no folders here).", jClip(p)))
 		return
 	}
@@ -552,7 +577,7 @@ func (m *manifest) path(key string, v *JSONValue) {
 		// VS Code scans a missing folder and finds nothing (resolveComponentDirs);
 		// Claude Code 2.1.332: "Path not found: ./nope. The runtime loader will
 		// report this as a load failure."
-		m.report("plugin/path-missing", v.Span, model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
+		m.report(pluginPathMissing, v.Span, model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
 			fmt.Sprintf("%%s will not load this plugin's %s: '%s' does not exist.", key, jClip(p)))
 		return
 	}
@@ -575,7 +600,7 @@ func (m *manifest) path(key string, v *JSONValue) {
 		}
 	}
 	if problem != "" {
-		m.report("plugin/path-kind", v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
+		m.report(pluginPathKind, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s will not load this plugin: '%s' is the wrong kind of path (%s).", jClip(p), problem), fixes...)
 	}
 }
@@ -587,7 +612,7 @@ func (m *manifest) dotdirs(doc *JSONValue) {
 	for _, d := range []string{"skills", "agents", "commands", "hooks"} {
 		rel := jJoin(m.pluginRoot, ".claude-plugin/"+d)
 		if info, err := m.f.FS.Stat(rel); err == nil && info.IsDir() {
-			m.report("plugin/in-dotdir", jFirstLine(m.text), model.Verdicts{model.TargetClaudeCode: model.Lose},
+			m.report(pluginInDotdir, jFirstLine(m.text), model.Verdicts{model.TargetClaudeCode: model.Lose},
 				fmt.Sprintf("%%s will not load '.claude-plugin/%s/': component folders belong at the plugin root.", d))
 		}
 	}
@@ -602,7 +627,7 @@ func (m *manifest) schema(doc *JSONValue) {
 	if err != nil || !strings.EqualFold(u.Host, "agent-plugins.org") {
 		return
 	}
-	m.report("plugin/ap-schema", s.Span, model.V(model.Unknown),
+	m.report(pluginApSchema, s.Span, model.V(model.Unknown),
 		"%s may not load this plugin: Agent Plugins hosts accept only the 1.0.0 plugin schema URL.",
 		jReplace("Use the 1.0.0 plugin schema", s.Span, jQuote(apSchemaURL)))
 }

@@ -3,30 +3,34 @@ package diagnostics
 // Prompt files: .github/prompts/**/*.prompt.md (customization-formats.md §5.4).
 
 import (
+	"path"
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
 
 // promptRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var promptRules = []RuleInfo{
-	{
-		ID:       "prompt/agent",
-		Summary:  "'agent' names neither a built-in nor a discovered agent.",
-		Kinds:    "prompt",
-		Severity: "V WARN.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
-		},
+var promptRules = []*Rule{promptAgent, promptToolsMode}
+
+var promptAgent = &Rule{
+	ID:       "prompt/agent",
+	Summary:  "'agent' names neither a built-in nor a discovered agent.",
+	Kinds:    "prompt",
+	Severity: "V WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validateAgentValue: 'promptValidator.agentNotFound' \"Unknown agent '{0}'. Available agents: {1}.\" (Warning)"},
 	},
-	{
-		ID:       "prompt/tools-mode",
-		Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
-		Kinds:    "prompt",
-		Severity: "V LOSE (ignored).",
-		Evidence: []Evidence{
-			{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
-		},
+}
+
+var promptToolsMode = &Rule{
+	ID:       "prompt/tools-mode",
+	Summary:  "'tools' with 'agent: ask' or 'agent: edit', where VS Code ignores them.",
+	Kinds:    "prompt",
+	Severity: "V LOSE (ignored).",
+	Evidence: []Evidence{
+		{"VS", "LOSE", "promptValidator.ts validateTools: 'promptValidator.toolsOnlyInAgent' \"… Attribute will be ignored.\" (Warning)"},
 	},
 }
 
@@ -54,24 +58,26 @@ func (m *mdFile) promptRules() {
 	if (agent == "ask" || agent == "edit") && m.field("tools") != nil {
 		tf := m.field("tools")
 		if tf.v.Kind != yaml.ScalarNode || tf.v.Value != "" {
-			m.report("prompt/tools-mode", tf.keySpan, model.V(model.Lose),
+			m.report(promptToolsMode, tf.keySpan, model.V(model.Lose),
 				"{T} ignore{s} 'tools' in a prompt run by the "+q(agent)+" agent.")
 		}
 	}
 	if contains(builtinAgents, agent) || m.f.FS == nil {
 		return
 	}
-	// Agents are found by file stem here; an agent whose 'name' differs
-	// from its stem is tried in kebab-case ('Code Reviewer' →
-	// code-reviewer), the usual way such files are named.
-	for _, stem := range []string{agent, kebab(agent)} {
-		for _, p := range []string{".github/agents/" + stem + ".agent.md", ".github/agents/" + stem + ".md", ".github/chatmodes/" + stem + ".chatmode.md", ".claude/agents/" + stem + ".md"} {
-			if _, err := m.f.FS.Stat(p); err == nil {
-				return
-			}
-		}
+	// Every agent location VS Code searches, chat.agentFilesLocations
+	// included, by file stem and by 'name' (vslocations.go).
+	// A prompt outside .github/prompts loads only through
+	// chat.promptFilesLocations, usually a catalog with its agents/ folder
+	// beside prompts/ (#25 corpus P1): those agents count too.
+	var extra []string
+	if dir := path.Dir(m.f.Path); dir != ".github/prompts" && !strings.HasPrefix(dir, ".github/prompts/") {
+		extra = append(extra, path.Join(path.Dir(dir), "agents"))
 	}
-	m.report("prompt/agent", af.valSpan, model.V(model.Warn),
+	if agentDefined(m.f.FS, agent, extra...) {
+		return
+	}
+	m.report(promptAgent, af.valSpan, model.V(model.Warn),
 		"{T} warn{s}: no agent named "+q(agent)+" exists; built-in agents are agent, ask, edit and plan.",
 		enumFix(af, agent, builtinAgents, 3)...)
 }

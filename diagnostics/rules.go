@@ -5,11 +5,13 @@ import (
 	"sort"
 )
 
-// RuleInfo is one rule's metadata: what hover, SARIF and docs/rules.md say
-// about it. Each rule's entry sits next to the code that reports it (the
-// <file>Rules variable at the top of each checker file), so a new rule is
-// one entry and one report call in one file.
-type RuleInfo struct {
+// Rule is one rule: its id, what hover, SARIF and docs/rules.md say about
+// it, the evidence behind its severity and its fix tier. Each rule is a
+// variable at the top of the checker file that reports it, listed in that
+// file's <file>Rules group, and findings are reported through the variable
+// (m.report(skillNameDir, …)), so an unknown rule is a compile error and a
+// new rule is one value and one report call in one file.
+type Rule struct {
 	ID      string // e.g. "skill/name-charset"
 	Summary string // one line: what the rule checks
 	// Kinds lists the file kinds the rule applies to, in the codes of
@@ -55,61 +57,55 @@ const (
 var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
 	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
 	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
-	mcpRules, crossFileRules, duplicateRules)
+	mcpRules, crossFileRules, duplicateRules, toolsRules)
 
 // fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var fileRules = []RuleInfo{
-	{
-		ID:       "file/too-large",
-		Summary:  "The file is larger than ahpls checks (4 MiB).",
-		Kinds:    "every kind",
-		Severity: "Warning [I]; the file is not parsed.",
-	},
-	{
-		ID:       "file/unreadable",
-		Summary:  "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it.",
-		Kinds:    "every kind",
-		Severity: "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's).",
-	},
-	{
-		ID:       "file/encoding",
-		Summary:  "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
-		Kinds:    "every kind",
-		Severity: "Error [I]; nothing else is reported.",
-	},
-	{
-		ID:       "internal/error",
-		Summary:  "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing.",
-		Kinds:    "every kind",
-		Severity: "Warning [I]; please report it with the file.",
-	},
+var fileRules = []*Rule{fileTooLarge, fileUnreadable, fileEncoding, internalError}
+
+var fileTooLarge = &Rule{
+	ID:       "file/too-large",
+	Summary:  "The file is larger than ahpls checks (4 MiB).",
+	Kinds:    "every kind",
+	Severity: "Warning [I]; the file is not parsed.",
 }
 
-// Rules lists every built-in rule and those of the extra checkers, sorted
-// by id.
-func Rules(extra ...Checker) []RuleInfo {
-	out := slices.Clone(ruleTable)
-	for _, c := range extra {
-		out = append(out, c.Rules...)
+var fileUnreadable = &Rule{
+	ID:       "file/unreadable",
+	Summary:  "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it.",
+	Kinds:    "every kind",
+	Severity: "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's).",
+}
+
+var fileEncoding = &Rule{
+	ID:       "file/encoding",
+	Summary:  "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
+	Kinds:    "every kind",
+	Severity: "Error [I]; nothing else is reported.",
+}
+
+var internalError = &Rule{
+	ID:       "internal/error",
+	Summary:  "A rule failed on input it did not expect; ahpls reports the file as unchecked instead of crashing.",
+	Kinds:    "every kind",
+	Severity: "Warning [I]; please report it with the file.",
+}
+
+// Rules lists every rule, sorted by id.
+func Rules() []Rule {
+	out := make([]Rule, 0, len(ruleTable))
+	for _, r := range ruleTable {
+		out = append(out, *r)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// LookupRule returns a rule's metadata; extra are the checkers passed in
-// Options.Checkers.
-func LookupRule(id string, extra ...Checker) (RuleInfo, bool) {
-	for _, c := range extra {
-		for _, r := range c.Rules {
-			if r.ID == id {
-				return r, true
-			}
-		}
-	}
+// LookupRule returns a rule's metadata.
+func LookupRule(id string) (Rule, bool) {
 	for _, r := range ruleTable {
 		if r.ID == id {
-			return r, true
+			return *r, true
 		}
 	}
-	return RuleInfo{}, false
+	return Rule{}, false
 }

@@ -14,13 +14,13 @@ import (
 // Every other setting belongs to its tool and is left alone.
 
 // settingsRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var settingsRules = []RuleInfo{
-	{
-		ID:       "settings/recommendations",
-		Summary:  "A marketplace recommendation or plugin enablement VS Code cannot read.",
-		Kinds:    "settings",
-		Severity: "V LOSE.",
-	},
+var settingsRules = []*Rule{settingsRecommendations}
+
+var settingsRecommendations = &Rule{
+	ID:       "settings/recommendations",
+	Summary:  "A marketplace recommendation or plugin enablement VS Code cannot read.",
+	Kinds:    "settings",
+	Severity: "V LOSE.",
 }
 
 var enabledPluginRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
@@ -37,7 +37,7 @@ func checkSettings(f File, r *reporter) {
 	}
 	if hm := doc.Member("hooks"); hm != nil {
 		if !hm.Value.Is(JSONObject) {
-			c.report("hooks/shape", hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load these hooks: 'hooks' is %s, not an object of events.", hm.Value.Kind))
+			c.report(hooksShape, hm.Value.Span, c.all(model.Reject), fmt.Sprintf("%%s cannot load these hooks: 'hooks' is %s, not an object of events.", hm.Value.Kind))
 		} else {
 			w := &hooksWalk{c: c, scriptRel: true}
 			w.events(hm.Value, false)
@@ -46,7 +46,7 @@ func checkSettings(f File, r *reporter) {
 	lose := model.V(model.Lose)
 	if m := doc.Member("extraKnownMarketplaces"); m != nil {
 		if !m.Value.Is(JSONObject) {
-			c.report("settings/recommendations", m.Value.Span, lose, fmt.Sprintf("%%s will not recommend these marketplaces: 'extraKnownMarketplaces' is %s, not an object.", m.Value.Kind))
+			c.report(settingsRecommendations, m.Value.Span, lose, fmt.Sprintf("%%s will not recommend these marketplaces: 'extraKnownMarketplaces' is %s, not an object.", m.Value.Kind))
 		} else {
 			for _, e := range m.Value.Members {
 				src := e.Value.Get("source")
@@ -55,19 +55,19 @@ func checkSettings(f File, r *reporter) {
 					if src != nil {
 						span = src.Span
 					}
-					c.report("settings/recommendations", span, lose, fmt.Sprintf("%%s will not recommend marketplace '%s': %s.", jClip(e.Key), msg))
+					c.report(settingsRecommendations, span, lose, fmt.Sprintf("%%s will not recommend marketplace '%s': %s.", jClip(e.Key), msg))
 				}
 			}
 		}
 	}
 	if m := doc.Member("enabledPlugins"); m != nil {
 		if !m.Value.Is(JSONObject) {
-			c.report("settings/recommendations", m.Value.Span, lose, fmt.Sprintf("%%s will not enable these plugins: 'enabledPlugins' is %s, not an object.", m.Value.Kind))
+			c.report(settingsRecommendations, m.Value.Span, lose, fmt.Sprintf("%%s will not enable these plugins: 'enabledPlugins' is %s, not an object.", m.Value.Kind))
 			return
 		}
 		for _, e := range m.Value.Members {
 			if !enabledPluginRe.MatchString(e.Key) {
-				c.report("settings/recommendations", e.KeySpan, lose, fmt.Sprintf("%%s will not enable '%s': keys are 'plugin@marketplace'.", jClip(e.Key)))
+				c.report(settingsRecommendations, e.KeySpan, lose, fmt.Sprintf("%%s will not enable '%s': keys are 'plugin@marketplace'.", jClip(e.Key)))
 				continue
 			}
 			if !e.Value.Is(JSONBool) {
@@ -75,7 +75,7 @@ func checkSettings(f File, r *reporter) {
 				if e.Value.Is(JSONString) && (e.Value.Str == "true" || e.Value.Str == "false") {
 					fixes = append(fixes, jReplace("Use "+e.Value.Str, e.Value.Span, e.Value.Str))
 				}
-				c.report("settings/recommendations", e.Value.Span, lose, fmt.Sprintf("%%s will not enable '%s': the value must be true or false.", jClip(e.Key)), fixes...)
+				c.report(settingsRecommendations, e.Value.Span, lose, fmt.Sprintf("%%s will not enable '%s': the value must be true or false.", jClip(e.Key)), fixes...)
 			}
 		}
 	}

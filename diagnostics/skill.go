@@ -16,168 +16,197 @@ import (
 )
 
 // skillRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var skillRules = []RuleInfo{
-	{
-		ID:       "skill/name-missing",
-		Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
-		Kinds:    "skill",
-		Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS SPEC.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
-			{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
-			{"AS", "SPEC", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\""},
-		},
+var skillRules = []*Rule{
+	skillNameMissing, skillNameCharset, skillNameHyphens, skillNameLength, skillNameDir,
+	skillNameReserved, skillDescMissing, skillDescEmpty, skillDescLength, skillListingLength,
+	skillDescXml, skillCompat, skillMetadata, skillAllowedTools, skillEnum, skillFileName,
+	skillNested, skillCatalog, skillBodyLines,
+}
+
+var skillNameMissing = &Rule{
+	ID:       "skill/name-missing",
+	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
+	Kinds:    "skill",
+	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
+		{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
+		{"AS", "WARN", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 	},
-	{
-		ID:       "skill/name-charset",
-		Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
-		Kinds:    "skill",
-		Severity: "VS WARN (validator Error marker; loads under the folder name) · VH ok · CC ok · CL ? · AS SPEC (Unicode lower case allowed) · UP REJ.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; the regex is used by the validator and installers, not by skill loading, as far as traced)"},
-			{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
-			{"CC", "ok", "`claude plugin validate` 2.1.332 on a plugin with `name: PDF Helper` in skills/pdf-helper: success, provides \"p1:pdf-helper\" (the folder name)"},
-			{"AS", "SPEC", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\""},
-			{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
-		},
+}
+
+var skillNameCharset = &Rule{
+	ID:       "skill/name-charset",
+	Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
+	Kinds:    "skill",
+	Severity: "VS WARN (validator Error marker; loads under the folder name) · VH, CC SPEC (load it anyway) · CL ? · AS WARN (Unicode lower case allowed) · UP REJ.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameInvalidChars' \"Skill name may only contain lowercase letters, numbers, and hyphens.\" (an editor marker; the regex is used by the validator and installers, not by skill loading, as far as traced)"},
+		{"VH", "ok", "the agent host's skill parser takes `name` as written, else the folder name (issue #13, repro 6)"},
+		{"CC", "ok", "`claude plugin validate` 2.1.332 on a plugin with `name: PDF Helper` in skills/pdf-helper: success, provides \"p1:pdf-helper\" (the folder name)"},
+		{"AS", "WARN", "specification.mdx: \"May only contain unicode lowercase alphanumeric characters\"; skills-ref _validate_name: \"must be lowercase\", \"contains invalid characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
+		{"UP", "REJ", "anthropics/skills skill-creator/scripts/quick_validate.py: \"Name '{name}' should be kebab-case (lowercase letters, digits, and hyphens only)\""},
 	},
-	{
-		ID:       "skill/name-hyphens",
-		Summary:  "The skill name starts or ends with '-' or holds '--'.",
-		Kinds:    "skill",
-		Severity: "V ok · AS SPEC · UP REJ.",
-		Evidence: []Evidence{
-			{"AS", "SPEC", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\""},
-		},
+}
+
+var skillNameHyphens = &Rule{
+	ID:       "skill/name-hyphens",
+	Summary:  "The skill name starts or ends with '-' or holds '--'.",
+	Kinds:    "skill",
+	Severity: "V ok · AS WARN · UP REJ.",
+	Evidence: []Evidence{
+		{"AS", "WARN", "specification.mdx: name \"Must not start or end with a hyphen\"; skills-ref \"cannot contain consecutive hyphens\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 	},
-	{
-		ID:       "skill/name-length",
-		Summary:  "The skill name is longer than 64 characters.",
-		Kinds:    "skill",
-		Severity: "V LOSE (cut to 64, then the folder name) · AS SPEC · UP REJ.",
-		Evidence: []Evidence{
-			{"AS", "SPEC", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
-		},
+}
+
+var skillNameLength = &Rule{
+	ID:       "skill/name-length",
+	Summary:  "The skill name is longer than 64 characters.",
+	Kinds:    "skill",
+	Severity: "V LOSE (cut to 64, then the folder name) · AS WARN · UP REJ.",
+	Evidence: []Evidence{
+		{"AS", "WARN", "specification.mdx: name \"Must be 1-64 characters\"; client guide (adding-skills-support.mdx, Lenient validation): \"Name exceeds 64 characters → warn, load anyway\""},
 	},
-	{
-		ID:       "skill/name-dir",
-		Summary:  "The skill name differs from its folder name.",
-		Kinds:    "skill",
-		Severity: "VS WARN (loads under the folder name) · VH ok (loads under `name`) · CC ok · CL ? · AS SPEC.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
-			{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
-			{"AS", "SPEC", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"warn, load anyway\""},
-		},
+}
+
+var skillNameDir = &Rule{
+	ID:       "skill/name-dir",
+	Summary:  "The skill name differs from its folder name.",
+	Kinds:    "skill",
+	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
+		{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
+		{"AS", "WARN", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"Name doesn't match the parent directory name → warn, load anyway\""},
 	},
-	{
-		ID:       "skill/name-reserved",
-		Summary:  "The skill name holds a reserved word, or the folder name is reserved.",
-		Kinds:    "skill",
-		Severity: "`claude`/`anthropic` in the name: UP REJ; folder `synced`: CC SKIP?.",
+}
+
+var skillNameReserved = &Rule{
+	ID:       "skill/name-reserved",
+	Summary:  "The skill name holds a reserved word, or the folder name is reserved.",
+	Kinds:    "skill",
+	Severity: "`claude`/`anthropic` in the name: UP REJ; folder `synced`: CC SKIP?.",
+}
+
+var skillDescMissing = &Rule{
+	ID:       "skill/desc-missing",
+	Summary:  "The skill has no 'description', which agents need to decide when to use it.",
+	Kinds:    "skill",
+	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
+		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 	},
-	{
-		ID:       "skill/desc-missing",
-		Summary:  "The skill has no 'description', which agents need to decide when to use it.",
-		Kinds:    "skill",
-		Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
-			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
-		},
+}
+
+var skillDescEmpty = &Rule{
+	ID:       "skill/desc-empty",
+	Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
+	Kinds:    "skill",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
+		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 	},
-	{
-		ID:       "skill/desc-empty",
-		Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
-		Kinds:    "skill",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
-			{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
-		},
+}
+
+var skillDescLength = &Rule{
+	ID:       "skill/desc-length",
+	Summary:  "The skill's 'description' is longer than 1024 characters.",
+	Kinds:    "skill",
+	Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+	Evidence: []Evidence{
+		{"AS", "SPEC", "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
+		{"V", "LOSE", "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
 	},
-	{
-		ID:       "skill/desc-length",
-		Summary:  "The skill's 'description' is longer than 1024 characters.",
-		Kinds:    "skill",
-		Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
-		Evidence: []Evidence{
-			{"AS", "SPEC", "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
-			{"V", "LOSE", "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
-		},
+}
+
+var skillListingLength = &Rule{
+	ID:       "skill/listing-length",
+	Summary:  "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing.",
+	Kinds:    "skill",
+	Severity: "CC LOSE (listing cut).",
+}
+
+var skillDescXml = &Rule{
+	ID:       "skill/desc-xml",
+	Summary:  "Angle brackets or XML tags in a skill's name or description.",
+	Kinds:    "skill",
+	Severity: "V IGN (stripped) · UP REJ.",
+}
+
+var skillCompat = &Rule{
+	ID:       "skill/compat",
+	Summary:  "'compatibility' is not a string of at most 500 characters.",
+	Kinds:    "skill",
+	Severity: "AS SPEC · UP REJ.",
+	Evidence: []Evidence{
+		{"AS", "SPEC", "specification.mdx: compatibility max 500 characters; skills-ref \"Compatibility exceeds 500 character limit\""},
 	},
-	{
-		ID:       "skill/listing-length",
-		Summary:  "'description' plus 'when_to_use' exceed Claude Code's 1536-character listing.",
-		Kinds:    "skill",
-		Severity: "CC LOSE (listing cut).",
+}
+
+var skillMetadata = &Rule{
+	ID:       "skill/metadata",
+	Summary:  "'metadata' is not a map of strings.",
+	Kinds:    "skill",
+	Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "LOSE", "`claude plugin validate` 2.1.332: \"'metadata' must be a mapping (key: value pairs); got string. It is dropped at load time.\" (warning)"},
 	},
-	{
-		ID:       "skill/desc-xml",
-		Summary:  "Angle brackets or XML tags in a skill's name or description.",
-		Kinds:    "skill",
-		Severity: "V IGN (stripped) · UP REJ.",
+}
+
+var skillAllowedTools = &Rule{
+	ID:       "skill/allowed-tools",
+	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
+	Kinds:    "skill, cmd",
+	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "REJ", "`claude plugin validate` 2.1.332: \"allowed-tools must be a string or array of strings, got number.\" (error, success false)"},
 	},
-	{
-		ID:       "skill/compat",
-		Summary:  "'compatibility' is not a string of at most 500 characters.",
-		Kinds:    "skill",
-		Severity: "AS SPEC · UP REJ.",
-		Evidence: []Evidence{
-			{"AS", "SPEC", "specification.mdx: compatibility max 500 characters; skills-ref \"Compatibility exceeds 500 character limit\""},
-		},
+}
+
+var skillEnum = &Rule{
+	ID:       "skill/enum",
+	Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
+	Kinds:    "skill, cmd",
+	Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.contextForkNotSupported' (Warning) for `context: fork` without the skill tool"},
 	},
-	{
-		ID:       "skill/metadata",
-		Summary:  "'metadata' is not a map of strings.",
-		Kinds:    "skill",
-		Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
+}
+
+var skillFileName = &Rule{
+	ID:       "skill/file-name",
+	Summary:  "The skill file is not named exactly SKILL.md.",
+	Kinds:    "skill",
+	Severity: "V ok · CC ? · CL ? · AS SPEC.",
+}
+
+var skillNested = &Rule{
+	ID:       "skill/nested",
+	Summary:  "A SKILL.md below a folder that holds another SKILL.md, which no consumer discovers on its own.",
+	Kinds:    "skill",
+	Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it. Only with a real enclosing SKILL.md; every other skill rule still runs.",
+	Evidence: []Evidence{
+		{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
 	},
-	{
-		ID:       "skill/allowed-tools",
-		Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
-		Kinds:    "skill, cmd",
-		Severity: "not a string or list: CC REJ; a list: AS SPEC.",
+}
+
+var skillCatalog = &Rule{
+	ID:       "skill/catalog",
+	Summary:  "A SKILL.md two or more folders below a 'skills' folder (a catalog such as skills/<category>/<skill>/), with no SKILL.md in between.",
+	Kinds:    "skill",
+	Severity: "Info [I]: discovery depends on where a skills location points; every skill rule still runs.",
+	Evidence: []Evidence{
+		{"AS", "?", "client guide (adding-skills-support.mdx): scan subdirectories of each skills directory, \"max depth of 4-6 levels\" is left to the client"},
 	},
-	{
-		ID:       "skill/enum",
-		Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
-		Kinds:    "skill, cmd",
-		Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "VS Code promptValidator.ts: 'promptValidator.contextForkNotSupported' (Warning) for `context: fork` without the skill tool"},
-		},
-	},
-	{
-		ID:       "skill/file-name",
-		Summary:  "The skill file is not named exactly SKILL.md.",
-		Kinds:    "skill",
-		Severity: "V ok · CC ? · CL ? · AS SPEC.",
-	},
-	{
-		ID:       "skill/nested",
-		Summary:  "A SKILL.md below a folder that holds another SKILL.md, which no consumer discovers on its own.",
-		Kinds:    "skill",
-		Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it. Only with a real enclosing SKILL.md; every other skill rule still runs.",
-		Evidence: []Evidence{
-			{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
-		},
-	},
-	{
-		ID:       "skill/catalog",
-		Summary:  "A SKILL.md two or more folders below a 'skills' folder (a catalog such as skills/<category>/<skill>/), with no SKILL.md in between.",
-		Kinds:    "skill",
-		Severity: "Info [I]: discovery depends on where a skills location points; every skill rule still runs.",
-		Evidence: []Evidence{
-			{"AS", "?", "client guide (adding-skills-support.mdx): scan subdirectories of each skills directory, \"max depth of 4-6 levels\" is left to the client"},
-		},
-	},
-	{
-		ID:       "skill/body-lines",
-		Summary:  "The skill body is longer than 500 lines.",
-		Kinds:    "skill",
-		Severity: "AS SHOULD.",
-	},
+}
+
+var skillBodyLines = &Rule{
+	ID:       "skill/body-lines",
+	Summary:  "The skill body is longer than 500 lines.",
+	Kinds:    "skill",
+	Severity: "AS SHOULD.",
 }
 
 const (
@@ -196,7 +225,7 @@ func checkSkill(f File, r *reporter) {
 	// rule below runs: whether an agent discovers the file is a separate
 	// statement (issue #13 repro 2).
 	if parent, rel, ok := m.parentSkill(); ok {
-		d := model.Diagnostic{Rule: "skill/nested", Severity: model.SeverityWarning, Span: line1(m.text),
+		d := model.Diagnostic{Rule: skillNested.ID, Severity: model.SeverityWarning, Span: line1(m.text),
 			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
 		if m.mentions(parent, rel) {
 			d.Severity = model.SeverityInfo
@@ -204,21 +233,21 @@ func checkSkill(f File, r *reporter) {
 		}
 		r.add(d)
 	} else if deepSkill(f.Path) {
-		r.add(model.Diagnostic{Rule: "skill/catalog", Severity: model.SeverityInfo, Span: line1(m.text),
+		r.add(model.Diagnostic{Rule: skillCatalog.ID, Severity: model.SeverityInfo, Span: line1(m.text),
 			Message: "Agents look for skills one folder below a 'skills' folder; they find this one only where a skills location points at '" + path.Dir(path.Dir(f.Path)) + "'."})
 	}
 	if base := path.Base(f.Path); base != "SKILL.md" {
-		m.report("skill/file-name", line1(m.text),
+		m.report(skillFileName, line1(m.text),
 			model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
 			"{T} may not discover "+q(base)+": skill files are named exactly 'SKILL.md'.||{T} require{s} the file name 'SKILL.md', not "+q(base)+".")
 	}
 	if m.folder() == "synced" {
-		m.report("skill/name-reserved", line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Skip.Unverified()},
+		m.report(skillNameReserved, line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Skip.Unverified()},
 			"{T} may skip this skill: the folder name 'synced' is reserved.")
 	}
 	if !m.checkHeader() {
 		v := model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetClaudeCode: model.Lose})
-		m.report("fm/missing", line1(m.text), v,
+		m.report(fmMissing, line1(m.text), v,
 			"{T} cannot read a name or description: this skill has no '---' frontmatter header.",
 			model.Fix{Title: "Add a header with name and description", Preferred: true, Edits: []model.Edit{
 				m.insertKeys("name: "+yamlScalar(kebabOr(m.folder())), "description: "+yamlScalar(m.firstSentence()))}})
@@ -302,9 +331,9 @@ func (m *mdFile) skillName() {
 	folder := m.folder()
 	nf := m.field("name")
 	if nf == nil {
-		m.report("skill/name-missing", m.header(),
+		m.report(skillNameMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
-				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -319,7 +348,7 @@ func (m *mdFile) skillName() {
 			w = "anthropic"
 		}
 		from := utf8.RuneCountInString(name[:reservedWord])
-		m.report("skill/name-reserved", m.runeSpan(nf, from, from+len(w)), model.Verdicts{model.TargetClaudeUpload: model.Reject},
+		m.report(skillNameReserved, m.runeSpan(nf, from, from+len(w)), model.Verdicts{model.TargetClaudeUpload: model.Reject},
 			"{T} reject{s} skill names containing "+q(w)+".")
 	}
 	switch {
@@ -329,19 +358,22 @@ func (m *mdFile) skillName() {
 		// The whole value, which the quick fix replaces (#18).
 		span := nf.valSpan
 		fixed := kebab(name)
-		m.report("skill/name-hyphens", span,
-			model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+		m.report(skillNameHyphens, span,
+			model.Verdicts{model.TargetAgentSkills: model.Warn, model.TargetClaudeUpload: model.Reject},
 			"{T} reject{s} skill name "+q(name)+": no leading, trailing or double '-'.||{T} forbid{s} a leading, trailing or double '-' in skill names; no agent enforces it.",
 			replaceValue("Change to '"+fixed+"'", nf, fixed, true))
 	case utf8.RuneCountInString(name) > maxSkillName:
-		m.report("skill/name-length", m.runeSpan(nf, maxSkillName, -1),
-			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
+		m.report(skillNameLength, m.runeSpan(nf, maxSkillName, -1),
+			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Warn, model.TargetClaudeUpload: model.Reject}),
 			"{T} cut{s} this "+strconv.Itoa(utf8.RuneCountInString(name))+"-character skill name to 64 and then use{s} the folder name.||{T} limit{s} skill names to 64 characters; this one has "+strconv.Itoa(utf8.RuneCountInString(name))+".")
 	case name != folder:
-		m.report("skill/name-dir", nf.valSpan,
-			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
-				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec},
-			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||{T} require{s} the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
+		m.report(skillNameDir, nf.valSpan,
+			// The spec's MUST, which its client guide says to warn about:
+			// Warning for agent-skills; Info for consumers that load the
+			// skill anyway (the agent host and Claude Code take `name`).
+			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
+			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||The Agent Skills spec requires the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
 			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
 	}
 }
@@ -368,12 +400,18 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 	as := model.OK
 	for _, r := range name {
 		if !(unicode.IsLower(r) || unicode.IsDigit(r) || r == '-') {
-			as = model.Spec
+			as = model.Warn // the spec's MUST; its client guide says warn and load
 		}
 	}
 	// VS Code's validator marks the name but the skill still loads (under
 	// its folder name); the agent host and Claude Code take it as written.
-	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
+	// The agent host and Claude Code load it anyway: Info when only they
+	// are targeted.
+	loads := model.Reaction(model.Spec)
+	if as == model.OK {
+		loads = model.OK
+	}
+	v := model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: loads, model.TargetClaudeCode: loads,
 		model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: as, model.TargetClaudeUpload: model.Reject}
 	var fixes []model.Fix
 	seen := map[string]bool{name: true, "": true}
@@ -405,8 +443,8 @@ func (m *mdFile) nameCharset(nf *mdField, name, folder string) {
 	if m.r.has(model.TargetClaudeUpload) {
 		hard = "{T} reject{s} skill name " + q(name) + ": it may use only a–z, 0–9 and '-'."
 	}
-	m.report("skill/name-charset", span, v,
-		hard+"||{T} allow{s} only lower-case letters, digits and '-' in skill names: "+q(name)+".",
+	m.report(skillNameCharset, span, v,
+		hard+"||The Agent Skills spec allows only lower-case letters, digits and '-' in skill names: "+q(name)+".",
 		fixes...)
 }
 
@@ -422,7 +460,7 @@ func anyPreferred(fs []model.Fix) bool {
 func (m *mdFile) skillDesc() {
 	df := m.field("description")
 	if df == nil {
-		m.report("skill/desc-missing", m.header(),
+		m.report(skillDescMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
 				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
@@ -439,7 +477,7 @@ func (m *mdFile) skillDesc() {
 		if df.valSpan.Empty() {
 			newText = " " + newText
 		}
-		m.report("skill/desc-empty", span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+		m.report(skillDescEmpty, span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
 			"{T} cannot tell when to use this skill: its 'description' is empty.",
 			replaceValue("Fill in the description", df, newText, true))
 		return
@@ -449,15 +487,15 @@ func (m *mdFile) skillDesc() {
 	}
 	n := utf8.RuneCountInString(desc)
 	if n > maxSkillDesc {
-		m.report("skill/desc-length", m.runeSpan(df, maxSkillDesc, -1),
+		m.report(skillDescLength, m.runeSpan(df, maxSkillDesc, -1),
 			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
 			"{T} cut{s} this "+strconv.Itoa(n)+"-character description at 1024 characters.||{T} limit{s} descriptions to 1024 characters; this one has "+strconv.Itoa(n)+".")
 	}
 	if wf := m.field("when_to_use"); n > maxListing {
-		m.report("skill/listing-length", m.runeSpan(df, maxListing, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
+		m.report(skillListingLength, m.runeSpan(df, maxListing, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
 			"{T} cut{s} this skill's listing text at 1536 characters.")
 	} else if w, ok := str(fieldNode(wf)); ok && n+utf8.RuneCountInString(w) > maxListing {
-		m.report("skill/listing-length", m.runeSpan(wf, maxListing-n, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
+		m.report(skillListingLength, m.runeSpan(wf, maxListing-n, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
 			"{T} cut{s} this skill's listing text ('description' plus 'when_to_use') at 1536 characters.")
 	}
 	for _, key := range []string{"name", "description"} {
@@ -501,7 +539,7 @@ func (m *mdFile) angleBrackets(f *mdField, s string) {
 			}
 		}
 		count++
-		m.report("skill/desc-xml", m.runeSpan(f, i, j),
+		m.report(skillDescXml, m.runeSpan(f, i, j),
 			model.V(model.Ignore).With(model.Verdicts{model.TargetClaudeUpload: model.Reject}),
 			"{T} strip{s} "+q(string(rs[i:j]))+" from the skill's "+f.key+".||{T} reject{s} angle brackets in a skill's "+f.key+".")
 		i = j - 1
@@ -514,16 +552,16 @@ func (m *mdFile) skillOther(kind model.Kind) {
 	if kind == model.KindSkill {
 		if cf := m.field("compatibility"); cf != nil {
 			if s, ok := str(cf.v); !ok {
-				m.report("skill/compat", cf.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+				m.report(skillCompat, cf.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
 					"{T} require{s} 'compatibility' to be a string, not "+nodeWhat(cf.v)+".")
 			} else if n := utf8.RuneCountInString(s); n > maxCompat {
-				m.report("skill/compat", m.runeSpan(cf, maxCompat, -1), model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
+				m.report(skillCompat, m.runeSpan(cf, maxCompat, -1), model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject},
 					"{T} limit{s} 'compatibility' to 500 characters; this one has "+strconv.Itoa(n)+".")
 			}
 		}
 		if mf := m.field("metadata"); mf != nil {
 			if mf.v.Kind != yaml.MappingNode {
-				m.report("skill/metadata", mf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetAgentSkills: model.Spec},
+				m.report(skillMetadata, mf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose, model.TargetAgentSkills: model.Spec},
 					"{T} drop{s} 'metadata': it must be a map of keys to strings, not "+nodeWhat(mf.v)+".||{T} require{s} 'metadata' to be a map of keys to strings, not "+nodeWhat(mf.v)+".")
 			} else {
 				for i := 1; i < len(mf.v.Content); i += 2 {
@@ -536,7 +574,7 @@ func (m *mdFile) skillOther(kind model.Kind) {
 					if c.Kind == yaml.ScalarNode {
 						fixes = append(fixes, model.Fix{Title: "Quote the value", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "'" + strings.ReplaceAll(m.srcOf(span), "'", "''") + "'"}}})
 					}
-					m.report("skill/metadata", span, model.Verdicts{model.TargetAgentSkills: model.Spec},
+					m.report(skillMetadata, span, model.Verdicts{model.TargetAgentSkills: model.Spec},
 						"{T} require{s} string values in 'metadata'; "+q(mf.v.Content[i-1].Value)+" is "+nodeWhat(c)+".", fixes...)
 				}
 			}
@@ -550,30 +588,30 @@ func (m *mdFile) skillOther(kind model.Kind) {
 			for _, c := range af.v.Content {
 				names = append(names, c.Value)
 			}
-			m.report("skill/allowed-tools", af.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec},
+			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec},
 				"{T} define{s} 'allowed-tools' as one space-separated string, not a list; Claude Code accepts both.",
 				replaceValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
 		default:
-			m.report("skill/allowed-tools", af.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"{T} reject{s} 'allowed-tools' that is "+nodeWhat(af.v)+"; write a string or a list of tool names.")
 		}
 	}
 	if sf := m.field("shell"); sf != nil {
 		if s, ok := str(sf.v); !ok || (s != "bash" && s != "powershell") {
-			m.report("skill/enum", sf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
+			m.report(skillEnum, sf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"{T} reject{s} 'shell: "+m.valueText(sf)+"': use 'bash' or 'powershell'.", enumFix(sf, s, []string{"bash", "powershell"}, 4)...)
 		}
 	}
 	if ef := m.field("effort"); ef != nil {
 		allowed := []string{"low", "medium", "high", "xhigh", "max"}
 		if s, ok := str(ef.v); !ok || !contains(allowed, s) {
-			m.report("skill/enum", ef.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+			m.report(skillEnum, ef.valSpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
 				"{T} ignore{s} 'effort: "+m.valueText(ef)+"': use low, medium, high, xhigh or max.", enumFix(ef, s, allowed, 3)...)
 		}
 	}
 	if cf := m.field("context"); cf != nil {
 		if s, ok := str(cf.v); !ok || s != "fork" {
-			m.report("skill/enum", cf.valSpan, model.V(model.Reject.Unverified()).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
+			m.report(skillEnum, cf.valSpan, model.V(model.Reject.Unverified()).With(model.Verdicts{model.TargetClaudeCode: model.Lose}),
 				"{T} ignore{s} 'context: "+m.valueText(cf)+"': the only value is 'fork'.", enumFix(cf, s, []string{"fork"}, 3)...)
 		}
 	}
@@ -613,7 +651,7 @@ func (m *mdFile) bodyLines() {
 				total++
 				p = nn
 			}
-			m.report("skill/body-lines", model.Span{Start: pos, End: e}, model.Verdicts{model.TargetAgentSkills: model.Should},
+			m.report(skillBodyLines, model.Span{Start: pos, End: e}, model.Verdicts{model.TargetAgentSkills: model.Should},
 				"{T} recommend{s} at most 500 lines in SKILL.md; this body has "+strconv.Itoa(total)+": move detail into referenced files.")
 			return
 		}

@@ -37,6 +37,42 @@ func (k Kind) Markdown() bool {
 	return false
 }
 
+// Noun is how messages and symbol lists name a file of the kind for people
+// ("this subagent", "MCP config · .mcp.json").
+func (k Kind) Noun() string {
+	switch k {
+	case KindSkill:
+		return "skill"
+	case KindAgent:
+		return "agent"
+	case KindClaudeAgent:
+		return "subagent"
+	case KindPrompt:
+		return "prompt file"
+	case KindCommand:
+		return "command"
+	case KindInstructions:
+		return "instructions file"
+	case KindRule:
+		return "rule"
+	case KindMemory:
+		return "memory file"
+	case KindPlugin:
+		return "plugin"
+	case KindMarketplace:
+		return "marketplace"
+	case KindHooks:
+		return "hooks"
+	case KindMCP:
+		return "MCP config"
+	case KindSettings:
+		return "settings"
+	case KindTools:
+		return "client tools"
+	}
+	return "file"
+}
+
 // PluginFormat is how a plugin folder is read (customization-formats.md §2.2).
 type PluginFormat string
 
@@ -65,13 +101,39 @@ type Layout interface {
 	PluginRoot(dir string) PluginFormat
 }
 
-// MaxDepth is how many folders deep discovery looks below a workspace folder.
+// MaxDepth bounds what is not discovery: how many folders of a loose
+// file's path (one outside every workspace folder) are read for its shape,
+// and tree walks of cross-file rules. Classify and the walks of `ahpls
+// check` and the server's diagnostics have no depth limit (issue #25): a
+// file twelve folders deep is checked like one at the top.
 const MaxDepth = 6
 
-// MaxPluginDepth is how deep a plugin root may sit: as deep as discovery
-// looks, since consumers find plugin roots by their manifests at any depth
-// (issue #13).
+// MaxPluginDepth is how deep the virtual-plugin publisher looks for plugin
+// roots: publication is bounded, checking is not.
 const MaxPluginDepth = MaxDepth
+
+// LoadedWhenIgnored reports the paths (relative to a workspace folder) that
+// consumers load by their fixed location whatever .gitignore says, so a
+// walk that honours .gitignore still checks them: Claude Code writes
+// .claude/settings.local.json and CLAUDE.local.md to be ignored and reads
+// them; VS Code resolves .github/agents, .github/prompts, .github/skills,
+// .claude/skills, .agents/skills and the hook files
+// .claude/settings{,.local}.json by path (promptFileLocations.ts
+// DEFAULT_*_SOURCE_FOLDERS and DEFAULT_HOOK_FILE_PATHS), not by a search
+// that honours ignore files. A folder answers true when files it holds may
+// be loaded, so the walk enters it.
+func LoadedWhenIgnored(rel string) bool {
+	first, _, _ := strings.Cut(rel, "/")
+	switch first {
+	case ".claude", ".github", ".agents":
+		return true
+	}
+	switch rel {
+	case "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json":
+		return true
+	}
+	return false
+}
 
 // SkipDir reports folders discovery never enters.
 func SkipDir(name string) bool {
@@ -111,9 +173,6 @@ func Classify(rel string, layout Layout) Kind {
 		return KindNone
 	}
 	segs := strings.Split(rel, "/")
-	if len(segs)-1 > MaxDepth {
-		return KindNone
-	}
 	for _, s := range segs[:len(segs)-1] {
 		if SkipDir(s) {
 			return KindNone
@@ -211,7 +270,24 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if base == "hooks.json" {
 		if path.Base(dir) == "hooks" {
-			return KindHooks // <P>/hooks/hooks.json
+			// <P>/hooks/hooks.json, when something loads P as a plugin: a
+			// manifest, or a Claude marketplace listing it. A layout that
+			// knows neither leaves a lone hooks/hooks.json to nobody (#25
+			// P7a); without a layout the path's shape decides.
+			if layout == nil {
+				return KindHooks
+			}
+			p := path.Dir(dir)
+			if p == "." {
+				p = ""
+			}
+			if layout.PluginRoot(p) != FormatNone {
+				return KindHooks
+			}
+			if cl, ok := layout.(ClaudeListing); ok && cl.ClaudeListed(p) {
+				return KindHooks
+			}
+			return KindNone
 		}
 		if layout != nil && layout.PluginRoot(dir) != FormatNone {
 			return KindHooks // Copilot <P>/hooks.json

@@ -56,8 +56,8 @@ func ManifestRoot(rel string) (root, loc string, ok bool) {
 }
 
 // PluginRootDir reports whether a folder may be a plugin root at all: not a
-// dot-folder (another product's manifest folder, or a tool's state), not
-// inside .git or node_modules.
+// dot-folder (another product's manifest folder, or a tool's state), not a
+// manifest folder's dotless twin, not inside .git or node_modules.
 func PluginRootDir(dir string) bool {
 	if dir == "" {
 		return true
@@ -68,7 +68,21 @@ func PluginRootDir(dir string) bool {
 			return false
 		}
 	}
-	return !strings.HasPrefix(segs[len(segs)-1], ".")
+	last := segs[len(segs)-1]
+	return !strings.HasPrefix(last, ".") && !manifestFolderTwin(last)
+}
+
+// manifestFolderTwin reports a folder named like a product's manifest
+// folder without its dot (claude-plugin/, codex-plugin/): a copy or test
+// fixture of a manifest, not a plugin root. Claude Code's validator reads
+// a manifest only from .claude-plugin/, and no consumer installs a folder
+// named after a manifest folder.
+func manifestFolderTwin(name string) bool {
+	switch name {
+	case "claude-plugin", "codex-plugin", "cursor-plugin", "kimi-plugin", "gemini-plugin":
+		return true
+	}
+	return false
 }
 
 // MarketplaceRoot reports whether rel is a marketplace file a target reads

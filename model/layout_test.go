@@ -21,6 +21,8 @@ func TestManifestRoot(t *testing.T) {
 		{"node_modules/p/plugin.json", "", "", false},
 		{"a/b/c/d/e/f/.claude-plugin/plugin.json", "a/b/c/d/e/f", ".claude-plugin/plugin.json", true},
 		{"docs/readme.json", "", "", false},
+		{"claude-plugin/plugin.json", "", "", false}, // dotless twin of .claude-plugin (#25)
+		{"my-plugin/plugin.json", "my-plugin", "plugin.json", true},
 	} {
 		root, loc, ok := ManifestRoot(tc.rel)
 		assert.Equal(t, tc.ok, ok, tc.rel)

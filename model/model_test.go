@@ -41,8 +41,13 @@ func TestClassify(t *testing.T) {
 		{"plugin.json", KindPlugin},
 		{".claude-plugin/plugin.json", KindPlugin},
 		{"plugins/cc/.claude-plugin/plugin.json", KindPlugin},
-		{"a/b/c/d/e/.plugin/plugin.json", KindPlugin}, // plugin roots are found at any depth (#13)
-		{"r1/.codex-plugin/plugin.json", KindNone},    // another product's manifest folder (#13 repro 1)
+		{"a/b/c/d/e/.plugin/plugin.json", KindPlugin},                       // plugin roots are found at any depth (#13)
+		{"d7/l1/l2/l3/l4/l5/bad-folder/SKILL.md", KindSkill},                // no depth cap (#25 repro 1)
+		{"a/b/c/d/e/f/g/h/i/j/k/.claude-plugin/plugin.json", KindPlugin},    // no depth cap
+		{"a/b/c/d/e/f/g/h/i/j/k/l/.claude/agents/deep.md", KindClaudeAgent}, // no depth cap
+		{"claude-plugin/plugin.json", KindNone},                             // a manifest folder's dotless twin (#25 repro 6)
+		{"tests/fixtures/codex-plugin/plugin.json", KindNone},
+		{"r1/.codex-plugin/plugin.json", KindNone}, // another product's manifest folder (#13 repro 1)
 		{".cursor-plugin/plugin.json", KindNone},
 		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
 		{"x/.github/plugin/plugin.json", KindPlugin},
@@ -50,6 +55,8 @@ func TestClassify(t *testing.T) {
 		{"nested/marketplace.json", KindNone},
 		{".github/hooks/format.json", KindHooks},
 		{"plugins/cc/hooks/hooks.json", KindHooks},
+		{"hooks/hooks.json", KindNone}, // no plugin loads it (#25 corpus P7a)
+		{"lone/x/hooks/hooks.json", KindNone},
 		{"plugins/gh/hooks.json", KindHooks},
 		{"random/hooks.json", KindNone},
 		{".mcp.json", KindMCP},
@@ -59,8 +66,8 @@ func TestClassify(t *testing.T) {
 		{".claude/settings.json", KindSettings},
 		{".ahpls/tools.json", KindTools},
 		{"node_modules/x/.github/skills/a/SKILL.md", KindNone},
-		{"a/b/c/d/e/f/g/SKILL.md", KindNone},
-		{"../escape/SKILL.md", KindSkill}, // cleaned: paths never climb above the folder
+		{"a/b/c/d/e/f/g/SKILL.md", KindSkill}, // below the old depth cap of 6 (#25)
+		{"../escape/SKILL.md", KindSkill},     // cleaned: paths never climb above the folder
 	}
 	for _, c := range cases {
 		t.Run(c.rel, func(t *testing.T) {
@@ -117,4 +124,36 @@ func TestEffectiveTargets(t *testing.T) {
 	assert.Contains(t, EffectiveTargets(nil, true, ".claude/skills/a/SKILL.md", FormatNone), TargetClaudeCode)
 	assert.NotContains(t, EffectiveTargets(nil, false, ".claude/skills/a/SKILL.md", FormatNone), TargetClaudeCode)
 	assert.Contains(t, EffectiveTargets(nil, true, ".github/plugin/plugin.json", FormatNone), TargetCopilotCLI)
+}
+
+func TestLoadedWhenIgnored(t *testing.T) {
+	for rel, want := range map[string]bool{
+		".claude":                     true,
+		".claude/settings.local.json": true,
+		".github/agents/a.agent.md":   true,
+		".agents/skills/x/SKILL.md":   true,
+		"CLAUDE.local.md":             true,
+		"pkg/CLAUDE.local.md":         false,
+		"dist/skills/x/SKILL.md":      false,
+		"vendor":                      false,
+	} {
+		assert.Equal(t, want, LoadedWhenIgnored(rel), rel)
+	}
+}
+
+// Every kind has its own noun: messages ("this subagent") and the symbol
+// list ("MCP config · .mcp.json") name kinds through Noun alone.
+func TestKindNoun(t *testing.T) {
+	kinds := []Kind{KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule,
+		KindMemory, KindPlugin, KindMarketplace, KindHooks, KindMCP, KindSettings, KindTools}
+	seen := map[string]Kind{}
+	for _, k := range kinds {
+		n := k.Noun()
+		assert.NotEqual(t, "file", n, "kind %s has no noun", k)
+		prev, dup := seen[n]
+		assert.False(t, dup, "kinds %s and %s share the noun %q", prev, k, n)
+		seen[n] = k
+	}
+	assert.Equal(t, "subagent", KindClaudeAgent.Noun())
+	assert.Equal(t, "file", KindNone.Noun())
 }

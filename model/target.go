@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path"
 	"sort"
 	"strings"
 )
@@ -157,10 +158,12 @@ func targetOrder(t Target) int {
 }
 
 // EffectiveTargets is the configured target set plus the families a file's
-// path implies (`ahpls.impliedTargets`): `.claude/**`, `.claude-plugin/**`,
-// `CLAUDE*.md` and Claude plugins add claude-code; `.github/plugin/**` and
-// Copilot plugins add copilot-cli. Callers add copilot-cli for a hooks.json
-// with `version` themselves (that needs the file's content).
+// path implies (`ahpls.impliedTargets`, ImpliedTable): `.claude/**`,
+// `.claude-plugin/**`, `CLAUDE*.md` and Claude plugins add claude-code;
+// `.github/plugin/**` and Copilot plugins add copilot-cli. Callers with a
+// layout use EffectiveTargetsIn, which also knows whether a Claude
+// marketplace lists the plugin; the hooks rules add copilot-cli for a hooks
+// file in Copilot CLI's format themselves (that needs the content).
 func EffectiveTargets(configured []Target, implied bool, rel string, pluginFormat PluginFormat) []Target {
 	if len(configured) == 0 {
 		configured = DefaultTargets
@@ -177,18 +180,14 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 		}
 		out = append(out, t)
 	}
-	segs := strings.Split(rel, "/")
-	base := segs[len(segs)-1]
-	for _, s := range segs[:len(segs)-1] {
-		switch s {
-		case ".claude", ".claude-plugin":
-			add(TargetClaudeCode)
-		}
-	}
-	if strings.HasPrefix(base, "CLAUDE") && strings.HasSuffix(base, ".md") {
+	base := path.Base(rel)
+	if hasSeg(rel, ".claude") || hasSeg(rel, ".claude-plugin") { // claude-dir, claude-plugin-dir
 		add(TargetClaudeCode)
 	}
-	if strings.HasPrefix(rel, ".github/plugin/") || strings.Contains(rel, "/.github/plugin/") {
+	if strings.HasPrefix(base, "CLAUDE") && strings.HasSuffix(base, ".md") { // claude-md
+		add(TargetClaudeCode)
+	}
+	if hasSeg(rel, ".github/plugin") { // copilot-plugin-dir
 		add(TargetCopilotCLI)
 	}
 	switch pluginFormat {

@@ -93,7 +93,7 @@ func TestHoverHookEventsAndDiagnostics(t *testing.T) {
 	msg := withCode(p.diags(t), "skill/name-charset")[0].Message
 	got = hover(u, 1, 8)
 	assert.NotContains(t, got, msg)
-	assert.Contains(t, got, fmt.Sprintf("**skill/name-charset** (info) — [rule documentation](%s)", "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#skillname-charset"))
+	assert.Contains(t, got, fmt.Sprintf("**skill/name-charset** (warning) — [rule documentation](%s)", "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#skillname-charset"))
 	assert.Contains(t, got, "| consumer | reaction |")
 }
 

@@ -129,7 +129,7 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 		if hit == nil {
 			hit = &r
 		}
-		parts = append(parts, hoverDiagnostic(d, s.opts.Checkers))
+		parts = append(parts, hoverDiagnostic(d))
 	}
 	if ev := s.hookEventHover(fs, off); ev != "" {
 		parts = append([]string{ev}, parts...)
@@ -149,10 +149,10 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 // show: the rule and its documentation link, what the rule checks, and what
 // every consumer does with it. The message itself is left out: editors
 // already show it next to the hover (#18).
-func hoverDiagnostic(d model.Diagnostic, checkers []diagnostics.Checker) string {
+func hoverDiagnostic(d model.Diagnostic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (%s) — [rule documentation](%s)", d.Rule, d.Severity, model.RuleHref(d.Rule))
-	if info, ok := diagnostics.LookupRule(d.Rule, checkers...); ok && info.Summary != "" {
+	if info, ok := diagnostics.LookupRule(d.Rule); ok && info.Summary != "" {
 		fmt.Fprintf(&b, "\n\n%s", info.Summary)
 	}
 	if len(d.Verdicts) > 0 {
@@ -241,7 +241,8 @@ func (l *lspServer) Completion(ctx context.Context, p *protocol.CompletionParams
 		return empty, nil
 	}
 	off := offsetAt(text, p.Position, s.Encoding())
-	targets := model.EffectiveTargets(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, model.FormatNone)
+	// The same targets the diagnostics use (model.ImpliedTable).
+	targets := model.EffectiveTargetsIn(s.Settings().Targets, s.Settings().ImpliedTargets, loc.rel, layout)
 	if kind.Markdown() {
 		return &protocol.CompletionList{Items: completeMarkdown(kind, loc.rel, text, off, targets)}, nil
 	}

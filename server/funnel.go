@@ -102,7 +102,7 @@ type checkMemo struct {
 func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
 	s.mu.Lock()
 	gen, opts := s.rulesGen, s.settings.Options()
-	opts.Checkers = s.opts.Checkers
+	opts.ToolsConfig = s.opts.ToolsConfig
 	fs := s.stateFor(u)
 	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && bytes.Equal(m.text, text) {
 		s.mu.Unlock()

@@ -72,3 +72,50 @@ func TestExcludeSetting(t *testing.T) {
 	c.waitPublishFrom(m, fixture, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
 	_ = byConfig
 }
+
+// TestDeepAndIgnoredFiles (issue #25): the scan reaches a file twelve
+// folders deep; a file .gitignore ignores gets no findings, open or not,
+// unless a consumer loads it although ignored (.claude/…).
+func TestDeepAndIgnoredFiles(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel, text string) uri.URI {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return uri.File(p)
+	}
+	const bad = "---\nname: x\x00\n---\n"
+	deep := mk("a1/a2/a3/a4/a5/a6/a7/a8/a9/a10/a11/a12/.github/skills/d/SKILL.md", bad)
+	ignored := mk("dist/.github/skills/i/SKILL.md", bad)
+	kept := mk(".claude/skills/k/SKILL.md", bad)
+	mk(".gitignore", "dist/\n.claude/\n")
+	mk(".git/index", "DIRC\x00\x00\x00\x02\x00\x00\x00\x00") // a work tree: .gitignore counts
+
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	c.waitPublish(deep, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+	c.waitPublish(kept, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(ignored, 1, bad)))
+	c.waitPublish(ignored, ptr(1), func(ds []wireDiag) bool { return len(ds) == 0 })
+}
+
+// TestGitIgnoreChange: a file a .gitignore stops ignoring is found when the
+// editor reports the .gitignore change.
+func TestGitIgnoreChange(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel, text string) uri.URI {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return uri.File(p)
+	}
+	const bad = "---\nname: x\x00\n---\n"
+	seen := mk(".github/skills/s/SKILL.md", bad)
+	hidden := mk("dist/.github/skills/h/SKILL.md", bad)
+	gi := mk(".gitignore", "dist/\n")
+	mk(".git/index", "DIRC\x00\x00\x00\x02\x00\x00\x00\x00")
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	c.waitPublish(seen, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+	mk(".gitignore", "# nothing ignored\n")
+	require.NoError(t, c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(gi)+`","type":2}]}`))
+	c.waitPublish(hidden, nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })
+}

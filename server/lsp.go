@@ -161,6 +161,8 @@ func (s *Server) registerWatchers(ctx context.Context) {
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
 		{GlobPattern: protocol.Pattern("**/*.md")},
 		{GlobPattern: protocol.Pattern("**/*.json")},
+		// The walk honours .gitignore files: a change rescans below it.
+		{GlobPattern: protocol.Pattern("**/.gitignore")},
 		// What the built-in test runner detects projects by (#20): the
 		// bridge hands these changes to the host link, which re-detects.
 		{GlobPattern: protocol.Pattern("**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}")},
@@ -294,6 +296,7 @@ func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidCh
 	s := l.s
 	for _, c := range p.Changes {
 		u := uri.URI(strings.Clone(string(c.URI)))
+		s.gitIgnoreChanged(u)
 		switch c.Type {
 		case protocol.FileChangeTypeCreated:
 			s.fileEvent(u, CauseCreated)

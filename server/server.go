@@ -87,9 +87,10 @@ type Options struct {
 	// OnFoldersChanged, when set, hears the workspace folders (absolute
 	// paths) after the editor added or removed some. It must not block.
 	OnFoldersChanged func(folders []string)
-	// Checkers check file kinds validated outside package diagnostics (the
-	// client tool config); hover reads their rules too.
-	Checkers []diagnostics.Checker
+	// ToolsConfig validates the client tool config (package tools'
+	// ConfigProblems, which the server does not import); nil leaves
+	// .ahpls/tools.json unchecked.
+	ToolsConfig diagnostics.ToolsValidator
 }
 
 // DefaultOptions is what `ahpls serve` uses.

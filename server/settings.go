@@ -54,10 +54,11 @@ func (st Settings) Options() diagnostics.Options {
 }
 
 // RuleOptions are the rule engine's options for this session: the
-// settings plus the checkers the server was built with.
+// settings plus the client tool config validator the server was built
+// with.
 func (s *Server) RuleOptions() diagnostics.Options {
 	o := s.Settings().Options()
-	o.Checkers = s.opts.Checkers
+	o.ToolsConfig = s.opts.ToolsConfig
 	return o
 }
 

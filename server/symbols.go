@@ -258,7 +258,7 @@ func (l *lspServer) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolPara
 			if !fuzzyMatch(p.Query, c.name) {
 				continue
 			}
-			container := kindWords(f.kind) + " · " + f.rel
+			container := f.kind.Noun() + " · " + f.rel
 			out = append(out, protocol.SymbolInformation{
 				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: c.name, Kind: c.kind, ContainerName: &container},
 				Location:              protocol.Location{URI: f.u, Range: lspRange(idx.Range(c.span, enc))},
@@ -377,41 +377,6 @@ func markdownSymbolKind(kind model.Kind) protocol.SymbolKind {
 		return protocol.SymbolKindNamespace
 	}
 	return protocol.SymbolKindFile
-}
-
-// kindWords names a kind for people.
-func kindWords(k model.Kind) string {
-	switch k {
-	case model.KindSkill:
-		return "skill"
-	case model.KindAgent:
-		return "agent"
-	case model.KindClaudeAgent:
-		return "Claude agent"
-	case model.KindPrompt:
-		return "prompt"
-	case model.KindCommand:
-		return "command"
-	case model.KindInstructions:
-		return "instructions"
-	case model.KindRule:
-		return "rule"
-	case model.KindMemory:
-		return "memory"
-	case model.KindPlugin:
-		return "plugin"
-	case model.KindMarketplace:
-		return "marketplace"
-	case model.KindHooks:
-		return "hooks"
-	case model.KindMCP:
-		return "MCP config"
-	case model.KindSettings:
-		return "settings"
-	case model.KindTools:
-		return "client tools"
-	}
-	return string(k)
 }
 
 // fuzzyMatch reports whether query's characters appear in name in order,

@@ -83,6 +83,8 @@ const outlineHooks = `{
 
 func TestDocumentSymbolHooks(t *testing.T) {
 	root := t.TempDir()
+	// A plugin's hooks file: a lone hooks/hooks.json is nobody's (#25).
+	writeFile(t, root, ".claude-plugin/plugin.json", `{"name": "p"}`)
 	u := writeFile(t, root, "hooks/hooks.json", outlineHooks)
 	c := newTestClient(t, clientSetup{folders: []string{root}})
 	got := c.request("textDocument/documentSymbol", docParams(u))
@@ -121,13 +123,14 @@ func TestWorkspaceSymbol(t *testing.T) {
 	writeFile(t, root, ".github/agents/reviewer.agent.md", "---\ndescription: Reviews.\n---\nBody\n")
 	mcp := writeFile(t, root, ".mcp.json", `{"mcpServers": {"docs": {"command": "node", "args": ["server.js"]}}}`)
 	writeFile(t, root, "hooks/hooks.json", outlineHooks)
+	writeFile(t, root, ".claude-plugin/plugin.json", `{"name": "p"}`)
 	c := newTestClient(t, clientSetup{folders: []string{root}})
 	// The scan checks every file; wait until the last one is known.
 	deadline := 0
 	var got string
 	for ; deadline < 300; deadline++ {
 		got = c.request("workspace/symbol", `{"query":""}`)
-		if strings.Count(got, `"name"`) == 4 {
+		if strings.Count(got, `"name"`) == 5 {
 			break
 		}
 		sleepBriefly()
@@ -135,7 +138,9 @@ func TestWorkspaceSymbol(t *testing.T) {
 	skill := uri.File(filepath.Join(root, ".github/skills/db-migrate/SKILL.md"))
 	agent := uri.File(filepath.Join(root, ".github/agents/reviewer.agent.md"))
 	hooks := uri.File(filepath.Join(root, "hooks/hooks.json"))
+	manifest := uri.File(filepath.Join(root, ".claude-plugin/plugin.json"))
 	want := `[` +
+		fmt.Sprintf(`{"containerName":"plugin · .claude-plugin/plugin.json","kind":4,"location":{"range":%s,"uri":%q},"name":"p"},`, rng(0, 9, 0, 12), manifest) +
 		fmt.Sprintf(`{"containerName":"agent · .github/agents/reviewer.agent.md","kind":5,"location":{"range":%s,"uri":%q},"name":"reviewer"},`, rng(0, 0, 0, 0), agent) +
 		fmt.Sprintf(`{"containerName":"skill · .github/skills/db-migrate/SKILL.md","kind":12,"location":{"range":%s,"uri":%q},"name":"db-migrate"},`, rng(1, 6, 1, 16), skill) +
 		fmt.Sprintf(`{"containerName":"MCP config · .mcp.json","kind":2,"location":{"range":%s,"uri":%q},"name":"docs"},`, rng(0, 16, 0, 22), mcp) +

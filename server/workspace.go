@@ -140,6 +140,15 @@ func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	return f
 }
 
+// ClaudeListed implements model.ClaudeListing (implied targets) from
+// manifests on disk or in open buffers.
+func (l *wsLayout) ClaudeListed(dir string) bool {
+	if l.root == "" {
+		return false
+	}
+	return model.ClaudeListed(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
+}
+
 // wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
 // as existing files.
 type wsFS struct {
@@ -190,8 +199,8 @@ func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
 }
 
 // scanFolder walks a workspace folder for customization files (wsfs.Walk:
-// depth ≤ model.MaxDepth, default and configured excludes, never following
-// symlinks) and feeds each into the funnel.
+// any depth, default and configured excludes, .gitignore as `ahpls check`
+// honours it, never following symlinks) and feeds each into the funnel.
 func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
 
 // scanUnder scans the part of workspace folder root below start.
@@ -206,7 +215,8 @@ func (s *Server) scanUnder(root, start string) int {
 		under = filepath.ToSlash(r)
 	}
 	n := 0
-	_ = wsfs.Walk(root, wsfs.WalkOptions{MaxDepth: model.MaxDepth, Exclude: s.excludeMatcher(root), Under: under}, func(e wsfs.Entry) error {
+	opt := wsfs.WalkOptions{Exclude: s.excludeMatcher(root), Under: under, GitIgnore: s.gitIgnore(root), Keep: model.LoadedWhenIgnored}
+	_ = wsfs.Walk(root, opt, func(e wsfs.Entry) error {
 		if !e.Type.IsRegular() {
 			return nil // folders are walked; symlinks, FIFOs and devices are not files to check
 		}
@@ -220,25 +230,56 @@ func (s *Server) scanUnder(root, start string) int {
 	return n
 }
 
+// gitIgnoreChanged rescans below a .gitignore that was created, changed or
+// deleted: files it no longer ignores are new to the server. Files it now
+// ignores are cleared by the workspace re-check that follows every batch
+// of watched-file changes (excluded reads the .gitignore files afresh).
+func (s *Server) gitIgnoreChanged(u uri.URI) {
+	p, ok := uriPath(u)
+	if !ok || filepath.Base(p) != wsfs.GitIgnoreFile {
+		return
+	}
+	if loc, ok := s.locate(u); ok && loc.root != "" {
+		s.scanUnder(loc.root, filepath.Dir(p))
+	}
+}
+
 // excludeMatcher is the exclude set of workspace folder root: the defaults,
 // `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
 // when the settings or the config file (size, mtime) change.
 func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
+	return s.excludes(root).m
+}
+
+// gitIgnore reports whether .gitignore files count in workspace folder
+// root: yes unless its .ahpls/config.json says "gitignore": false.
+func (s *Server) gitIgnore(root string) bool {
+	return !s.excludes(root).noGitIgnore
+}
+
+// excludes is the cached exclude set of root (see excludeMatcher).
+func (s *Server) excludes(root string) exEntry {
 	globs := s.Settings().Exclude
 	key := strings.Join(globs, "\x00")
 	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(wsfs.ConfigFile))); err == nil {
 		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
 	}
+	// The index says which files git tracks (never skipped for .gitignore).
+	if st, err := os.Stat(filepath.Join(root, ".git", "index")); err == nil {
+		key += fmt.Sprintf("\x00i%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	}
 	s.exMu.Lock()
 	defer s.exMu.Unlock()
 	if c, ok := s.exCache[root]; ok && c.key == key {
-		return c.m
+		return c
 	}
 	all := globs
+	noGitIgnore := false
 	if wc, err := wsfs.LoadConfig(root); err != nil {
 		s.log.Warn("workspace config ignored", "folder", root, "error", err)
 	} else {
 		all = append(append([]string(nil), globs...), wc.Exclude...)
+		noGitIgnore = wc.GitIgnore != nil && !*wc.GitIgnore
 	}
 	m, err := wsfs.NewMatcher(all)
 	if err != nil {
@@ -247,20 +288,33 @@ func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
 	if s.exCache == nil {
 		s.exCache = map[string]exEntry{}
 	}
-	s.exCache[root] = exEntry{key: key, m: m}
-	return m
+	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore}
+	if !noGitIgnore {
+		e.tracked, e.inRepo = wsfs.GitTracked(root)
+	}
+	s.exCache[root] = e
+	return e
 }
 
 // exEntry is one cached exclude matcher and what it was built from.
 type exEntry struct {
-	key string
-	m   *wsfs.Matcher
+	key         string
+	m           *wsfs.Matcher
+	noGitIgnore bool
+	inRepo      bool          // root is in a git work tree: .gitignore counts
+	tracked     *wsfs.Tracked // what its index tracks
 }
 
 // excluded reports whether a located file is excluded from diagnostics
-// (and so from publication).
+// (and so from publication): by a glob, or by .gitignore as the scan
+// skips it (the .gitignore files on its path are read each time: a few
+// small reads per paced check, and never stale).
 func (s *Server) excluded(loc location) bool {
-	return loc.root != "" && s.excludeMatcher(loc.root).Match(loc.rel)
+	if loc.root == "" {
+		return false
+	}
+	e := s.excludes(loc.root)
+	return e.m.Match(loc.rel) || (!e.noGitIgnore && e.inRepo && wsfs.IgnoredPath(loc.root, loc.rel, model.LoadedWhenIgnored, e.tracked))
 }
 
 // startFSWatch is the fallback when the editor cannot watch files for us:
@@ -275,7 +329,7 @@ func (s *Server) startFSWatch(roots []string) {
 	}
 	add := func(dir string) {
 		_ = w.Add(dir)
-		_ = wsfs.Walk(dir, wsfs.WalkOptions{MaxDepth: model.MaxDepth - 1}, func(e wsfs.Entry) error {
+		_ = wsfs.Walk(dir, wsfs.WalkOptions{}, func(e wsfs.Entry) error {
 			if e.IsDir() {
 				_ = w.Add(filepath.Join(dir, filepath.FromSlash(e.Rel)))
 			}

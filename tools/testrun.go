@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -81,55 +83,67 @@ var skipDirs = map[string]bool{"node_modules": true, "vendor": true, "testdata":
 // Python project does not also get the Makefile fallback.
 func DetectTestProjects(root string) []TestProject {
 	var out []TestProject
-	seen := 0
-	var walk func(dir, rel string, depth int)
-	walk = func(dir, rel string, depth int) {
-		seen++
-		if seen > maxDetectDirs {
-			return
-		}
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return
+	r := wsfs.NewRoot(root)
+	dirs := 1 // the root
+	// wsfs.Walk lists each folder (calling Listed) before it tells fn of
+	// the folder's entries, depth first in lexical order: the projects come
+	// out parents first, as the folders are met.
+	opt := wsfs.WalkOptions{MaxDepth: maxDetectDepth, Listed: func(rel string, entries []wsfs.Entry) {
+		if rel == "" {
+			rel = "."
 		}
 		names := map[string]bool{}
-		for _, e := range ents {
-			if e.Type().IsRegular() {
-				names[e.Name()] = true
+		for _, e := range entries {
+			if e.Type.IsRegular() {
+				names[path.Base(e.Rel)] = true
 			}
 		}
-		found := false
-		if names["go.mod"] {
-			if mod := goModulePath(filepath.Join(dir, "go.mod")); mod != "" {
-				out = append(out, TestProject{Framework: FrameworkGo, Dir: rel, Module: mod})
-				found = true
-			}
+		out = append(out, detectIn(r, rel, names)...)
+	}}
+	_ = wsfs.Walk(root, opt, func(e wsfs.Entry) error {
+		if !e.IsDir() {
+			return nil
 		}
-		if names["package.json"] {
-			if argv, ok := nodeTestArgv(filepath.Join(dir, "package.json")); ok {
-				out = append(out, TestProject{Framework: FrameworkNode, Dir: rel, Argv: argv})
-				found = true
-			}
+		if n := path.Base(e.Rel); strings.HasPrefix(n, ".") || skipDirs[n] {
+			return wsfs.SkipDir
 		}
-		if isPytestDir(dir, names) {
-			out = append(out, TestProject{Framework: FrameworkPytest, Dir: rel})
+		if dirs++; dirs > maxDetectDirs {
+			return errTooManyDirs
+		}
+		return nil
+	})
+	return out
+}
+
+// errTooManyDirs stops detection in a workspace with more than
+// maxDetectDirs folders within the depth limit.
+var errTooManyDirs = errors.New("too many folders")
+
+// detectIn returns the test setups of the folder rel ("." for the root)
+// whose regular files are names. A folder that is a Go, Node or Python
+// project does not also get the Makefile fallback.
+func detectIn(r *wsfs.Root, rel string, names map[string]bool) []TestProject {
+	var out []TestProject
+	found := false
+	if names["go.mod"] {
+		if mod := goModulePath(readProject(r, path.Join(rel, "go.mod"), 64<<10)); mod != "" {
+			out = append(out, TestProject{Framework: FrameworkGo, Dir: rel, Module: mod})
 			found = true
 		}
-		if !found && (names["Makefile"] || names["makefile"] || names["GNUmakefile"]) && makeHasTest(dir, names) {
-			out = append(out, TestProject{Framework: FrameworkMake, Dir: rel})
-		}
-		if depth >= maxDetectDepth {
-			return
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if !e.IsDir() || strings.HasPrefix(n, ".") || skipDirs[n] {
-				continue
-			}
-			walk(filepath.Join(dir, n), pathJoinRel(rel, n), depth+1)
+	}
+	if names["package.json"] {
+		if argv, ok := nodeTestArgv(readProject(r, path.Join(rel, "package.json"), 1<<20)); ok {
+			out = append(out, TestProject{Framework: FrameworkNode, Dir: rel, Argv: argv})
+			found = true
 		}
 	}
-	walk(root, ".", 0)
+	if isPytestDir(r, rel, names) {
+		out = append(out, TestProject{Framework: FrameworkPytest, Dir: rel})
+		found = true
+	}
+	if !found && (names["Makefile"] || names["makefile"] || names["GNUmakefile"]) && makeHasTest(r, rel, names) {
+		out = append(out, TestProject{Framework: FrameworkMake, Dir: rel})
+	}
 	return out
 }
 
@@ -150,8 +164,19 @@ func readSmall(path string, limit int64) []byte {
 	return b
 }
 
-func goModulePath(gomod string) string {
-	for _, line := range strings.Split(string(readSmall(gomod, 64<<10)), "\n") {
+// readProject reads a project file below the root (rel slash-separated)
+// through the root: as readSmall, and a symlink cannot lead out of the
+// workspace.
+func readProject(r *wsfs.Root, rel string, limit int64) []byte {
+	b, err := r.Read(rel, limit)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func goModulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok {
 			return strings.Trim(strings.TrimSpace(rest), `"`)
 		}
@@ -164,11 +189,11 @@ func goModulePath(gomod string) string {
 // directly, without npm and without a shell, with the TAP reporter; other
 // scripts (jest, vitest, mocha, shell text) run as `npm test`, whose output
 // is reported as a tail only.
-func nodeTestArgv(pkg string) ([]string, bool) {
+func nodeTestArgv(pkg []byte) ([]string, bool) {
 	var p struct {
 		Scripts map[string]string `json:"scripts"`
 	}
-	if json.Unmarshal(readSmall(pkg, 1<<20), &p) != nil {
+	if json.Unmarshal(pkg, &p) != nil {
 		return nil, false
 	}
 	script := strings.TrimSpace(p.Scripts["test"])
@@ -182,12 +207,12 @@ func nodeTestArgv(pkg string) ([]string, bool) {
 	return []string{"npm", "test", "--silent"}, true
 }
 
-func isPytestDir(dir string, names map[string]bool) bool {
+func isPytestDir(r *wsfs.Root, dir string, names map[string]bool) bool {
 	if names["pytest.ini"] || names["conftest.py"] {
 		return true
 	}
 	for _, f := range []string{"pyproject.toml", "setup.cfg", "tox.ini"} {
-		if names[f] && bytes.Contains(readSmall(filepath.Join(dir, f), 256<<10), []byte("pytest")) {
+		if names[f] && bytes.Contains(readProject(r, path.Join(dir, f), 256<<10), []byte("pytest")) {
 			return true
 		}
 	}
@@ -201,9 +226,9 @@ func isPytestDir(dir string, names map[string]bool) bool {
 
 var makeTestTarget = regexp.MustCompile(`(?m)^test\s*:`)
 
-func makeHasTest(dir string, names map[string]bool) bool {
+func makeHasTest(r *wsfs.Root, dir string, names map[string]bool) bool {
 	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if names[n] && makeTestTarget.Match(readSmall(filepath.Join(dir, n), 256<<10)) {
+		if names[n] && makeTestTarget.Match(readProject(r, path.Join(dir, n), 256<<10)) {
 			return true
 		}
 	}

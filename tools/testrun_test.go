@@ -96,13 +96,20 @@ func TestDetectTestProjects(t *testing.T) {
 	write("tools/gen/go.mod", "module example.com/gen\n")
 	write("docs/Makefile", "all:\n\ttrue\ntest:\n\ttrue\n")
 	write(".hidden/go.mod", "module hidden\n")
+	write("a/b/c/d/go.mod", "module example.com/deep\n")     // 4 folders down: the deepest listed
+	write("a/b/c/d/e/go.mod", "module example.com/deeper\n") // 5: below the depth limit
+	outside := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "go.mod"), []byte("module example.com/outside\n"), 0o644))
+	if err := os.Symlink(outside, filepath.Join(root, "linked")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
 	got := DetectTestProjects(root)
 	var list []string
 	for _, p := range got {
 		list = append(list, p.Framework+" "+p.Dir+" "+strings.Join(p.Argv, " "))
 	}
 	assert.ElementsMatch(t, []string{
-		"go . ", "node web node --test", "node jest npm test --silent", "pytest py ", "go tools/gen ", "make docs ",
+		"go . ", "go a/b/c/d ", "node web node --test", "node jest npm test --silent", "pytest py ", "go tools/gen ", "make docs ",
 	}, list)
 }
 

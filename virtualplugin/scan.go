@@ -250,7 +250,7 @@ func (b *Builder) walkDir(dir, rel string) {
 			b.pluginRoots[rel] = f
 		}
 	}
-	_ = wsfs.Walk(b.folder, wsfs.WalkOptions{MaxDepth: model.MaxDepth + 2, Exclude: b.opts.Exclude, Under: rel}, func(e wsfs.Entry) error {
+	_ = wsfs.Walk(b.folder, wsfs.WalkOptions{MaxDepth: publishDepth, Exclude: b.opts.Exclude, Under: rel}, func(e wsfs.Entry) error {
 		if e.IsDir() {
 			if wsfs.Depth(e.Rel)+1 <= model.MaxPluginDepth {
 				if f := b.detectPlugin(e.Rel); f != model.FormatNone {
@@ -263,6 +263,18 @@ func (b *Builder) walkDir(dir, rel string) {
 		return nil
 	})
 }
+
+// publishDepth bounds the publisher's walk, which unlike `ahpls check`
+// has a limit (issue #25): it publishes what the consumers' own discovery
+// finds, and that is shallow. VS Code lists each prompt, agent and
+// instructions location's direct children and skills at
+// <location>/<name>/SKILL.md (promptFilesLocator.ts resolveFilesAtLocation,
+// findClaudeSkillsInFolder); a plugin's components sit at fixed paths below
+// its root (<root>/skills/<name>/SKILL.md, <root>/agents/*.md,
+// <root>/hooks/hooks.json: pluginParsers.ts resolveComponentDirs). So: a
+// plugin root at most model.MaxPluginDepth folders deep, plus a skill's
+// own folder and a few levels of its resources.
+const publishDepth = model.MaxPluginDepth + 2
 
 func (b *Builder) detectPlugin(rel string) model.PluginFormat {
 	read := func(r string) ([]byte, bool) {

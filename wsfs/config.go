@@ -20,6 +20,9 @@ const maxConfigSize = 64 << 10
 type Config struct {
 	// Exclude globs (Matcher syntax) are added to the user's own.
 	Exclude []string `json:"exclude"`
+	// GitIgnore false walks what .gitignore files ignore too (absent:
+	// they are honoured).
+	GitIgnore *bool `json:"gitignore"`
 }
 
 // LoadConfig reads root's ConfigFile. A missing file is the zero Config

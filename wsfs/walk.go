@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,6 +42,37 @@ type WalkOptions struct {
 	// excluded, so callers can answer "does X exist" from the walk, even
 	// while it is still under way.
 	Listed func(rel string, entries []Entry)
+	// GitIgnore skips what the .gitignore files of the walked tree ignore
+	// (see gitignore.go), except what Keep reports and what the work
+	// tree's index tracks; outside a git work tree it does nothing
+	// (gitindex.go).
+	GitIgnore bool
+	// Keep, with GitIgnore, reports paths walked although ignored: files
+	// a consumer loads whatever .gitignore says.
+	Keep func(rel string) bool
+	// Skipped, when set, hears of every entry left out and why, before the
+	// Listed call of its folder; it may be called from several goroutines
+	// at once (WalkParallel). Nothing is left out silently.
+	Skipped func(e Entry, why SkipReason)
+}
+
+// SkipReason is why the walker left an entry out.
+type SkipReason string
+
+const (
+	SkipExcluded   SkipReason = "excluded"   // an exclude glob (defaults included)
+	SkipGitIgnored SkipReason = "gitignored" // a .gitignore rule
+	SkipUnreadable SkipReason = "unreadable" // a folder that could not be listed
+)
+
+// walkCtx is what every folder visit of one walk shares.
+type walkCtx struct {
+	maxDepth  int
+	ex        *Matcher
+	listed    func(string, []Entry)
+	opt       *WalkOptions
+	gitignore bool     // opt.GitIgnore inside a git work tree
+	tracked   *Tracked // what its index tracks (never skipped)
 }
 
 // SkipDir, returned by the callback for a directory, skips its contents.
@@ -54,11 +86,11 @@ var SkipDir = fs.SkipDir
 // folders are skipped. fn may return SkipDir for a directory, or any other
 // error to stop the walk (Walk returns it). A missing root is an error.
 func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
-	start, ex, err := walkStart(root, opt)
+	start, ex, c, err := walkStart(root, &opt)
 	if err != nil || ex == nil {
 		return err
 	}
-	err = walkDir(start, opt.MaxDepth, ex, opt.Listed, fn)
+	err = walkDir(start, c, fn)
 	if errors.Is(err, SkipDir) {
 		return nil
 	}
@@ -68,13 +100,13 @@ func Walk(root string, opt WalkOptions, fn func(Entry) error) error {
 // walkStart checks the root and finds the folder both walkers start at
 // (the root, or opt.Under below it). A nil matcher with a nil error means
 // there is nothing to walk (Under excluded, missing or too deep).
-func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
+func walkStart(root string, opt *WalkOptions) (folder, *Matcher, *walkCtx, error) {
 	st, err := os.Stat(root)
 	if err != nil {
-		return folder{}, nil, statErr(".", err)
+		return folder{}, nil, nil, statErr(".", err)
 	}
 	if !st.IsDir() {
-		return folder{}, nil, &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
+		return folder{}, nil, nil, &Error{Path: ".", Reason: NotRegular, Detail: "not a folder"}
 	}
 	ex := opt.Exclude
 	if ex == nil {
@@ -83,17 +115,42 @@ func walkStart(root string, opt WalkOptions) (folder, *Matcher, error) {
 	start := folder{dir: root, top: true}
 	if u := strings.Trim(opt.Under, "/"); u != "" && u != "." {
 		if !fs.ValidPath(u) || ex.Match(u) {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 		start = folder{dir: filepath.Join(root, filepath.FromSlash(u)), rel: u, depth: Depth(u) + 1, top: true}
 		if st, err := os.Lstat(start.dir); err != nil || !st.IsDir() {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 		if opt.MaxDepth > 0 && start.depth > opt.MaxDepth {
-			return folder{}, nil, nil
+			return folder{}, nil, nil, nil
 		}
 	}
-	return start, ex, nil
+	c := &walkCtx{maxDepth: opt.MaxDepth, ex: ex, listed: opt.Listed, opt: opt}
+	if opt.GitIgnore {
+		c.tracked, c.gitignore = GitTracked(root)
+	}
+	if c.gitignore {
+		// The rules of every folder above the start apply to it; the
+		// start's own .gitignore is read when it is listed.
+		parent := path.Dir(start.rel)
+		if parent == "." || start.rel == "" {
+			parent = ""
+		}
+		if start.rel != "" {
+			ig, ignored := LoadIgnore(root, parent, opt.Keep, c.tracked)
+			if ignored || (ig.Match(start.rel, true) && !c.kept(start.rel, true)) {
+				return folder{}, nil, nil, nil
+			}
+			start.ign = ig
+		}
+	}
+	return start, ex, c, nil
+}
+
+// kept reports an ignored path the walk still takes: one a consumer loads
+// anyway (Keep) or one git tracks.
+func (c *walkCtx) kept(rel string, dir bool) bool {
+	return (c.opt.Keep != nil && c.opt.Keep(rel)) || c.tracked.Has(rel, dir)
 }
 
 // dirEntry is one name of a folder listing with the type part of its mode
@@ -105,9 +162,9 @@ type dirEntry struct {
 
 // walkDir is Walk below one folder: depth first, each subfolder entered as
 // soon as fn has seen it.
-func walkDir(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) error {
-	return visit(f, maxDepth, ex, listed, fn, func(sub folder) error {
-		return walkDir(sub, maxDepth, ex, listed, fn)
+func walkDir(f folder, c *walkCtx, fn func(Entry) error) error {
+	return visit(f, c, fn, func(sub folder) error {
+		return walkDir(sub, c, fn)
 	})
 }
 
@@ -115,11 +172,12 @@ func walkDir(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), 
 // order, and hands each subfolder fn does not skip (and the depth limit
 // allows) to enter: at once for Walk, queued for WalkParallel. SkipDir on
 // a file skips the rest of its folder, as fs.WalkDir does.
-func visit(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error, enter func(folder) error) error {
-	entries, names, ok := listing(f.dir, f.rel, f.top, ex, listed)
+func visit(f folder, c *walkCtx, fn func(Entry) error, enter func(folder) error) error {
+	entries, names, ign, ok := listing(f, c)
 	if !ok {
 		return nil
 	}
+	maxDepth := c.maxDepth
 	for i, e := range entries {
 		err := fn(e)
 		if e.Type.IsDir() {
@@ -132,7 +190,7 @@ func visit(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn
 			if maxDepth > 0 && f.depth+1 > maxDepth {
 				continue
 			}
-			if err := enter(folder{dir: f.dir + string(filepath.Separator) + names[i], rel: e.Rel, depth: f.depth + 1}); err != nil {
+			if err := enter(folder{dir: f.dir + string(filepath.Separator) + names[i], rel: e.Rel, depth: f.depth + 1, ign: ign}); err != nil {
 				return err
 			}
 			continue
@@ -147,33 +205,62 @@ func visit(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn
 	return nil
 }
 
-// listing lists the folder dir (rel below the root) for both walkers:
-// sorted, excludes dropped, with each entry's name beside it, and tells
-// listed when the listing is complete. ok is false for an unreadable
-// folder, which is skipped (a listing error is not the user's file). Only
-// the folder the walk starts at (top) may be reached through a symlink.
-func listing(dir, rel string, top bool, ex *Matcher, listed func(string, []Entry)) (entries []Entry, names []string, ok bool) {
-	des, err := listDir(dir, top)
+// listing lists the folder f for both walkers: sorted, excluded and
+// ignored entries dropped (and told to Skipped), with each entry's name
+// beside it, and tells Listed when the listing is complete. ign is the
+// .gitignore rules in force in f (its own file read). ok is false for an
+// unreadable folder, which is skipped (a listing error is not the user's
+// file). Only the folder the walk starts at (top) may be reached through a
+// symlink.
+func listing(f folder, c *walkCtx) (entries []Entry, names []string, ign *Ignore, ok bool) {
+	des, err := listDir(f.dir, f.top)
 	if err != nil && len(des) == 0 {
-		return nil, nil, false
+		if c.opt.Skipped != nil && !f.top {
+			c.opt.Skipped(Entry{Rel: f.rel, Type: fs.ModeDir}, SkipUnreadable)
+		}
+		return nil, nil, nil, false
 	}
 	slices.SortFunc(des, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	ign = f.ign
+	if c.gitignore {
+		for _, de := range des {
+			if de.name == GitIgnoreFile && de.typ.IsRegular() {
+				// Opened without following a swapped-in symlink, never
+				// blocking on a FIFO.
+				if b, err := readOpenFile(GitIgnoreFile, f.dir+string(filepath.Separator)+GitIgnoreFile, maxGitIgnoreSize+1); err == nil && len(b) <= maxGitIgnoreSize {
+					ign = ParseGitIgnore(ign, f.rel, b)
+				}
+				break
+			}
+		}
+	}
 	entries = make([]Entry, 0, len(des))
 	names = make([]string, 0, len(des))
 	for _, de := range des {
 		r := de.name
-		if rel != "" {
-			r = rel + "/" + de.name
+		if f.rel != "" {
+			r = f.rel + "/" + de.name
 		}
-		if !ex.Match(r) {
-			entries = append(entries, Entry{Rel: r, Type: de.typ})
-			names = append(names, de.name)
+		why := SkipReason("")
+		switch {
+		case c.ex.Match(r):
+			why = SkipExcluded
+		case ign != nil && ign.Match(r, de.typ.IsDir()) && !c.kept(r, de.typ.IsDir()):
+			why = SkipGitIgnored
 		}
+		if why != "" {
+			if c.opt.Skipped != nil {
+				c.opt.Skipped(Entry{Rel: r, Type: de.typ}, why)
+			}
+			continue
+		}
+		entries = append(entries, Entry{Rel: r, Type: de.typ})
+		names = append(names, de.name)
 	}
-	if err == nil && listed != nil {
-		listed(rel, entries)
+	if err == nil && c.listed != nil {
+		c.listed(f.rel, entries)
 	}
-	return entries, names, true
+	return entries, names, ign, true
 }
 
 // Depth is the number of folders rel sits in ("a/b/SKILL.md" → 2).
@@ -191,7 +278,7 @@ func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) erro
 	if workers < 2 {
 		return Walk(root, opt, fn)
 	}
-	start, ex, err := walkStart(root, opt)
+	start, ex, c, err := walkStart(root, &opt)
 	if err != nil || ex == nil {
 		return err
 	}
@@ -207,7 +294,7 @@ func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) erro
 				if !ok {
 					return
 				}
-				subs, err := listOne(f, opt.MaxDepth, ex, opt.Listed, fn)
+				subs, err := listOne(f, c, fn)
 				q.done(subs, err)
 			}
 		}()
@@ -223,7 +310,8 @@ func WalkParallel(root string, opt WalkOptions, workers int, fn func(Entry) erro
 type folder struct {
 	dir, rel string
 	depth    int
-	top      bool // where the walk starts: may be a symlink
+	top      bool    // where the walk starts: may be a symlink
+	ign      *Ignore // .gitignore rules of the folders above (nil: none)
 }
 
 // folderQueue hands folders to WalkParallel's workers: last in, first out,
@@ -270,9 +358,9 @@ func (q *folderQueue) done(subs []folder, err error) {
 
 // listOne lists one folder for WalkParallel, calls Listed and fn, and
 // returns the subfolders to enter.
-func listOne(f folder, maxDepth int, ex *Matcher, listed func(string, []Entry), fn func(Entry) error) ([]folder, error) {
+func listOne(f folder, c *walkCtx, fn func(Entry) error) ([]folder, error) {
 	var subs []folder
-	err := visit(f, maxDepth, ex, listed, fn, func(sub folder) error {
+	err := visit(f, c, fn, func(sub folder) error {
 		subs = append(subs, sub)
 		return nil
 	})

@@ -20,7 +20,9 @@ import (
 
 	"github.com/ahpls-dev/ahpls/bridge"
 	"github.com/ahpls-dev/ahpls/check"
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/server"
+	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -50,7 +52,7 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 	case "serve":
 		return serve(args, stdin, stdout, stderr)
 	case "check":
-		return check.Main(args, stdout, stderr, versionString())
+		return check.Main(args, stdout, stderr, versionString(), diagnostics.Options{ToolsConfig: tools.ConfigProblems})
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ahpls %s\n", versionString())
 		return 0

@@ -11,22 +11,23 @@ import (
 )
 
 // claudeRuleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var claudeRuleRules = []RuleInfo{
-	{
-		ID:       "rule/paths",
-		Summary:  "'paths' is not a list of glob patterns.",
-		Kinds:    "rule",
-		Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok for a string.",
-		Evidence: []Evidence{
-			{"VS", "WARN", "promptValidator.ts validatePaths: 'pathsMustBeArray', 'pathMustBeValidGlob' (Error markers)"},
-		},
+var claudeRuleRules = []*Rule{rulePaths, ruleApplyTo}
+
+var rulePaths = &Rule{
+	ID:       "rule/paths",
+	Summary:  "'paths' is not a list of glob patterns.",
+	Kinds:    "rule",
+	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok for a string.",
+	Evidence: []Evidence{
+		{"VS", "WARN", "promptValidator.ts validatePaths: 'pathsMustBeArray', 'pathMustBeValidGlob' (Error markers)"},
 	},
-	{
-		ID:       "rule/apply-to",
-		Summary:  "'applyTo' in a Claude rule, which Claude Code ignores.",
-		Kinds:    "rule",
-		Severity: "CC IGN, so the rule is always loaded: LOSE.",
-	},
+}
+
+var ruleApplyTo = &Rule{
+	ID:       "rule/apply-to",
+	Summary:  "'applyTo' in a Claude rule, which Claude Code ignores.",
+	Kinds:    "rule",
+	Severity: "CC IGN, so the rule is always loaded: LOSE.",
 }
 
 func checkRule(f File, r *reporter) {
@@ -47,19 +48,19 @@ func (m *mdFile) ruleRules() {
 				s, ok := str(it)
 				switch {
 				case !ok || strings.TrimSpace(s) == "":
-					m.report("rule/paths", span, vsMarked(),
+					m.report(rulePaths, span, vsMarked(),
 						"{T} ignore{s} this item of 'paths': each must be a non-empty glob pattern.")
 				case badGlob(s) != "":
-					m.report("rule/paths", span, vsMarked(),
+					m.report(rulePaths, span, vsMarked(),
 						"{T} never match{es} pattern "+q(s)+": "+badGlob(s)+".")
 				}
 			}
 		case pf.v.Kind == yaml.ScalarNode && pf.v.Tag == "!!str":
-			m.report("rule/paths", pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
+			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
 				"{T} ignore{s} 'paths' as a string; write a list (Claude Code accepts both).",
 				replaceValue("Write as a one-item list", pf, "["+yamlScalar(pf.v.Value)+"]", true))
 		default:
-			m.report("rule/paths", pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
+			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
 				"{T} ignore{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")
 		}
 	}
@@ -75,7 +76,7 @@ func (m *mdFile) ruleRules() {
 			fixes = append(fixes, model.Fix{Title: "Rename to 'paths'", Preferred: true, Edits: []model.Edit{
 				{Span: model.Span{Start: af.keySpan.Start, End: af.valSpan.End}, NewText: "paths: [" + strings.Join(items, ", ") + "]"}}})
 		}
-		m.report("rule/apply-to", af.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
+		m.report(ruleApplyTo, af.keySpan, model.Verdicts{model.TargetClaudeCode: model.Lose},
 			"{T} ignore{s} 'applyTo' and load{s} this rule for every file; use 'paths'.", fixes...)
 	}
 }

@@ -13,8 +13,8 @@ import (
 )
 
 const (
-	fixtures     = "../../testdata/ws"
-	rulesDocPath = "../../../docs/rules.md"
+	fixtures     = "../../diagnostics/testdata/ws"
+	rulesDocPath = "../../docs/rules.md"
 )
 
 // The committed docs/rules.md is what the generator writes today.

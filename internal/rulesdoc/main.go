@@ -21,6 +21,7 @@ import (
 	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
 )
 
 func main() {
@@ -55,7 +56,13 @@ var handInputs = map[string]struct {
 }{
 	"file/encoding": {".github/skills/nul/SKILL.md", "---\nname: nul\x00\n---\n", nil},
 	"fm/crlf":       {".github/skills/crlf/SKILL.md", "---\r\nname: crlf\r\ndescription: Uses CRLF.\r\n---\r\n", []model.Target{model.TargetClaudeUpload}},
+	// The golden fixtures are checked without package tools' validator.
+	"tools/config": {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
 }
+
+// options are the rule options of every example: the defaults, with the
+// client tool config validator `ahpls check` and the server pass.
+var options = diagnostics.Options{ToolsConfig: tools.ConfigProblems}
 
 type docExample struct {
 	path, lang, code string
@@ -92,7 +99,7 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: check.DirFS(root), Layout: layout}, diagnostics.Options{}) {
+		for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: check.DirFS(root), Layout: layout}, options) {
 			// The first of the most severe findings shows the rule's main case.
 			if prev, ok := out[d.Rule]; !ok || d.Severity < prev.sev { // LSP numbering: Error is 1
 				out[d.Rule] = makeExample(rel, kind, text, d)
@@ -101,7 +108,7 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 	}
 	for id, in := range handInputs {
 		text := []byte(in.text)
-		for _, d := range diagnostics.Check(diagnostics.File{Path: in.path, Text: text}, diagnostics.Options{Targets: in.targets}) {
+		for _, d := range diagnostics.Check(diagnostics.File{Path: in.path, Text: text}, withTargets(options, in.targets)) {
 			if d.Rule == id {
 				ex := makeExample(in.path, model.Classify(in.path, nil), text, d)
 				ex.targets = in.targets
@@ -188,7 +195,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"agent", "VS Code agents (*.agent.md)"}, {"ccagent", "Claude subagents"}, {"prompt", "Prompts"}, {"cmd", "Claude commands"},
 	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
 	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
-	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"},
+	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -198,13 +205,14 @@ func generate(root string) ([]byte, error) {
 		return nil, err
 	}
 	rules := diagnostics.Rules()
-	byPrefix := map[string][]diagnostics.RuleInfo{}
+	byPrefix := map[string][]diagnostics.Rule{}
 	for _, r := range rules {
 		p, _, _ := strings.Cut(r.ID, "/")
 		byPrefix[p] = append(byPrefix[p], r)
 	}
 	var b bytes.Buffer
 	b.WriteString(rulesDocIntro)
+	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
 	for _, kt := range kindTitles {
@@ -235,19 +243,13 @@ func generate(root string) ([]byte, error) {
 }
 
 // rulesDocOtherRooms documents the rule ids that other rooms report
-// (package tools registers tools/config at run time; hostlink publishes the
-// rest while an agent host is configured), so their links resolve too.
+// (hostlink publishes them while an agent host is configured), so their
+// links resolve too.
 const rulesDocOtherRooms = `
 ## Client tools and the agent host
 
-These come from outside the rule engine: the client tool config's own checker and the link to an agent host
-(reported only while ` + "`ahpls.host`" + ` is set).
-
-### tools/config
-
-The client tool config (` + "`.ahpls/tools.json`" + `) does not match its JSON Schema (` + "`tools/tools.schema.json`" + `), or a
-tool in it could not run as written (a working directory or program outside the workspace, a placeholder as
-the program). Error, or Warning for what still works.
+These come from outside the rule engine: the link to an agent host (reported only while ` + "`ahpls.host`" + ` is
+set).
 
 ### tools/untrusted
 
@@ -278,6 +280,56 @@ This customization is off in a joined session, or a decision about it is not yet
 message gives the reason (its plugin is off, or a scope decided). Hint.
 `
 
+// writeImplied renders model.ImpliedTable, the decision of which targets
+// a file adds to the configured ones (model.TestImpliedTable checks each
+// row), and what the walk checks.
+func writeImplied(b *bytes.Buffer) {
+	b.WriteString(`
+## Implied targets
+
+With ` + "`ahpls.impliedTargets`" + ` on (the default; ` + "`--no-implied-targets`" + ` turns it off) a file adds a consumer to the
+configured targets only where that consumer's own discovery would load it and nothing in the tree says the author
+targets another consumer. Rows are tried in order; a plugin's rows look at its root (the nearest folder holding a
+manifest a target reads).
+
+| when | adds | unless | why |
+|---|---|---|---|
+`)
+	for _, r := range model.ImpliedTable {
+		adds := "–"
+		if r.Adds != "" {
+			adds = "`" + string(r.Adds) + "`"
+		}
+		unless := r.Unless
+		if unless == "" {
+			unless = "–"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r.When, adds, unless, r.Why)
+	}
+	b.WriteString(`
+Evidence or silence: a Copilot CLI reaction without an evidence entry in its rule is reported as unknown (Info at
+most), and one backed only by Copilot CLI's documentation (an entry marked ` + "`?`" + `) at Warning at most. For every other
+consumer a test runs every fixture with every target and fails on an Error or Warning whose consumer has no entry.
+
+## Which files are checked
+
+` + "`ahpls check`" + ` and the server check every customization file below a workspace folder at any depth. They skip ` + "`.git`" + `,
+` + "`node_modules`" + `, the ` + "`--exclude`" + ` / ` + "`ahpls.exclude`" + ` / ` + "`.ahpls/config.json`" + ` globs, and what ` + "`.gitignore`" + ` files ignore
+(patterns, ` + "`!`" + ` negation, anchoring, folder-only patterns and nested files), except what a consumer loads whatever
+` + "`.gitignore`" + ` says: ` + "`.claude/`" + `, ` + "`.github/`" + `, ` + "`.agents/`" + ` and the root ` + "`CLAUDE.md`" + `, ` + "`CLAUDE.local.md`" + `, ` + "`AGENTS.md`" + `,
+` + "`GEMINI.md`" + ` and ` + "`.mcp.json`" + `. As in git, ` + "`.gitignore`" + ` counts only inside a git work tree and never for a file the
+index tracks (a committed file is in every clone); a tree without ` + "`.git`" + ` (an export) is checked whole. ` + "`--no-gitignore`" + ` (or ` + "`\"gitignore\": false`" + ` in ` + "`.ahpls/config.json`" + `) checks ignored files too.
+` + "`ahpls check`" + ` says what it checked, by kind, and what it skipped and why: one line on stderr, and ` + "`files`" + `, ` + "`checked`" + `
+and ` + "`skipped`" + ` beside ` + "`findings`" + ` in ` + "`--format json`" + `.
+`)
+}
+
+// withTargets is o with the given targets (none: the defaults).
+func withTargets(o diagnostics.Options, ts []model.Target) diagnostics.Options {
+	o.Targets = ts
+	return o
+}
+
 func kindTitleOf(prefix string) string {
 	for _, kt := range kindTitles {
 		if kt.prefix == prefix {
@@ -287,7 +339,7 @@ func kindTitleOf(prefix string) string {
 	return ""
 }
 
-func writeRules(b *bytes.Buffer, rs []diagnostics.RuleInfo, examples map[string]docExample, fence string) {
+func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docExample, fence string) {
 	for _, r := range rs {
 		fmt.Fprintf(b, "\n### %s\n\n%s\n\n", r.ID, r.Summary)
 		if r.Kinds != "" {
@@ -331,7 +383,7 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.RuleInfo, examples map[string]
 
 const rulesDocIntro = `# ahpls rules
 
-<!-- Generated by diagnostics/internal/rulesdoc from diagnostics.Rules(); do not edit by hand. -->
+<!-- Generated by internal/rulesdoc from diagnostics.Rules(); do not edit by hand. -->
 <!-- Regenerate: go generate ./diagnostics -->
 
 Every diagnostic ahpls reports carries one of these rule ids as its ` + "`code`" + `, and its link points at the
@@ -383,9 +435,9 @@ validator marks a skill name as an error but still loads the skill under its fol
   skills-ref's 965 YAML rejections; ahpls still checks those files' names and descriptions.
 - **skills-ref rejects any top-level key outside the spec's six**; agents ignore such keys, so ahpls reports
   ` + "`field/unknown`" + ` as a Hint (Error only with the opt-in ` + "`claude-upload`" + ` target, whose validator refuses them).
-- **skills-ref reports name and folder mismatches as errors**; the spec's own client guide says "warn, load anyway",
-  VS Code warns and the agent host and Claude Code load the skill, so ` + "`skill/name-dir`" + ` is Info with the default
-  targets and Warning with ` + "`vscode`" + `.
+- **skills-ref reports name and folder mismatches as errors**; the spec requires the name rules and its own client
+  guide says "warn, load anyway", so ` + "`skill/name-*`" + ` are Warning for the ` + "`agent-skills`" + ` target (a default) and for
+  ` + "`vscode`" + `, and Info when only consumers that load the skill anyway (the agent host, Claude Code) are targeted.
 - **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
   sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
 

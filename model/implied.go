@@ -1,0 +1,150 @@
+package model
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// Implied targets (issue #25): a file adds a consumer to the configured
+// targets only where that consumer's own discovery would load it and
+// nothing in the tree says the author targets another consumer. A plugin
+// with a root plugin.json is read by VS Code as a Copilot plugin, but when
+// a Claude Code marketplace lists it (or a .claude-plugin/ folder sits in
+// it) its author ships it to Claude Code, and Copilot CLI's reactions are
+// not the author's concern. ImpliedTable is that decision, rendered in
+// docs/rules.md and checked row by row in TestImpliedTable.
+
+// ImpliedRule is one row of the implied-target decision table.
+type ImpliedRule struct {
+	ID     string // short name the tests refer to
+	When   string // what in the tree
+	Adds   Target // TargetNone-like "" means: adds nothing
+	Unless string // what stops it
+	Why    string // the consumer's discovery that loads the file
+}
+
+// ImpliedTable is the decision table, first match per target.
+var ImpliedTable = []ImpliedRule{
+	{ID: "claude-dir", When: "a `.claude` folder in the path", Adds: TargetClaudeCode,
+		Why: "Claude Code loads .claude/{agents,commands,rules,skills}/ and .claude/settings*.json of the project"},
+	{ID: "claude-md", When: "a `CLAUDE*.md` file", Adds: TargetClaudeCode,
+		Why: "Claude Code loads CLAUDE.md and CLAUDE.local.md as memory"},
+	{ID: "claude-plugin-dir", When: "a `.claude-plugin` folder in the path (manifest, marketplace)", Adds: TargetClaudeCode,
+		Why: "`claude plugin validate` and `/plugin marketplace add` read .claude-plugin/plugin.json and marketplace.json"},
+	{ID: "claude-plugin", When: "a file of a plugin with `.claude-plugin/plugin.json`", Adds: TargetClaudeCode,
+		Why: "Claude Code loads the plugin's components from its root"},
+	{ID: "claude-listed", When: "a file of a plugin that a Claude Code marketplace (`<m>/.claude-plugin/marketplace.json`, m at or above the plugin) lists by a local source, or whose root holds `.claude-plugin/marketplace.json`", Adds: TargetClaudeCode,
+		Why: "Claude Code installs plugins from the marketplace; a manifest is optional"},
+	{ID: "copilot-plugin-dir", When: "a `.github/plugin` folder in the path", Adds: TargetCopilotCLI,
+		Why: "Copilot CLI reads .github/plugin/plugin.json and .github/plugin/marketplace.json"},
+	{ID: "copilot-plugin", When: "a file of a plugin whose manifest is a root `plugin.json` (Copilot format)", Adds: TargetCopilotCLI,
+		Unless: "rule claude-listed applies: the author targets Claude Code",
+		Why:    "Copilot CLI installs a folder with a root plugin.json"},
+	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
+		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
+	{ID: "none", When: "anything else (Agent Plugins and OpenPlugin plugins, other paths)", Adds: "",
+		Why: "only the configured targets"},
+}
+
+// ClaudeListing is an optional extension of Layout: whether the workspace
+// says a plugin is shipped to Claude Code (rule claude-listed).
+type ClaudeListing interface {
+	ClaudeListed(dir string) bool
+}
+
+// ClaudeListed is rule claude-listed from files read through read: a
+// .claude-plugin/marketplace.json in the plugin root dir, or one at or
+// above it that lists dir by a local source (relative to the marketplace
+// root, or to its metadata.pluginRoot).
+func ClaudeListed(read func(rel string) ([]byte, bool), dir string) bool {
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		return a + "/" + b
+	}
+	if _, ok := read(join(dir, ".claude-plugin/marketplace.json")); ok {
+		return true
+	}
+	for a := dir; ; {
+		if a != dir {
+			if b, ok := read(join(a, ".claude-plugin/marketplace.json")); ok && marketplaceLists(b, a, dir) {
+				return true
+			}
+		}
+		if a == "" {
+			return false
+		}
+		if a = path.Dir(a); a == "." {
+			a = ""
+		}
+	}
+}
+
+// marketplaceLists reports whether the marketplace text b at root m lists
+// a plugin whose local source resolves to dir.
+func marketplaceLists(b []byte, m, dir string) bool {
+	var mk struct {
+		Metadata struct {
+			PluginRoot string `json:"pluginRoot"`
+		} `json:"metadata"`
+		Plugins []struct {
+			Source json.RawMessage `json:"source"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(b, &mk) != nil {
+		return false
+	}
+	for _, p := range mk.Plugins {
+		var src string
+		if json.Unmarshal(p.Source, &src) != nil || src == "" {
+			continue // a remote source (github, url, npm) is not this folder
+		}
+		for _, base := range []string{m, path.Join(m, mk.Metadata.PluginRoot)} {
+			got := path.Clean(path.Join(base, src))
+			if got == "." {
+				got = ""
+			}
+			if got == dir {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// EffectiveTargetsIn is EffectiveTargets with the decision table's plugin
+// rows answered by layout (nil: from the path alone).
+func EffectiveTargetsIn(configured []Target, implied bool, rel string, layout Layout) []Target {
+	format, root := FormatNone, ""
+	if layout != nil {
+		format, root = PluginOf(rel, layout)
+	}
+	out := EffectiveTargets(configured, implied, rel, FormatNone)
+	if !implied || format == FormatNone {
+		return out
+	}
+	add := func(t Target) {
+		for _, x := range out {
+			if x == t {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	cl, _ := layout.(ClaudeListing)
+	listed := cl != nil && cl.ClaudeListed(root)
+	switch {
+	case format == FormatClaude || listed:
+		add(TargetClaudeCode)
+	case format == FormatCopilot:
+		add(TargetCopilotCLI)
+	}
+	return out
+}
+
+// hasSeg reports a folder segment s in rel (not its base name).
+func hasSeg(rel, s string) bool {
+	return strings.HasPrefix(rel, s+"/") || strings.Contains(rel, "/"+s+"/")
+}

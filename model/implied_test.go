@@ -1,0 +1,76 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// fakeTree is a Layout over an in-memory tree of manifests.
+type fakeTree map[string]string
+
+func (f fakeTree) read(rel string) ([]byte, bool) {
+	s, ok := f[rel]
+	return []byte(s), ok
+}
+
+func (f fakeTree) PluginRoot(dir string) PluginFormat { return DetectPluginFormat(f.read, dir) }
+func (f fakeTree) ClaudeListed(dir string) bool       { return ClaudeListed(f.read, dir) }
+
+// TestImpliedTable checks every row of the decision table (docs/rules.md
+// "Implied targets") on a tree that shows it, and that no row is untested.
+func TestImpliedTable(t *testing.T) {
+	tree := fakeTree{
+		"cc/.claude-plugin/plugin.json":          `{"name":"cc"}`,
+		"listed/plugin.json":                     `{"name":"listed"}`,
+		"market/.claude-plugin/marketplace.json": `{"name":"m","plugins":[{"name":"a","source":"./plugins/a"},{"name":"b","source":"b"},{"name":"r","source":{"source":"github","repo":"o/r"}}],"metadata":{"pluginRoot":"./plugins"}}`,
+		"market/plugins/a/plugin.json":           `{"name":"a"}`,
+		"market/plugins/b/plugin.json":           `{"name":"b"}`,
+		"market/plugins/c/plugin.json":           `{"name":"c"}`,
+		".claude-plugin/marketplace.json":        `{"name":"top","plugins":[{"name":"listed","source":"./listed"}]}`,
+		"self/plugin.json":                       `{"name":"self"}`,
+		"self/.claude-plugin/marketplace.json":   `{"name":"self","plugins":[]}`,
+		"gh/plugin.json":                         `{"name":"gh"}`,
+		"ap/plugin.json":                         `{"$schema":"https://agent-plugins.org/schemas/v1/plugin.schema.json"}`,
+		"x/.github/plugin/plugin.json":           `{"name":"x"}`,
+	}
+	cases := []struct {
+		row, rel string
+		cc, cl   bool
+	}{
+		{"claude-dir", ".claude/skills/a/SKILL.md", true, false},
+		{"claude-md", "pkg/CLAUDE.local.md", true, false},
+		{"claude-plugin-dir", "cc/.claude-plugin/plugin.json", true, false},
+		{"claude-plugin", "cc/skills/a/SKILL.md", true, false},
+		{"claude-listed", "listed/hooks/hooks.json", true, false},           // root plugin.json, listed by the top marketplace (#25 repro 2)
+		{"claude-listed", "market/plugins/a/hooks/hooks.json", true, false}, // "./plugins/a"
+		{"claude-listed", "market/plugins/b/hooks/hooks.json", true, false}, // "b" below metadata.pluginRoot
+		{"claude-listed", "self/hooks/hooks.json", true, false},             // a .claude-plugin/ folder in the plugin
+		{"copilot-plugin-dir", "x/.github/plugin/plugin.json", false, true},
+		{"copilot-plugin", "gh/hooks/hooks.json", false, true},
+		{"copilot-plugin", "market/plugins/c/hooks/hooks.json", false, true}, // not listed
+		{"copilot-hooks", ".github/hooks/copilot.json", false, false},        // by content: diagnostics' hooks rules
+		{"none", "ap/skills/a/SKILL.md", false, false},
+		{"none", "docs/x.prompt.md", false, false},
+	}
+	tested := map[string]bool{}
+	for _, tc := range cases {
+		tested[tc.row] = true
+		got := EffectiveTargetsIn(nil, true, tc.rel, tree)
+		assert.Equal(t, tc.cc, contains(got, TargetClaudeCode), "%s: %s claude-code", tc.row, tc.rel)
+		assert.Equal(t, tc.cl, contains(got, TargetCopilotCLI), "%s: %s copilot-cli", tc.row, tc.rel)
+		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)
+	}
+	for _, r := range ImpliedTable {
+		assert.True(t, tested[r.ID], "row %s has no case", r.ID)
+	}
+}
+
+func contains(ts []Target, t Target) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
