@@ -2,8 +2,8 @@
 # Builds the npm packages into npm/dist/ and packs each one with `npm pack`:
 #   ahpls-<version>.tgz                 the `ahpls` command (bin/ahpls.js), with
 #                                       the six platform packages as optionalDependencies
-#   ahpls-<platform>-<version>.tgz      @ahpls/<platform>: that platform's binary
-# Binaries come from bin/ahpls-<goos>-<goarch>[.exe] (`make cross`) when
+#   ahpls-<platform>-<version>.tgz      @ahpls/<platform>: that platform's ahpls and ahpls-mcp
+# Binaries come from bin/ahpls[-mcp]-<goos>-<goarch>[.exe] (`make cross`) when
 # present, else from `go build` here. Usage: npm/build.sh [version]
 # (default: the version in npm/ahpls/package.json). Prints the tarballs' paths.
 set -euo pipefail
@@ -22,20 +22,23 @@ goarch() { case "$1" in *-x64) echo amd64 ;; *-arm64) echo arm64 ;; esac; }
 for p in "${platforms[@]}"; do
   os="$(goos "$p")"
   arch="$(goarch "$p")"
-  exe=ahpls
-  [ "$os" = windows ] && exe=ahpls.exe
+  ext=
+  [ "$os" = windows ] && ext=.exe
+  exe=ahpls$ext
   dir="$out/stage/$p"
   mkdir -p "$dir/bin"
-  prebuilt="$root/bin/ahpls-$os-$arch"
-  [ "$os" = windows ] && prebuilt="$prebuilt.exe"
-  if [ -f "$prebuilt" ]; then
-    cp "$prebuilt" "$dir/bin/$exe"
-  else
-    echo "npm/build.sh: go build $os/$arch" >&2
-    (cd "$root" && CGO_ENABLED=0 GOOS="$os" GOARCH="$arch" go build -trimpath \
-      -ldflags "-s -w -X main.version=$version" -o "$dir/bin/$exe" ./cmd/ahpls)
-  fi
-  chmod 755 "$dir/bin/$exe"
+  # Both binaries: `ahpls mcp` runs the ahpls-mcp beside ahpls.
+  for cmd in ahpls ahpls-mcp; do
+    prebuilt="$root/bin/$cmd-$os-$arch$ext"
+    if [ -f "$prebuilt" ]; then
+      cp "$prebuilt" "$dir/bin/$cmd$ext"
+    else
+      echo "npm/build.sh: go build $cmd $os/$arch" >&2
+      (cd "$root" && CGO_ENABLED=0 GOOS="$os" GOARCH="$arch" go build -trimpath \
+        -ldflags "-s -w -X main.version=$version" -o "$dir/bin/$cmd$ext" "./cmd/$cmd")
+    fi
+    chmod 755 "$dir/bin/$cmd$ext"
+  done
   cp "$root/LICENSE" "$dir/"
   sed "s/PLATFORM/$p/g" "$root/npm/platform/README.md" >"$dir/README.md"
   node - "$dir/package.json" "$p" "$version" "${p%-*}" "${p#*-}" "$exe" <<'JS'
@@ -48,7 +51,7 @@ const pkg = {
   repository: { type: 'git', url: 'git+https://github.com/ahpls-dev/ahpls.git' },
   os: [os],
   cpu: [cpu],
-  files: [`bin/${exe}`, 'README.md', 'LICENSE'],
+  files: [`bin/${exe}`, `bin/${exe.replace('ahpls', 'ahpls-mcp')}`, 'README.md', 'LICENSE'],
   preferUnplugged: true,
 };
 require('node:fs').writeFileSync(file, JSON.stringify(pkg, null, 2) + '\n');

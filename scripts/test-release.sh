@@ -50,7 +50,11 @@ for t in darwin_x64:darwin_amd64:tar.gz darwin_arm64:darwin_arm64:tar.gz linux_x
     grep -qF "file: ahpls_{{ version | strip_prefix \"v\" }}_${osarch}.${ext}" ||
     { echo "test-release: mason target $target does not name ahpls_<version>_${osarch}.${ext}" >&2; exit 1; }
 done
-echo "mason: 6 targets match"
+[ "$(grep -c 'mcp: ahpls-mcp' "$root/packaging/mason/package.yaml")" = 6 ] ||
+  { echo "test-release: every mason target must name its ahpls-mcp binary (\`ahpls mcp\` runs it)" >&2; exit 1; }
+grep -q 'ids: \[ahpls, ahpls-mcp\]' "$root/.goreleaser.yaml" ||
+  { echo "test-release: the archives must hold ahpls-mcp beside ahpls" >&2; exit 1; }
+echo "mason: 6 targets match, each with ahpls-mcp"
 
 echo "== actionlint .github/workflows"
 actionlint="$(tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION")"
