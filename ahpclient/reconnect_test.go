@@ -1,0 +1,155 @@
+package ahpclient_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/ahptest"
+)
+
+// host11 is a host that implements AHP 1.1 (per-channel reconnect).
+var host11 = []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}
+
+// joinedTwo sets up two sessions in the folder, the first with a chat, and
+// waits until the client follows all three.
+func joinedTwo(t *testing.T, h *ahptest.Host) (r *rig, s, chat, s2 string) {
+	s = h.CreateSession(ahptest.SessionSpec{Title: "Fix flaky test", WorkingDirectories: []string{folder}})
+	chat, err := h.CreateChat(s, "", "Main")
+	require.NoError(t, err)
+	s2 = h.CreateSession(ahptest.SessionSpec{Title: "Other", WorkingDirectories: []string{folder}})
+	r = startClient(t, h, nil)
+	r.waitFor("both sessions and the chat followed", func() bool {
+		_, a := r.client.State(s)
+		_, b := r.client.State(chat)
+		_, c := r.client.State(s2)
+		return a && b && c
+	})
+	return r, s, chat, s2
+}
+
+// One reconnect to a 1.1 host mixes all three recoveries: the chat is
+// replayed, the session comes back as a snapshot, the disposed session is
+// missing. Each channel resumes from its own cursor, never another's.
+func TestReconnectPerChannelEveryRecoveryKind(t *testing.T) {
+	h := newHost(t, ahptest.Options{ProtocolVersions: host11})
+	r, s, chat, s2 := joinedTwo(t, h)
+	// The session moves ahead of the chat before the drop: a connection-wide
+	// watermark would carry the session's seq for the chat too.
+	sessionSeq, err := h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Ahead"})
+	require.NoError(t, err)
+	r.waitFor("title seen", func() bool { return r.title(s) == "Ahead" })
+	chatBefore := h.ServerSeq() // nothing on the chat since its snapshot
+
+	end := r.outage()
+	turn, err := h.StartTurn(chat, "hello")
+	require.NoError(t, err)
+	_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "Snapshotted"})
+	require.NoError(t, err)
+	h.ForceSnapshot(s)
+	require.NoError(t, h.DisposeSession(s2))
+	end()
+
+	r.waitFor("every channel recovered", func() bool {
+		at, _ := r.state(chat)["activeTurn"].(map[string]any)
+		return at["id"] == turn && r.title(s) == "Snapshotted" &&
+			r.hasEvent(func(e ahpclient.Event) bool {
+				return e.Kind == ahpclient.EventChannelDropped && e.Channel == s2 && e.Reason == "missing"
+			})
+	})
+	assert.True(t, r.received(`{"actions":[`), "chat replayed")
+	assert.True(t, r.received(`"channel":"`+chat+`","kind":"replay"`), "chat answered by replay")
+	assert.True(t, r.received(`"channel":"`+s+`","kind":"snapshot"`), "session answered by snapshot")
+	assert.True(t, r.received(`{"channel":"`+s2+`","kind":"missing"}`), "other session answered missing")
+	assert.Equal(t, "per-channel", r.client.ReconnectShape())
+	assert.Equal(t, []string{s}, r.client.Joined(), "the missing session is left")
+
+	recs := h.Reconnects()
+	require.Len(t, recs, 1)
+	rec := recs[0]
+	assert.True(t, rec.PerChannel)
+	assert.Equal(t, sessionSeq, rec.Cursors[s], "the session's own cursor")
+	assert.Less(t, rec.Cursors[chat], sessionSeq, "the chat keeps its own, older cursor")
+	assert.LessOrEqual(t, rec.Cursors[chat], chatBefore)
+	assert.Contains(t, rec.Cursors, s2)
+	assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
+
+	// Live afterwards, and the next reconnect no longer names the dropped one.
+	_, err = h.Emit(s, map[string]any{"type": "session/titleChanged", "title": "After"})
+	require.NoError(t, err)
+	r.waitFor("live after resume", func() bool { return r.title(s) == "After" })
+	end = r.outage()
+	end()
+	r.waitFor("second reconnect", func() bool { return len(h.Reconnects()) == 2 })
+	assert.NotContains(t, h.Reconnects()[1].Cursors, s2)
+	assert.Contains(t, h.Reconnects()[1].Cursors, chat)
+}
+
+// A host that answers only the connection-wide shape (a 1.0 host, which
+// still negotiates 1.1.0 from the offer) refuses the per-channel params;
+// the client asks again in its shape and accepts that answer.
+func TestReconnectConnectionWideAnswerAccepted(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		versions       []string
+		perChannelTry  bool // the client first tries per channel
+		negotiated     string
+		recoveryInText string
+	}{
+		{name: "1.0 host", versions: []string{"1.0.0", "0.9.0"}, perChannelTry: true, negotiated: "1.1.0", recoveryInText: `"type":"replay"`},
+		{name: "1.0-pinned negotiation", versions: []string{"1.0.0"}, negotiated: "1.0.0", recoveryInText: `"type":"replay"`},
+		{name: "0.8 host", versions: []string{"0.8.0"}, negotiated: "0.8.0", recoveryInText: `"type":"replay"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHost(t, ahptest.Options{ProtocolVersions: tc.versions})
+			var mod func(*ahpclient.Options)
+			if tc.name == "1.0-pinned negotiation" {
+				mod = func(o *ahpclient.Options) { o.ProtocolVersions = []string{"1.0.0", "0.9.0"} }
+			}
+			r, s, chat := joined(t, h, mod)
+			assert.Equal(t, tc.negotiated, r.client.ProtocolVersion())
+			end := r.outage()
+			turn, err := h.StartTurn(chat, "hello")
+			require.NoError(t, err)
+			end()
+			r.waitFor("resumed", func() bool {
+				at, _ := r.state(chat)["activeTurn"].(map[string]any)
+				return at["id"] == turn
+			})
+			assert.True(t, r.received(tc.recoveryInText))
+			assert.Equal(t, tc.perChannelTry, r.received(`"code":-32602`), "per-channel attempt refused")
+			assert.Equal(t, "connection-wide", r.client.ReconnectShape())
+			recs := h.Reconnects()
+			require.Len(t, recs, 1)
+			assert.False(t, recs[0].PerChannel)
+			_, ok := r.client.State(s)
+			assert.True(t, ok)
+			if tc.perChannelTry {
+				// The refusal is remembered: the next reconnect goes straight
+				// to the connection-wide shape.
+				n := r.count(`"code":-32602`)
+				end = r.outage()
+				end()
+				r.waitFor("second reconnect", func() bool { return len(h.Reconnects()) == 2 })
+				m := r.count(`"code":-32602`)
+				assert.Equal(t, n, m, "no second per-channel attempt")
+			}
+		})
+	}
+}
+
+// count is how many received frames contain substr.
+func (r *rig) count(substr string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, f := range r.frames {
+		if strings.Contains(f, substr) {
+			n++
+		}
+	}
+	return n
+}
