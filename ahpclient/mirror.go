@@ -329,6 +329,38 @@ func (c *mirror) dropChannelLocked(uri, reason string, cause error) (session boo
 	return false
 }
 
+// ---- the host's _meta ----
+
+// HostMeta is what the host's `_meta` says (wire.HostMeta): initialize's,
+// refined by the root state's, which may change while connected.
+func (c *mirror) HostMeta() wire.HostMeta {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hostMetaLocked()
+}
+
+func (c *mirror) hostMetaLocked() wire.HostMeta {
+	var init struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	if raw := c.n.InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init) // a bad result has no _meta to read
+	}
+	h := wire.ReadHostMeta(init.Meta)
+	if root := c.st.channels[RootURI]; root != nil {
+		if m, ok := root.confirmed["_meta"].(map[string]any); ok {
+			h = h.Over(wire.ReadHostMeta(m))
+		}
+	}
+	return h
+}
+
+// publishes reports the actions a read-only client must not send: its
+// active-client entry and toggles.
+func publishes(actionType string) bool {
+	return actionType == wire.TypeActiveClientSet || actionType == wire.TypeCustomizationToggled
+}
+
 // ---- state access ----
 
 // State is the rendered state of a followed channel (confirmed plus pending
@@ -384,13 +416,17 @@ func (c *mirror) Dispatch(channel string, action any) (*Dispatched, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m["type"].(string); !ok {
+	t, ok := m["type"].(string)
+	if !ok {
 		return nil, errors.New("ahpclient: action has no string type")
 	}
 	var out deferred
 	defer func() { out.run() }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if publishes(t) && c.hostMetaLocked().ReadOnly {
+		return nil, ErrReadOnly
+	}
 	conn := c.conn.live()
 	if conn == nil {
 		return nil, ErrNotConnected
@@ -423,7 +459,7 @@ func (c *mirror) assertActiveClient(conn *rpcConn, session string, entry map[str
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := c.st.channels[session]
-	if entry == nil || ch == nil || !ch.live {
+	if entry == nil || ch == nil || !ch.live || c.hostMetaLocked().ReadOnly {
 		return
 	}
 	action := c.n.outgoing(map[string]any{"type": wire.TypeActiveClientSet, "activeClient": entry})

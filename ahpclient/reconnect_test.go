@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/ahptest"
 )
 
@@ -152,4 +153,45 @@ func (r *rig) count(substr string) int {
 		}
 	}
 	return n
+}
+
+// A 1.1 host's _meta: the build is read from initialize, the read-only role
+// from root state; a read-only client publishes no active-client entry and
+// toggles nothing.
+func TestHostMetaReadOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		init      map[string]any
+		root      map[string]any
+		want      wire.HostMeta
+		publishes bool
+	}{
+		{name: "build only", init: map[string]any{"hostBuild": map[string]any{"version": "9.9.9", "commit": "abc123"}},
+			want: wire.HostMeta{Build: "9.9.9 abc123"}, publishes: true},
+		{name: "read-only root", init: map[string]any{"hostBuild": "nightly"}, root: map[string]any{"role": "read-only"},
+			want: wire.HostMeta{Build: "nightly", ReadOnly: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHost(t, ahptest.Options{ProtocolVersions: host11, InitializeMeta: tc.init, RootMeta: tc.root})
+			r, s, _ := joined(t, h, nil)
+			assert.Equal(t, tc.want, r.client.HostMeta())
+			err := r.client.SetActiveClient(map[string]any{"displayName": "ahpls", "tools": []any{}})
+			require.NoError(t, err)
+			_, terr := r.client.Dispatch(s, map[string]any{"type": "session/customizationToggled", "id": "x", "enablement": []any{}})
+			if tc.publishes {
+				r.hostWait("active client entry on the host", func(v *ahptest.View) bool { return v.ActiveClient(s, r.client.ClientID()) != nil })
+				assert.NotErrorIs(t, terr, ahpclient.ErrReadOnly)
+				return
+			}
+			assert.ErrorIs(t, terr, ahpclient.ErrReadOnly)
+			// The entry is never dispatched: nothing of ours is pending or
+			// confirmed, and the host saw no activeClientSet.
+			assert.Zero(t, r.client.Pending(s))
+			assert.False(t, r.received(`"type":"session/activeClientSet"`))
+			r.hostWait("host view", func(v *ahptest.View) bool {
+				assert.Nil(t, v.ActiveClient(s, r.client.ClientID()))
+				return true
+			})
+		})
+	}
 }

@@ -265,6 +265,12 @@ func validateParams(method string, d def, params json.RawMessage) error {
 	if len(params) == 0 {
 		return fmt.Errorf("ahpschema: %s: params missing (every AHP message carries a channel)", method)
 	}
+	if method == wire.MethodAction || method == wire.MethodDispatchAction {
+		var err error
+		if params, err = checkV11Action(method, params); err != nil {
+			return err
+		}
+	}
 	if err := Validate(d.file, d.name, params); err != nil {
 		// An envelope failure inside `action` is better reported against the
 		// action's own definition.
@@ -495,4 +501,37 @@ func validatePerChannelRecoveries(raw json.RawMessage) error {
 		}
 	}
 	return nil
+}
+
+// checkV11Action checks a 1.1 action the embedded 0.8.0 schema does not
+// define (chat/toolCallProgress) by code, and returns the params with the
+// action replaced by a placeholder the schema knows, so the envelope around
+// it is still validated. Other params come back unchanged.
+func checkV11Action(method string, params json.RawMessage) (json.RawMessage, error) {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return params, nil // the schema reports it
+	}
+	var a struct {
+		Type       string       `json:"type"`
+		TurnID     *string      `json:"turnId"`
+		ToolCallID *string      `json:"toolCallId"`
+		ElapsedMs  *json.Number `json:"elapsedMs"`
+		Step       *string      `json:"step"`
+	}
+	if json.Unmarshal(p["action"], &a) != nil || a.Type != wire.TypeToolCallProgress {
+		return params, nil
+	}
+	if a.TurnID == nil || a.ToolCallID == nil || a.ElapsedMs == nil {
+		return nil, fmt.Errorf("%s: %s needs turnId, toolCallId and elapsedMs", method, a.Type)
+	}
+	if n, err := a.ElapsedMs.Int64(); err != nil || n < 0 {
+		return nil, fmt.Errorf("%s: %s elapsedMs must be an integer ≥ 0", method, a.Type)
+	}
+	p["action"] = json.RawMessage(`{"type":"chat/toolCallContentChanged","turnId":"t","toolCallId":"c","content":[]}`)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params, nil
+	}
+	return out, nil
 }

@@ -94,6 +94,10 @@ type Options struct {
 	Now       func() time.Time
 	// Addr to listen on; default "127.0.0.1:0".
 	Addr string
+	// InitializeMeta is InitializeResult._meta and RootMeta RootState._meta
+	// (AHP 1.1: e.g. {"hostBuild": {...}} or a read-only role); nil = none.
+	InitializeMeta map[string]any
+	RootMeta       map[string]any
 }
 
 // RPCError is a JSON-RPC error sent or received by the host.
@@ -135,11 +139,13 @@ type Host struct {
 	forceSnapshot map[string]bool
 	// perChannelOnly refuses the connection-wide reconnect shape.
 	perChannelOnly bool
-	reject         func(clientID, channel string, action map[string]any) string
-	resources      map[string]resource
-	watchers       []*watcher
-	closed         bool
-	x              pluginState // client plugins and enablement (plugins.go, enablement.go)
+	// progress: chat/toolCallProgress reports by toolCallId (bounded).
+	progress  map[string][]ProgressReport
+	reject    func(clientID, channel string, action map[string]any) string
+	resources map[string]resource
+	watchers  []*watcher
+	closed    bool
+	x         pluginState // client plugins and enablement (plugins.go, enablement.go)
 }
 
 type hostChannel struct {
@@ -208,6 +214,9 @@ func New(opts Options) *Host {
 		conns:     map[*hconn]bool{},
 		clients:   map[string]*clientRecord{},
 		resources: map[string]resource{},
+	}
+	if opts.RootMeta != nil {
+		h.root["_meta"] = opts.RootMeta
 	}
 	h.channels[RootURI] = &hostChannel{uri: RootURI, kind: reduce.Root, state: h.root}
 	h.initPlugins()
@@ -712,12 +721,16 @@ func (h *Host) initializeLocked(c *hconn, id *int64, p map[string]any) {
 			}
 		}
 	}
-	reply(c, id, map[string]any{
+	res := map[string]any{
 		"protocolVersion": chosen,
 		"serverSeq":       h.serverSeq,
 		"snapshots":       snaps,
 		"serverInfo":      map[string]any{"name": "ahptest", "version": "0.1.0"},
-	})
+	}
+	if h.opts.InitializeMeta != nil {
+		res["_meta"] = h.opts.InitializeMeta
+	}
+	reply(c, id, res)
 }
 
 // reconnectCursors reads reconnect params in either shape: per-channel

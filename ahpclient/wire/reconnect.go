@@ -162,7 +162,12 @@ func DecodeReconnectResult(raw json.RawMessage, requested []string) (ReconnectOu
 // SpeaksPerChannelReconnect reports whether a host that negotiated version
 // may speak the per-channel reconnect: 1.1.0 and later (pre-releases of
 // 1.1.0 included).
-func SpeaksPerChannelReconnect(version string) bool {
+func SpeaksPerChannelReconnect(version string) bool { return Since11(version) }
+
+// Since11 reports a version at or after 1.1.0 (its pre-releases included):
+// the 1.1 additions (per-channel reconnect, chat/toolCallProgress) may be
+// spoken.
+func Since11(version string) bool {
 	v, ok := parseSemver(version)
 	return ok && (v.major > 1 || (v.major == 1 && v.minor >= 1))
 }
