@@ -2,6 +2,8 @@ package wire
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,4 +83,54 @@ func TestReconnectParamsShapes(t *testing.T) {
 	assert.False(t, IsPerChannelReconnect(legacy))
 	assert.True(t, IsPerChannelReconnect(json.RawMessage(`{"channel":"ahp-root://","clientId":"c","subscriptions":[]}`)))
 	assert.False(t, IsPerChannelReconnect(json.RawMessage(`{"channel":"ahp-root://","clientId":"c","lastSeenServerSeq":1,"subscriptions":[]}`)))
+}
+
+// The official 1.1 reconnect fixtures (testdata/ahp-test-cases/
+// round-trips-1.1, PROVENANCE.md there): params encode as the fixture's
+// acceptable output; either result shape decodes into recoveries.
+func TestOfficialReconnectFixtures(t *testing.T) {
+	dir := fixtureDir(t, "round-trips-1.1")
+	read := func(name string) (in, out json.RawMessage) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		var f struct {
+			Input             json.RawMessage   `json:"input"`
+			AcceptableOutputs []json.RawMessage `json:"acceptableOutputs"`
+		}
+		require.NoError(t, json.Unmarshal(b, &f))
+		require.NotEmpty(t, f.AcceptableOutputs)
+		return f.Input, f.AcceptableOutputs[0]
+	}
+
+	in, want := read("054-reconnect-params-per-channel-cursors.json")
+	var p ReconnectParams
+	require.NoError(t, json.Unmarshal(in, &p))
+	got, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got))
+	assert.True(t, IsPerChannelReconnect(in))
+
+	in, _ = read("055-reconnect-result-mixed-channel-recovery.json")
+	req := []string{"ahp-session:/a", "ahp-canvas:/b", "ahp-terminal:/c"}
+	o, err := DecodeReconnectResult(in, req)
+	require.NoError(t, err)
+	assert.True(t, o.PerChannel)
+	require.Len(t, o.Channels, 3)
+	assert.Equal(t, RecoveryReplay, o.Channels[0].Kind)
+	assert.Len(t, o.Channels[0].Actions, 2)
+	assert.Equal(t, RecoverySnapshot, o.Channels[1].Kind)
+	assert.Equal(t, int64(50), o.Channels[1].Snapshot.FromSeq)
+	assert.Equal(t, RecoveryMissing, o.Channels[2].Kind)
+	assert.Empty(t, o.Unanswered)
+
+	in, _ = read("058-channel-delivery-reconnect.json")
+	o, err = DecodeReconnectResult(in, []string{"ahp-root://"})
+	require.NoError(t, err, "windows is ignored")
+	assert.False(t, o.PerChannel)
+	assert.Equal(t, []ChannelRecovery{{Kind: RecoveryReplay, Channel: "ahp-root://"}}, o.Channels)
+
+	in, _ = read("061-reconnect-snapshot-without-missing.json")
+	o, err = DecodeReconnectResult(in, []string{"ahp-session:/gone"})
+	require.NoError(t, err)
+	assert.Equal(t, []ChannelRecovery{{Kind: RecoveryMissing, Channel: "ahp-session:/gone"}}, o.Channels)
 }
