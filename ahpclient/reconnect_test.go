@@ -195,3 +195,23 @@ func TestHostMetaReadOnly(t *testing.T) {
 		})
 	}
 }
+
+// A recovery kind the client does not know (an open enum) is a no-op on
+// the state it had: the channel is subscribed again and ends up current.
+func TestReconnectUnknownRecoveryResubscribes(t *testing.T) {
+	h := newHost(t, ahptest.Options{ProtocolVersions: host11})
+	r, _, chat := joined(t, h, nil)
+	id := r.client.ClientID()
+	end := r.outage()
+	turn, err := h.StartTurn(chat, "while away")
+	require.NoError(t, err)
+	h.UnknownRecovery(chat)
+	end()
+	r.waitFor("chat current again", func() bool {
+		at, _ := r.state(chat)["activeTurn"].(map[string]any)
+		return at["id"] == turn
+	})
+	assert.True(t, r.received(`"kind":"x-ahptest/later"`))
+	r.hostWait("chat subscribed again", func(v *ahptest.View) bool { return v.Subscribed(id, chat) })
+	assert.True(t, r.received(`"snapshot":{"fromSeq"`) || r.received(`"result":{"snapshot"`), "a subscribe snapshot arrived")
+}

@@ -63,6 +63,17 @@ func (h *Host) ForceSnapshot(channel string) {
 	h.forceSnapshot[channel] = true
 }
 
+// UnknownRecovery makes the next per-channel reconnect answer channel with
+// a recovery kind no client knows (the kinds are an open enum).
+func (h *Host) UnknownRecovery(channel string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.unknownRecovery == nil {
+		h.unknownRecovery = map[string]bool{}
+	}
+	h.unknownRecovery[channel] = true
+}
+
 // PerChannelReconnectOnly makes a 1.1 host refuse the connection-wide
 // reconnect shape with -32602, as a host built from the per-channel spec
 // commits would.

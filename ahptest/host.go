@@ -135,8 +135,10 @@ type Host struct {
 	refuseReconnect bool
 	// reconnects records every accepted reconnect (Reconnects).
 	reconnects []ReconnectRecord
-	// forceSnapshot: channels whose next per-channel recovery is a snapshot.
-	forceSnapshot map[string]bool
+	// forceSnapshot: channels whose next per-channel recovery is a snapshot;
+	// unknownRecovery: channels whose next one is of an unknown kind.
+	forceSnapshot   map[string]bool
+	unknownRecovery map[string]bool
 	// perChannelOnly refuses the connection-wide reconnect shape.
 	perChannelOnly bool
 	// progress: chat/toolCallProgress reports by toolCallId (bounded).
@@ -859,6 +861,9 @@ func (h *Host) recoveriesLocked(subs []string, cursor map[string]int64) []any {
 		switch {
 		case hc == nil:
 			out = append(out, map[string]any{"kind": "missing", "channel": s})
+		case h.unknownRecovery[s]:
+			delete(h.unknownRecovery, s)
+			out = append(out, map[string]any{"kind": "x-ahptest/later", "channel": s})
 		case h.forceSnapshot[s] || last < h.floor || last > h.serverSeq:
 			delete(h.forceSnapshot, s)
 			out = append(out, map[string]any{"kind": "snapshot", "channel": s, "snapshot": h.snapshotLocked(hc)})
