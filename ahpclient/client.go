@@ -20,9 +20,10 @@ import (
 const RootURI = "ahp-root://"
 
 // DefaultProtocolVersions is what ahpls offers, most preferred first (§2.1):
-// every version a wire dialect speaks, the 1.x dialect ("1.0.0", "0.9.0")
-// ahead of 0.8.0 … 0.5.1. Current hosts accept only 1.0.0 and 0.9.0 and pick
-// the highest compatible entry; older hosts take the highest they implement.
+// every version a wire dialect speaks, the 1.x dialect ("1.1.0", "1.0.0",
+// "0.10.0", "0.9.0") ahead of 0.8.0 … 0.5.1. 1.x hosts pick the highest
+// entry caret-compatible with one they support (a 1.0 host picks 1.1.0);
+// older hosts take the highest they implement.
 var DefaultProtocolVersions = wire.ProtocolVersions()
 
 // DefaultReadLimit bounds one inbound frame (32 MiB); a larger frame closes

@@ -62,11 +62,14 @@ type dialect struct {
 
 var dialects = []dialect{
 	{name: "0.8", versions: []string{"0.8.0"}, version: "0.8.0"},
-	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}, version: "1.0.0", v1: true},
+	// A 1.0 host picks 1.1.0 from the offer (caret-compatible with its
+	// ^1.0.0) but answers reconnect in the connection-wide shape only.
+	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}, version: "1.1.0", v1: true},
+	{name: "1.1", versions: []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}, version: "1.1.0", v1: true},
 }
 
 // forEachDialect runs an end-to-end test once per dialect, as subtests
-// named "dialect=0.8" and "dialect=1.0".
+// named "dialect=0.8", "dialect=1.0" and "dialect=1.1".
 func forEachDialect(t *testing.T, f func(t *testing.T, d dialect)) {
 	for _, d := range dialects {
 		t.Run("dialect="+d.name, func(t *testing.T) { f(t, d) })
@@ -80,6 +83,18 @@ func (d dialect) with(o ahptest.Options) ahptest.Options {
 }
 
 // failedLifecycle is how the dialect spells a session that failed to start.
+// recovered is the text of a reconnect answer of the given kind in the
+// host's shape: per channel ({"kind":"replay",…}) on a 1.1 host, connection
+// wide ({"type":"replay",…}) on older ones.
+func (d dialect) recovered(kind string) string {
+	if d.perChannel() {
+		return `"kind":"` + kind + `"`
+	}
+	return `"type":"` + kind + `"`
+}
+
+func (d dialect) perChannel() bool { return wire.SpeaksPerChannelReconnect(d.versions[0]) }
+
 func (d dialect) failedLifecycle() string {
 	if d.v1 {
 		return "failed"
@@ -341,8 +356,8 @@ func TestDropResumesByReplay(t *testing.T) {
 			return r.hasEvent(func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected && e.Resumed }) &&
 				r.title(s) == "Changed while away"
 		})
-		assert.True(t, r.received(`"type":"replay"`))
-		assert.False(t, r.received(`"type":"snapshot"`))
+		assert.True(t, r.received(dl.recovered("replay")))
+		assert.False(t, r.received(dl.recovered("snapshot")))
 		at, _ := r.state(chat)["activeTurn"].(map[string]any)
 		assert.Equal(t, turn, at["id"])
 		assert.Equal(t, h.ServerSeq(), r.client.ServerSeq())
@@ -365,7 +380,7 @@ func TestLongOutageResumesBySnapshot(t *testing.T) {
 		h.ForceReplayGap()
 		end()
 		r.waitFor("resumed by snapshot", func() bool { return r.title(s) == "Much later" })
-		assert.True(t, r.received(`"type":"snapshot"`))
+		assert.True(t, r.received(dl.recovered("snapshot")))
 		// The snapshot spells the lifecycle in the connection's dialect.
 		assert.Equal(t, dl.failedLifecycle(), r.state(s)["lifecycle"])
 		assert.True(t, r.received(`"lifecycle":"`+dl.failedLifecycle()+`"`))
@@ -387,8 +402,12 @@ func TestDisposedSessionReportedMissing(t *testing.T) {
 				return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
 			})
 		})
-		assert.True(t, r.received(`"type":"replay"`))
-		assert.True(t, r.received(s+`"]}}`) || r.received(s+`","`), "session listed in missing")
+		if dl.perChannel() {
+			assert.True(t, r.received(`{"channel":"`+s+`","kind":"missing"}`), "session answered missing")
+		} else {
+			assert.True(t, r.received(`"type":"replay"`))
+			assert.True(t, r.received(s+`"]}}`) || r.received(s+`","`), "session listed in missing")
+		}
 		_, ok := r.client.State(chat)
 		assert.False(t, ok)
 		r.waitFor("session left", func() bool { return len(r.client.Joined()) == 0 })
@@ -408,7 +427,12 @@ func TestSnapshotFallbackReportsMissing(t *testing.T) {
 				return e.Kind == ahpclient.EventChannelDropped && e.Channel == s && e.Reason == "missing"
 			})
 		})
-		assert.True(t, r.received(`"type":"snapshot"`))
+		if dl.perChannel() {
+			assert.True(t, r.received(`{"channel":"`+s+`","kind":"missing"}`), "session answered missing")
+			assert.True(t, r.received(`"kind":"snapshot"`), "root answered by snapshot")
+		} else {
+			assert.True(t, r.received(`"type":"snapshot"`))
+		}
 	})
 }
 
@@ -425,7 +449,7 @@ func TestUnsupportedVersionIsFatal(t *testing.T) {
 	require.ErrorAs(t, err, &uv)
 	assert.Equal(t, []string{"2.0.0"}, uv.Supported)
 	assert.Contains(t, err.Error(), "supports protocol 2.0.0")
-	assert.Contains(t, err.Error(), "1.0.0, 0.9.0, 0.8.0")
+	assert.Contains(t, err.Error(), "1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0")
 	assert.Equal(t, 1, h.Accepted(), "no reconnect loop")
 	assert.Nil(t, c.Dialect(), "no dialect without a handshake")
 }

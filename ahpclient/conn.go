@@ -48,7 +48,10 @@ type connState struct {
 	conn          *rpcConn      // nil while disconnected
 	ready         chan struct{} // closed when conn is set
 	everConnected bool          // a handshake succeeded once: the next is a reconnect
-	closed        bool
+	// legacyReconnect: this host refused the per-channel reconnect once, so
+	// later reconnects send the connection-wide shape straight away.
+	legacyReconnect bool
+	closed          bool
 }
 
 // Run connects and keeps the connection alive until ctx ends, Close is
@@ -155,13 +158,7 @@ func (c *connection) handshake(ctx context.Context, conn *rpcConn) error {
 	hctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
 	if resume {
-		subs, seq := c.m.resumePoint()
-		params := map[string]any{"channel": RootURI, "clientId": c.clientID, "lastSeenServerSeq": seq, "subscriptions": subs}
-		_, err := conn.Call(hctx, wire.MethodReconnect, params, func(res json.RawMessage, err error) {
-			if err == nil {
-				c.m.reconnected(res)
-			}
-		})
+		err := c.resume(hctx, conn)
 		if err == nil {
 			c.setConn(conn, true, true)
 			return nil
@@ -206,6 +203,45 @@ func (c *connection) handshake(ctx context.Context, conn *rpcConn) error {
 	}
 	c.setConn(conn, true, false)
 	return nil
+}
+
+// resume sends reconnect. The per-channel shape (wire.ReconnectParams) goes
+// first when the negotiated version is 1.1 or later, since a 1.1 host may
+// speak it; a host that refuses it with a JSON-RPC error is asked again in
+// the connection-wide shape (1.0 and earlier, and 1.1 hosts built from the
+// spec commits that kept that shape), which is also sent straight away
+// below 1.1. Either answer is accepted (wire.DecodeReconnectResult). The
+// version alone cannot pick the shape: a 1.0 host picks 1.1.0 from our
+// offer, as 1.1.0 is caret-compatible with its ^1.0.0.
+func (c *connection) resume(ctx context.Context, conn *rpcConn) error {
+	cursors, seq := c.m.resumePoint()
+	subs := make([]string, len(cursors))
+	for i, cur := range cursors {
+		subs[i] = cur.Channel
+	}
+	apply := func(res json.RawMessage, err error) {
+		if err == nil {
+			c.m.reconnected(res, subs)
+		}
+	}
+	c.mu.Lock()
+	legacy := c.st.legacyReconnect
+	c.mu.Unlock()
+	if !legacy && wire.SpeaksPerChannelReconnect(c.m.n.ProtocolVersion()) {
+		params := wire.ReconnectParams{Channel: RootURI, ClientID: c.clientID, Subscriptions: cursors}
+		_, err := conn.Call(ctx, wire.MethodReconnect, params, apply)
+		var re *RPCError
+		if err == nil || !errors.As(err, &re) {
+			return err
+		}
+		c.log.Info("ahp: per-channel reconnect refused; trying the connection-wide shape", "err", err)
+		c.mu.Lock()
+		c.st.legacyReconnect = true
+		c.mu.Unlock()
+	}
+	params := wire.LegacyReconnectParams{Channel: RootURI, ClientID: c.clientID, LastSeenServerSeq: seq, Subscriptions: subs}
+	_, err := conn.Call(ctx, wire.MethodReconnect, params, apply)
+	return err
 }
 
 // afterHandshake re-subscribes channels that lost their state, refreshes the

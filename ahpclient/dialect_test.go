@@ -59,7 +59,7 @@ func (s *sentFrames) offer(t *testing.T) []string {
 // which dialect the client then speaks (and reduces with), and what the
 // user is told when there is no common version.
 func TestNegotiationTable(t *testing.T) {
-	assert.Equal(t, []string{"1.0.0", "0.9.0", "0.8.0", "0.7.0", "0.6.0", "0.5.2", "0.5.1"}, ahpclient.DefaultProtocolVersions,
+	assert.Equal(t, []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0", "0.8.0", "0.7.0", "0.6.0", "0.5.2", "0.5.1"}, ahpclient.DefaultProtocolVersions,
 		"1.x first, then the 0.8.x list")
 
 	cases := []struct {
@@ -71,10 +71,13 @@ func TestNegotiationTable(t *testing.T) {
 		// the 1.x reducers spell it "failed".
 		lifecycle string
 	}{
-		{name: "host 1.x only", host: []string{"1.0.0", "0.9.0"}, version: "1.0.0", v1: true, lifecycle: "failed"},
+		{name: "host 1.1", host: []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}, version: "1.1.0", v1: true, lifecycle: "failed"},
+		// A 1.0 host picks 1.1.0 from the offer: caret-compatible with its ^1.0.0.
+		{name: "host 1.x only", host: []string{"1.0.0", "0.9.0"}, version: "1.1.0", v1: true, lifecycle: "failed"},
+		{name: "host 0.10 only", host: []string{"0.10.0"}, version: "0.10.0", v1: true, lifecycle: "failed"},
 		{name: "host 0.9 only", host: []string{"0.9.0"}, version: "0.9.0", v1: true, lifecycle: "failed"},
 		{name: "host 0.8 only", host: []string{"0.8.0", "0.7.0"}, version: "0.8.0", lifecycle: "creationFailed"},
-		{name: "host offering both", host: []string{"1.0.0", "0.9.0", "0.8.0"}, version: "1.0.0", v1: true, lifecycle: "failed"},
+		{name: "host offering both", host: []string{"1.0.0", "0.9.0", "0.8.0"}, version: "1.1.0", v1: true, lifecycle: "failed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -259,7 +262,7 @@ func TestRefusalWithoutSupportedVersions(t *testing.T) {
 	assert.Empty(t, uv.Supported)
 	assert.Equal(t, "Unsupported protocol version", uv.Message)
 	assert.Contains(t, err.Error(), "did not say which it supports")
-	assert.Contains(t, err.Error(), "1.0.0, 0.9.0, 0.8.0")
+	assert.Contains(t, err.Error(), "1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0")
 	assert.Equal(t, int32(1), accepted.Load())
 }
 

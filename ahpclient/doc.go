@@ -9,14 +9,18 @@
 //   - rpc.go: the JSON-RPC engine (requests with deadlines, notifications,
 //     reverse requests answered by Handle'd handlers, survival of bad frames).
 //   - conn.go, requests.go, inbound.go: the connection — handshake
-//     (initialize offering DefaultProtocolVersions; reconnect with
-//     lastSeenServerSeq, replay or snapshot, fallback to a fresh initialize),
+//     (initialize offering DefaultProtocolVersions; reconnect with one
+//     cursor per channel on 1.1, the connection-wide lastSeenServerSeq when
+//     the host refuses that or negotiated less; per-channel replay, snapshot
+//     or missing; fallback to a fresh initialize),
 //     backoff with jitter, ping keep-alive, requests (Call, ListSessions,
 //     ResourceRead), host requests under the request budget, and the one
 //     table that routes host notifications (notifyRoutes).
 //   - mirror.go: per-channel confirmed state plus pending optimistic
 //     actions, reconciliation on echo/rejection/timeout (Dispatch), state
-//     access (State, Confirmed), learning the host's enablement shape.
+//     access (State, Confirmed), learning the host's enablement shape, the
+//     host's _meta (HostMeta: build, read-only role; a read-only client
+//     never publishes or toggles, ErrReadOnly).
 //   - negotiated.go: the negotiated version and its wire.Dialect.
 //   - sessions.go: the host's session list, typed (wire.SessionSummary).
 //   - join.go: session joining (explicit and Auto by working directories,
@@ -26,7 +30,8 @@
 //   - clientid.go: the per-workspace stable clientId.
 //
 // Protocol versions (docs/ahp.md §2.1, §4.7, §9). ahpls offers every
-// version package wire speaks, 1.0.0 and 0.9.0 first, and accepts the
+// version package wire speaks, 1.1.0, 1.0.0, 0.10.0 and 0.9.0 first (a 1.0
+// host takes 1.1.0: caret-compatible with its ^1.0.0), and accepts the
 // host's choice: Dialect returns the wire.Dialect for it (refined, on a 0.x
 // host, by the enablement shape its state shows) and the mirror reduces with
 // that version's reducers. A host that speaks none of the offer answers

@@ -114,6 +114,9 @@ var (
 	ErrActionTimeout = errors.New("ahpclient: action was not echoed in time")
 	// ErrClosed: the client was closed.
 	ErrClosed = errors.New("ahpclient: closed")
+	// ErrReadOnly: the host's _meta gives this client a read-only role, so
+	// it neither publishes an active-client entry nor toggles anything.
+	ErrReadOnly = errors.New("ahpclient: the agent host made this client read-only")
 )
 
 // RejectedError is the outcome of a dispatched action the host echoed with a

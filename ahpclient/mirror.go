@@ -329,6 +329,38 @@ func (c *mirror) dropChannelLocked(uri, reason string, cause error) (session boo
 	return false
 }
 
+// ---- the host's _meta ----
+
+// HostMeta is what the host's `_meta` says (wire.HostMeta): initialize's,
+// refined by the root state's, which may change while connected.
+func (c *mirror) HostMeta() wire.HostMeta {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hostMetaLocked()
+}
+
+func (c *mirror) hostMetaLocked() wire.HostMeta {
+	var init struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	if raw := c.n.InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init) // a bad result has no _meta to read
+	}
+	h := wire.ReadHostMeta(init.Meta)
+	if root := c.st.channels[RootURI]; root != nil {
+		if m, ok := root.confirmed["_meta"].(map[string]any); ok {
+			h = h.Over(wire.ReadHostMeta(m))
+		}
+	}
+	return h
+}
+
+// publishes reports the actions a read-only client must not send: its
+// active-client entry and toggles.
+func publishes(actionType string) bool {
+	return actionType == wire.TypeActiveClientSet || actionType == wire.TypeCustomizationToggled
+}
+
 // ---- state access ----
 
 // State is the rendered state of a followed channel (confirmed plus pending
@@ -384,13 +416,17 @@ func (c *mirror) Dispatch(channel string, action any) (*Dispatched, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m["type"].(string); !ok {
+	t, ok := m["type"].(string)
+	if !ok {
 		return nil, errors.New("ahpclient: action has no string type")
 	}
 	var out deferred
 	defer func() { out.run() }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if publishes(t) && c.hostMetaLocked().ReadOnly {
+		return nil, ErrReadOnly
+	}
 	conn := c.conn.live()
 	if conn == nil {
 		return nil, ErrNotConnected
@@ -423,7 +459,7 @@ func (c *mirror) assertActiveClient(conn *rpcConn, session string, entry map[str
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := c.st.channels[session]
-	if entry == nil || ch == nil || !ch.live {
+	if entry == nil || ch == nil || !ch.live || c.hostMetaLocked().ReadOnly {
 		return
 	}
 	action := c.n.outgoing(map[string]any{"type": wire.TypeActiveClientSet, "activeClient": entry})
@@ -446,12 +482,23 @@ func (c *mirror) ServerSeq() int64 {
 	return c.st.serverSeq
 }
 
-// resumePoint is what a reconnect names: every live channel and the
-// highest serverSeq seen.
-func (c *mirror) resumePoint() ([]string, int64) {
+// resumePoint is what a reconnect names: every live channel, root first,
+// with the serverSeq last applied to it (its own cursor, never another
+// channel's), and the highest serverSeq seen (the connection-wide shape's
+// lastSeenServerSeq).
+func (c *mirror) resumePoint() ([]wire.ChannelReplayCursor, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.liveURIsLocked(), c.st.serverSeq
+	uris := c.liveURIsLocked()
+	out := make([]wire.ChannelReplayCursor, 0, len(uris))
+	for _, u := range uris {
+		var seq int64
+		if ch := c.st.channels[u]; ch != nil {
+			seq = ch.applied
+		}
+		out = append(out, wire.ChannelReplayCursor{Channel: u, LastSeenServerSeq: seq})
+	}
+	return out, c.st.serverSeq
 }
 
 // liveURIsLocked: every channel with a snapshot, root first (reconnect's
@@ -513,7 +560,7 @@ func (c *mirror) initialized(res json.RawMessage, offered []string) error {
 		ch.failPending(ErrConnectionLost)
 	}
 	root := c.ensureChannelLocked(RootURI, reduce.Root, "")
-	root.live, root.confirmed, root.fromSeq = true, map[string]any{}, r.ServerSeq
+	root.live, root.confirmed, root.fromSeq, root.applied = true, map[string]any{}, r.ServerSeq, r.ServerSeq
 	for _, s := range r.Snapshots {
 		c.installSnapshotLocked(s)
 	}
@@ -521,41 +568,51 @@ func (c *mirror) initialized(res json.RawMessage, offered []string) error {
 	return nil
 }
 
-// reconnected applies a reconnect's replay or snapshots.
-func (c *mirror) reconnected(res json.RawMessage) {
-	var r struct {
-		Type      string            `json:"type"`
-		Actions   []*actionEnvelope `json:"actions"`
-		Missing   []string          `json:"missing"`
-		Snapshots []snapshot        `json:"snapshots"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
-		c.log.Warn("ahp: bad reconnect result", "err", err)
+// reconnected applies a reconnect's per-channel recoveries (either result
+// shape, wire.DecodeReconnectResult): replay applies the channel's missed
+// envelopes, snapshot replaces its state, missing drops it (the joiner
+// rejoins a session still listed). A channel the host did not answer for,
+// or answered with a kind this client does not know (an open enum), loses
+// its state and is subscribed again by afterHandshake.
+func (c *mirror) reconnected(res json.RawMessage, requested []string) {
+	out, err := wire.DecodeReconnectResult(res, requested)
+	if err != nil {
+		c.log.Warn("ahp: bad reconnect result; resubscribing", "err", err)
+		out = wire.ReconnectOutcome{Unanswered: requested}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch r.Type {
-	case "snapshot":
-		seen := map[string]bool{}
-		for _, s := range r.Snapshots {
-			if ch := c.st.channels[s.Resource]; ch != nil && ch.live {
-				seen[s.Resource] = true
-				c.installSnapshotLocked(s)
-			}
+	c.n.setReconnectShape(out.PerChannel)
+	resubscribe := append([]string(nil), out.Unanswered...)
+	for _, r := range out.Channels {
+		ch := c.st.channels[r.Channel]
+		if ch == nil || !ch.live {
+			continue
 		}
-		for uri, ch := range c.st.channels {
-			if ch.live && !seen[uri] {
-				r.Missing = append(r.Missing, uri)
+		switch r.Kind {
+		case wire.RecoveryReplay:
+			for _, raw := range r.Actions {
+				var env actionEnvelope
+				if json.Unmarshal(raw, &env) != nil || env.Channel != r.Channel {
+					continue // one channel's recovery carries only its own actions
+				}
+				c.applyEnvelopeLocked(&env)
 			}
-		}
-	default: // "replay"
-		for _, env := range r.Actions {
-			c.applyEnvelopeLocked(env)
+		case wire.RecoverySnapshot:
+			c.installSnapshotLocked(snapshot{Resource: r.Snapshot.Resource, State: r.Snapshot.State, FromSeq: r.Snapshot.FromSeq})
+		case wire.RecoveryMissing:
+			if c.dropChannelLocked(r.Channel, "missing", nil) {
+				c.j.note(joinNote{session: r.Channel, dropped: true, reason: "missing"})
+			}
+		default:
+			c.log.Info("ahp: unknown reconnect recovery; resubscribing", "channel", r.Channel, "kind", r.Kind)
+			resubscribe = append(resubscribe, r.Channel)
 		}
 	}
-	for _, uri := range r.Missing {
-		if c.dropChannelLocked(uri, "missing", nil) {
-			c.j.note(joinNote{session: uri, dropped: true, reason: "missing"})
+	for _, uri := range resubscribe {
+		if ch := c.st.channels[uri]; ch != nil && uri != RootURI {
+			ch.live, ch.buffer, ch.seenCustomizations = false, nil, nil
+			ch.failPending(ErrConnectionLost)
 		}
 	}
 	// §2.4: rebuild confirmed state and clear pending — dispatches that were
@@ -563,8 +620,6 @@ func (c *mirror) reconnected(res json.RawMessage) {
 	for _, ch := range c.st.channels {
 		if len(ch.pending) > 0 {
 			ch.failPending(ErrConnectionLost)
-			c.renderLocked(ch, nil)
-		} else if r.Type == "snapshot" && ch.live {
 			c.renderLocked(ch, nil)
 		}
 	}

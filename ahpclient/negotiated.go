@@ -26,6 +26,26 @@ type negotiation struct {
 	dialect         wire.Dialect         // from protocolVersion; nil before the first handshake
 	observed        wire.EnablementShape // enablement shape seen in session state since initialize
 	initResult      json.RawMessage
+	// reconnectShape is the reconnect result shape the host last answered
+	// with: "" (no reconnect yet), "per-channel" or "connection-wide".
+	reconnectShape string
+}
+
+// ReconnectShape is the reconnect result shape the host last answered with:
+// "" before any reconnect, "per-channel" or "connection-wide".
+func (n *negotiated) ReconnectShape() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.st.reconnectShape
+}
+
+func (n *negotiated) setReconnectShape(perChannel bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.st.reconnectShape = "connection-wide"
+	if perChannel {
+		n.st.reconnectShape = "per-channel"
+	}
 }
 
 // ProtocolVersion is the negotiated dialect ("" before the first handshake).

@@ -235,6 +235,9 @@ func validateFrame(f *Frame, dir Direction) error {
 		if !legal {
 			return fmt.Errorf("ahpschema: %s request %q is not part of AHP 0.8.0", dir, f.Method)
 		}
+		if f.Method == wire.MethodReconnect && wire.IsPerChannelReconnect(f.Params) {
+			return validatePerChannelReconnect(f.Params)
+		}
 		return validateParams(f.Method, def{"commands", upperFirst(f.Method) + "Params"}, f.Params)
 	case f.IsNotification():
 		table := hostNotifications
@@ -261,6 +264,12 @@ func validateFrame(f *Frame, dir Direction) error {
 func validateParams(method string, d def, params json.RawMessage) error {
 	if len(params) == 0 {
 		return fmt.Errorf("ahpschema: %s: params missing (every AHP message carries a channel)", method)
+	}
+	if method == wire.MethodAction || method == wire.MethodDispatchAction {
+		var err error
+		if params, err = checkV11Action(method, params); err != nil {
+			return err
+		}
 	}
 	if err := Validate(d.file, d.name, params); err != nil {
 		// An envelope failure inside `action` is better reported against the
@@ -291,10 +300,14 @@ func ValidateResult(method string, result []byte) error {
 		return nil
 	case wire.MethodReconnect:
 		var head struct {
-			Type string `json:"type"`
+			Type     string          `json:"type"`
+			Channels json.RawMessage `json:"channels"`
 		}
 		if err := json.Unmarshal(r, &head); err != nil {
 			return fmt.Errorf("ahpschema: reconnect result: %w", err)
+		}
+		if head.Channels != nil {
+			return validatePerChannelRecoveries(head.Channels)
 		}
 		switch head.Type {
 		case "replay":
@@ -404,4 +417,132 @@ func (p *Pairing) Outstanding(from Direction) []string {
 		}
 	}
 	return out
+}
+
+// The per-channel reconnect (AHP 1.1, the 2026-10-02 change note) is not in
+// the 0.8.0 schema files this package embeds, so its two shapes are checked
+// here by code; the parts they carry (action envelopes, snapshots) still go
+// through the schema.
+
+// validatePerChannelReconnect checks per-channel reconnect params: channel
+// and clientId strings, subscriptions a list of {channel, lastSeenServerSeq
+// (integer ≥ 0)}.
+func validatePerChannelReconnect(params json.RawMessage) error {
+	var p struct {
+		Channel       *string `json:"channel"`
+		ClientID      *string `json:"clientId"`
+		Subscriptions []struct {
+			Channel *string      `json:"channel"`
+			Last    *json.Number `json:"lastSeenServerSeq"`
+		} `json:"subscriptions"`
+	}
+	d := json.NewDecoder(bytes.NewReader(params))
+	d.UseNumber()
+	if err := d.Decode(&p); err != nil {
+		return fmt.Errorf("reconnect: %w", err)
+	}
+	if p.Channel == nil || p.ClientID == nil || p.Subscriptions == nil {
+		return errors.New("reconnect: channel, clientId and subscriptions are required")
+	}
+	for i, s := range p.Subscriptions {
+		if s.Channel == nil || *s.Channel == "" {
+			return fmt.Errorf("reconnect: subscriptions[%d].channel is required", i)
+		}
+		if s.Last == nil {
+			return fmt.Errorf("reconnect: subscriptions[%d].lastSeenServerSeq is required", i)
+		}
+		if n, err := s.Last.Int64(); err != nil || n < 0 {
+			return fmt.Errorf("reconnect: subscriptions[%d].lastSeenServerSeq must be an integer ≥ 0", i)
+		}
+	}
+	return nil
+}
+
+// validatePerChannelRecoveries checks a per-channel reconnect result: each
+// entry names its channel and a kind; replay carries ActionEnvelopes of that
+// channel, snapshot a Snapshot of it. Unknown kinds are legal (open enum).
+func validatePerChannelRecoveries(raw json.RawMessage) error {
+	var list []struct {
+		Kind     string            `json:"kind"`
+		Channel  string            `json:"channel"`
+		Actions  []json.RawMessage `json:"actions"`
+		Snapshot json.RawMessage   `json:"snapshot"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return fmt.Errorf("ahpschema: reconnect result channels: %w", err)
+	}
+	for i, r := range list {
+		if r.Kind == "" || r.Channel == "" {
+			return fmt.Errorf("ahpschema: reconnect result channels[%d]: kind and channel are required", i)
+		}
+		switch r.Kind {
+		case "replay":
+			if r.Actions == nil {
+				return fmt.Errorf("ahpschema: reconnect result channels[%d]: replay without actions", i)
+			}
+			for j, a := range r.Actions {
+				if err := Validate("commands", "ActionEnvelope", a); err != nil {
+					return fmt.Errorf("ahpschema: reconnect result channels[%d].actions[%d]: %w", i, j, err)
+				}
+				var env struct {
+					Channel string `json:"channel"`
+				}
+				if json.Unmarshal(a, &env) == nil && env.Channel != r.Channel {
+					return fmt.Errorf("ahpschema: reconnect result channels[%d].actions[%d] is for %q", i, j, env.Channel)
+				}
+			}
+		case "snapshot":
+			if len(r.Snapshot) == 0 {
+				return fmt.Errorf("ahpschema: reconnect result channels[%d]: snapshot without snapshot", i)
+			}
+			// By code: the state may be of a channel kind newer than the
+			// embedded schema (canvases at 0.10, tcp at 1.1).
+			var sn struct {
+				Resource string          `json:"resource"`
+				State    json.RawMessage `json:"state"`
+				FromSeq  *json.Number    `json:"fromSeq"`
+			}
+			if err := json.Unmarshal(r.Snapshot, &sn); err != nil {
+				return fmt.Errorf("ahpschema: reconnect result channels[%d].snapshot: %w", i, err)
+			}
+			st := bytes.TrimSpace(sn.State)
+			if sn.Resource != r.Channel || sn.FromSeq == nil || len(st) == 0 || st[0] != '{' {
+				return fmt.Errorf("ahpschema: reconnect result channels[%d].snapshot needs resource %q, an object state and fromSeq", i, r.Channel)
+			}
+		}
+	}
+	return nil
+}
+
+// checkV11Action checks a 1.1 action the embedded 0.8.0 schema does not
+// define (chat/toolCallProgress) by code, and returns the params with the
+// action replaced by a placeholder the schema knows, so the envelope around
+// it is still validated. Other params come back unchanged.
+func checkV11Action(method string, params json.RawMessage) (json.RawMessage, error) {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return params, nil // the schema reports it
+	}
+	var a struct {
+		Type       string       `json:"type"`
+		TurnID     *string      `json:"turnId"`
+		ToolCallID *string      `json:"toolCallId"`
+		ElapsedMs  *json.Number `json:"elapsedMs"`
+		Step       *string      `json:"step"`
+	}
+	if json.Unmarshal(p["action"], &a) != nil || a.Type != wire.TypeToolCallProgress {
+		return params, nil
+	}
+	if a.TurnID == nil || a.ToolCallID == nil || a.ElapsedMs == nil {
+		return nil, fmt.Errorf("%s: %s needs turnId, toolCallId and elapsedMs", method, a.Type)
+	}
+	if n, err := a.ElapsedMs.Int64(); err != nil || n < 0 {
+		return nil, fmt.Errorf("%s: %s elapsedMs must be an integer ≥ 0", method, a.Type)
+	}
+	p["action"] = json.RawMessage(`{"type":"chat/toolCallContentChanged","turnId":"t","toolCallId":"c","content":[]}`)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params, nil
+	}
+	return out, nil
 }

@@ -51,6 +51,54 @@ func (h *Host) ForceReplayGap() {
 	h.replay = nil
 }
 
+// ForceSnapshot makes the next per-channel reconnect answer a snapshot for
+// channel whatever its cursor (a one-shot, as after that channel's replay
+// buffer overflowed), so one reconnect can mix replay, snapshot and missing.
+func (h *Host) ForceSnapshot(channel string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.forceSnapshot == nil {
+		h.forceSnapshot = map[string]bool{}
+	}
+	h.forceSnapshot[channel] = true
+}
+
+// UnknownRecovery makes the next per-channel reconnect answer channel with
+// a recovery kind no client knows (the kinds are an open enum).
+func (h *Host) UnknownRecovery(channel string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.unknownRecovery == nil {
+		h.unknownRecovery = map[string]bool{}
+	}
+	h.unknownRecovery[channel] = true
+}
+
+// PerChannelReconnectOnly makes a 1.1 host refuse the connection-wide
+// reconnect shape with -32602, as a host built from the per-channel spec
+// commits would.
+func (h *Host) PerChannelReconnectOnly(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.perChannelOnly = on
+}
+
+// ReconnectRecord is one accepted reconnect: the client, the shape it used
+// and each channel's cursor (the connection-wide shape repeats its one
+// lastSeenServerSeq for every channel).
+type ReconnectRecord struct {
+	ClientID   string
+	PerChannel bool
+	Cursors    map[string]int64
+}
+
+// Reconnects returns every accepted reconnect, oldest first.
+func (h *Host) Reconnects() []ReconnectRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]ReconnectRecord(nil), h.reconnects...)
+}
+
 // SendRaw sends a frame to a client without validation (garbage, binary or
 // oversize frames, unknown methods or actions), in order with other frames.
 func (h *Host) SendRaw(clientID string, binary bool, data []byte) error {

@@ -94,6 +94,10 @@ type Options struct {
 	Now       func() time.Time
 	// Addr to listen on; default "127.0.0.1:0".
 	Addr string
+	// InitializeMeta is InitializeResult._meta and RootMeta RootState._meta
+	// (AHP 1.1: e.g. {"hostBuild": {...}} or a read-only role); nil = none.
+	InitializeMeta map[string]any
+	RootMeta       map[string]any
 }
 
 // RPCError is a JSON-RPC error sent or received by the host.
@@ -129,11 +133,21 @@ type Host struct {
 	refuse    bool
 	// refuseReconnect answers reconnect with an error (fault injection).
 	refuseReconnect bool
-	reject          func(clientID, channel string, action map[string]any) string
-	resources       map[string]resource
-	watchers        []*watcher
-	closed          bool
-	x               pluginState // client plugins and enablement (plugins.go, enablement.go)
+	// reconnects records every accepted reconnect (Reconnects).
+	reconnects []ReconnectRecord
+	// forceSnapshot: channels whose next per-channel recovery is a snapshot;
+	// unknownRecovery: channels whose next one is of an unknown kind.
+	forceSnapshot   map[string]bool
+	unknownRecovery map[string]bool
+	// perChannelOnly refuses the connection-wide reconnect shape.
+	perChannelOnly bool
+	// progress: chat/toolCallProgress reports by toolCallId (bounded).
+	progress  map[string][]ProgressReport
+	reject    func(clientID, channel string, action map[string]any) string
+	resources map[string]resource
+	watchers  []*watcher
+	closed    bool
+	x         pluginState // client plugins and enablement (plugins.go, enablement.go)
 }
 
 type hostChannel struct {
@@ -202,6 +216,9 @@ func New(opts Options) *Host {
 		conns:     map[*hconn]bool{},
 		clients:   map[string]*clientRecord{},
 		resources: map[string]resource{},
+	}
+	if opts.RootMeta != nil {
+		h.root["_meta"] = opts.RootMeta
 	}
 	h.channels[RootURI] = &hostChannel{uri: RootURI, kind: reduce.Root, state: h.root}
 	h.initPlugins()
@@ -706,27 +723,80 @@ func (h *Host) initializeLocked(c *hconn, id *int64, p map[string]any) {
 			}
 		}
 	}
-	reply(c, id, map[string]any{
+	res := map[string]any{
 		"protocolVersion": chosen,
 		"serverSeq":       h.serverSeq,
 		"snapshots":       snaps,
 		"serverInfo":      map[string]any{"name": "ahptest", "version": "0.1.0"},
-	})
+	}
+	if h.opts.InitializeMeta != nil {
+		res["_meta"] = h.opts.InitializeMeta
+	}
+	reply(c, id, res)
+}
+
+// reconnectCursors reads reconnect params in either shape: per-channel
+// cursors (subscriptions are {channel, lastSeenServerSeq}) or the
+// connection-wide lastSeenServerSeq applied to every URI. perChannel says
+// which; ok is false for params in neither shape.
+func reconnectCursors(p map[string]any) (subs []string, cursor map[string]int64, last int64, perChannel, ok bool) {
+	cursor = map[string]int64{}
+	list, _ := p["subscriptions"].([]any)
+	legacyLast, hasLast := p["lastSeenServerSeq"].(json.Number)
+	for _, u := range list {
+		switch v := u.(type) {
+		case string:
+			if perChannel {
+				return nil, nil, 0, false, false
+			}
+			subs = append(subs, v)
+		case map[string]any:
+			ch, _ := v["channel"].(string)
+			n, isNum := v["lastSeenServerSeq"].(json.Number)
+			if ch == "" || !isNum || (len(subs) > 0 && !perChannel) {
+				return nil, nil, 0, false, false
+			}
+			perChannel = true
+			seq, _ := n.Int64()
+			subs = append(subs, ch)
+			cursor[ch] = seq
+		default:
+			return nil, nil, 0, false, false
+		}
+	}
+	if !perChannel {
+		if !hasLast && len(list) > 0 {
+			return nil, nil, 0, false, false
+		}
+		last = -1
+		if hasLast {
+			last, _ = legacyLast.Int64()
+		}
+		for _, s := range subs {
+			cursor[s] = last
+		}
+		perChannel = !hasLast // {subscriptions: []} without a seq: per-channel
+	}
+	return subs, cursor, last, perChannel, true
+}
+
+// speaksPerChannelReconnect: the host answers the per-channel reconnect
+// when it implements 1.1 or later; a 1.0 host refuses those params.
+func (h *Host) speaksPerChannelReconnect() bool {
+	for _, v := range h.opts.ProtocolVersions {
+		if wire.SpeaksPerChannelReconnect(strings.TrimPrefix(v, "^")) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *Host) reconnectLocked(c *hconn, id *int64, p map[string]any) {
 	cid, _ := p["clientId"].(string)
-	last := int64(-1)
-	if n, ok := p["lastSeenServerSeq"].(json.Number); ok {
-		last, _ = n.Int64()
-	}
-	var subs []string
-	if l, ok := p["subscriptions"].([]any); ok {
-		for _, u := range l {
-			if s, ok := u.(string); ok {
-				subs = append(subs, s)
-			}
-		}
+	subs, cursor, last, perChannel, ok := reconnectCursors(p)
+	if !ok || (perChannel && !h.speaksPerChannelReconnect()) || (!perChannel && h.perChannelOnly) {
+		replyErr(c, id, -32602, "reconnect params are not in a shape this host speaks", nil)
+		return
 	}
 	h.attachLocked(c, cid)
 	cr := h.clients[cid]
@@ -755,6 +825,11 @@ func (h *Host) reconnectLocked(c *hconn, id *int64, p map[string]any) {
 		c.subs[s] = true
 	}
 	defer h.retryFailedLoadsLocked(cid)
+	h.reconnects = append(h.reconnects, ReconnectRecord{ClientID: cid, PerChannel: perChannel, Cursors: cursor})
+	if perChannel {
+		reply(c, id, map[string]any{"channels": h.recoveriesLocked(subs, cursor)})
+		return
+	}
 	if last >= h.floor && last <= h.serverSeq {
 		actions := []any{}
 		for _, r := range h.replay {
@@ -772,6 +847,37 @@ func (h *Host) reconnectLocked(c *hconn, id *int64, p map[string]any) {
 		}
 	}
 	reply(c, id, map[string]any{"type": "snapshot", "snapshots": snaps})
+}
+
+// recoveriesLocked is the per-channel reconnect answer: one recovery per
+// requested channel, from that channel's own cursor. missing: the channel
+// is gone; snapshot: its cursor is below the replay buffer (or a snapshot
+// was forced for it, ForceSnapshot); replay: its actions after the cursor.
+func (h *Host) recoveriesLocked(subs []string, cursor map[string]int64) []any {
+	out := make([]any, 0, len(subs))
+	for _, s := range subs {
+		hc := h.channels[s]
+		last := cursor[s]
+		switch {
+		case hc == nil:
+			out = append(out, map[string]any{"kind": "missing", "channel": s})
+		case h.unknownRecovery[s]:
+			delete(h.unknownRecovery, s)
+			out = append(out, map[string]any{"kind": "x-ahptest/later", "channel": s})
+		case h.forceSnapshot[s] || last < h.floor || last > h.serverSeq:
+			delete(h.forceSnapshot, s)
+			out = append(out, map[string]any{"kind": "snapshot", "channel": s, "snapshot": h.snapshotLocked(hc)})
+		default:
+			actions := []any{}
+			for _, r := range h.replay {
+				if r.seq > last && r.channel == s {
+					actions = append(actions, r.params)
+				}
+			}
+			out = append(out, map[string]any{"kind": "replay", "channel": s, "actions": actions})
+		}
+	}
+	return out
 }
 
 func (h *Host) listSessionsLocked(c *hconn, id *int64, p map[string]any) {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 
@@ -282,6 +283,8 @@ var clientDispatchable = map[string]bool{
 	"chat/inputAnswerChanged":         true,
 	"chat/inputCompleted":             true,
 	"chat/truncated":                  true,
+	// 1.1: a running call's progress (accepted on 1.1 connections only).
+	"chat/toolCallProgress": true,
 }
 
 // validateLocked is §3's host validation; "" accepts.
@@ -315,6 +318,11 @@ func (h *Host) validateLocked(clientID string, hc *hostChannel, a map[string]any
 		if turn == nil || turn["id"] != a["turnId"] {
 			return "no active turn " + fmt.Sprint(a["turnId"])
 		}
+	case "chat/toolCallProgress":
+		if !wire.Since11(h.versionOfLocked(clientID)) {
+			return t + " needs protocol 1.1"
+		}
+		fallthrough
 	case "chat/toolCallConfirmed", "chat/toolCallComplete", "chat/toolCallContentChanged", "chat/toolCallResultConfirmed":
 		turnID, _ := a["turnId"].(string)
 		id, _ := a["toolCallId"].(string)
@@ -332,7 +340,7 @@ func (h *Host) validateLocked(clientID string, hc *hostChannel, a map[string]any
 			if st != "pending-result-confirmation" {
 				return "tool call " + id + " is " + st + ", not pending-result-confirmation"
 			}
-		case "chat/toolCallComplete", "chat/toolCallContentChanged":
+		case "chat/toolCallComplete", "chat/toolCallContentChanged", "chat/toolCallProgress":
 			if owner := ownerOf(tc); owner != clientID {
 				return "tool call " + id + " is not owned by " + clientID
 			}
@@ -381,6 +389,16 @@ func (h *Host) dispatchLocked(c *hconn, p map[string]any) {
 		return
 	}
 	t, _ := action["type"].(string)
+	if t == "chat/toolCallProgress" {
+		id, _ := action["toolCallId"].(string)
+		step, _ := action["step"].(string)
+		if h.progress == nil {
+			h.progress = map[string][]ProgressReport{}
+		}
+		if l := h.progress[id]; len(l) < maxProgressKept {
+			h.progress[id] = append(l, ProgressReport{At: time.Now(), Step: step})
+		}
+	}
 	var done map[string]any
 	if t == "chat/toolCallComplete" {
 		done = action
@@ -414,6 +432,32 @@ func (h *Host) State(uri string) (map[string]any, bool) {
 		return nil, false
 	}
 	return hc.state, true
+}
+
+// ProgressReport is one chat/toolCallProgress the host accepted: when it
+// arrived and its step.
+type ProgressReport struct {
+	At   time.Time
+	Step string
+}
+
+// maxProgressKept bounds the reports kept per call.
+const maxProgressKept = 10000
+
+// ToolCallProgress returns the progress reports accepted for a call, in
+// arrival order.
+func (h *Host) ToolCallProgress(toolCallID string) []ProgressReport {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]ProgressReport(nil), h.progress[toolCallID]...)
+}
+
+// versionOfLocked is the protocol version a client negotiated.
+func (h *Host) versionOfLocked(clientID string) string {
+	if cr := h.clients[clientID]; cr != nil {
+		return cr.version
+	}
+	return ""
 }
 
 // ToolCall returns a tool call's state in a chat's active turn.

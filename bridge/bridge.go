@@ -61,17 +61,23 @@ type Bridge struct {
 	srv *server.Server
 	log *slog.Logger
 
-	applyMu  sync.Mutex // one settings/folder change at a time
-	mu       sync.Mutex
-	ctx      context.Context
-	cur      settings.Host // the host keys the running link was made with
-	applied  bool          // cur describes the running (or deliberately absent) link
-	link     *hostlink.Link
-	cancel   context.CancelFunc
-	done     chan struct{}
-	progress map[string]*server.Progress
-	shown    map[string]bool // files with host diagnostics
-	tested   map[string]bool // file URIs with failing-test diagnostics
+	applyMu sync.Mutex // one settings/folder change at a time
+	mu      sync.Mutex
+	ctx     context.Context
+	cur     settings.Host // the host keys the running link was made with
+	applied bool          // cur describes the running (or deliberately absent) link
+	// hostBuild and readOnly: what the host's _meta said at the last
+	// connect (hostlink.MetaEditor), shown with the "connected" status;
+	// guarded by metaMu (a leaf lock).
+	metaMu    sync.Mutex
+	hostBuild string
+	readOnly  bool
+	link      *hostlink.Link
+	cancel    context.CancelFunc
+	done      chan struct{}
+	progress  map[string]*server.Progress
+	shown     map[string]bool // files with host diagnostics
+	tested    map[string]bool // file URIs with failing-test diagnostics
 }
 
 // NewServer returns a language server with the bridge installed. opts'

@@ -50,9 +50,23 @@ func (e linkEditor) remember(absPath string, diags []model.Diagnostic) {
 	}
 }
 
+// HostMeta (hostlink.MetaEditor) keeps the host's build and role for the
+// "connected" status that follows.
+func (e linkEditor) HostMeta(build string, readOnly bool) {
+	e.b.metaMu.Lock()
+	e.b.hostBuild, e.b.readOnly = build, readOnly
+	e.b.metaMu.Unlock()
+}
+
 func (e linkEditor) HostStatus(state, message string) {
 	b := e.b
-	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.host().URL})
+	st := server.HostStatus{State: state, Message: message, Host: b.host().URL}
+	if state == server.HostStateConnected {
+		b.metaMu.Lock()
+		st.HostBuild, st.ReadOnly = b.hostBuild, b.readOnly
+		b.metaMu.Unlock()
+	}
+	b.srv.SendHostStatus(st)
 	if state == "refused" {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
 	}

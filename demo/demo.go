@@ -106,7 +106,7 @@ func Run(ctx context.Context, opts Options) error {
 		opts.Timeout = 3 * time.Minute
 	}
 	if len(opts.ProtocolVersions) == 0 {
-		opts.ProtocolVersions = []string{"1.0.0", "0.9.0", "0.8.0"}
+		opts.ProtocolVersions = []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0", "0.8.0"}
 	}
 	if opts.Pattern == "" {
 		opts.Pattern = "TestAdd|TestMul"

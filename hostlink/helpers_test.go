@@ -209,11 +209,13 @@ type dialect struct {
 
 var dialects = []dialect{
 	{name: "0.8", versions: []string{"0.8.0"}},
-	{name: "1.0", versions: []string{"1.0.0", "0.9.0"}},
+	// A 1.1 host; ahpclient's own tests also cover a 1.0 host (which
+	// negotiates 1.1.0 from the offer but reconnects connection-wide).
+	{name: "1.1", versions: []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}},
 }
 
 // forEachDialect runs an end-to-end test once per dialect, as subtests
-// named "dialect=0.8" and "dialect=1.0".
+// named "dialect=0.8" and "dialect=1.1".
 func forEachDialect(t *testing.T, f func(t *testing.T, dl dialect)) {
 	for _, d := range dialects {
 		t.Run("dialect="+d.name, func(t *testing.T) { f(t, d) })

@@ -108,6 +108,13 @@ type RetryEditor interface {
 	HostRetrying(retryIn time.Duration, lastError string)
 }
 
+// MetaEditor is an Editor that shows what the host's `_meta` says (AHP
+// 1.1): its build and whether this client is read-only. Optional; it hears
+// it just before each "connected" status, and the message says both too.
+type MetaEditor interface {
+	HostMeta(build string, readOnly bool)
+}
+
 // Executor runs client tool calls for the connection (package toolexec).
 // Start is called once per Run with the live client; Stop when Run ends.
 type Executor interface {
@@ -502,6 +509,16 @@ func (l *Link) onEvent(e ahpclient.Event) {
 		msg := "connected to " + l.hostName()
 		if v := l.client.ProtocolVersion(); v != "" {
 			msg += " (AHP " + v + ")"
+		}
+		meta := l.client.HostMeta()
+		if meta.Build != "" {
+			msg += ", host build " + meta.Build
+		}
+		if meta.ReadOnly {
+			msg += ", read-only: ahpls publishes nothing and toggles nothing"
+		}
+		if me, ok := l.ed.(MetaEditor); ok {
+			me.HostMeta(meta.Build, meta.ReadOnly)
 		}
 		l.setStatus(StatusConnected, msg)
 		l.republish()

@@ -340,7 +340,7 @@ func TestEnablementDialect(t *testing.T) {
 		h.settled(h.session, "proj")
 		want := "0.8.0"
 		if host.v1 {
-			want = "1.0.0"
+			want = "1.1.0"
 		}
 		assert.Equal(t, want, h.link.client.ProtocolVersion())
 		p := h.hostPlugin("proj")

@@ -152,6 +152,10 @@ type HostStatus struct {
 	// speaks, when State is "refused" for want of a common one.
 	HostVersions   []string `json:"hostVersions,omitzero"`
 	ClientVersions []string `json:"clientVersions,omitzero"`
+	// HostBuild is the host's build from its `_meta.hostBuild` and ReadOnly
+	// its read-only role (AHP 1.1), while State is "connected".
+	HostBuild string `json:"hostBuild,omitzero"`
+	ReadOnly  bool   `json:"readOnly,omitzero"`
 }
 
 // The states of HostStatus. "No host configured" is HostStateDisconnected

@@ -24,6 +24,9 @@ type Host interface {
 	State(uri string) (map[string]any, bool)
 	Sessions() map[string]wire.SessionSummary
 	ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error)
+	// ProtocolVersion is the negotiated version: chat/toolCallProgress is
+	// sent only from 1.1 on.
+	ProtocolVersion() string
 }
 
 // Runner runs the tools of one session's workspace; *tools.Registry

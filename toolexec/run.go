@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
@@ -29,7 +30,8 @@ func (x *Executor) run(ctx context.Context, release context.CancelFunc, e *entry
 		msg := fmt.Sprintf("Did not run %s: %v", info.ToolName, err)
 		res = tools.Result{ExitCode: -1, ErrorCode: tools.CodeInvalidInput, ErrorMessage: msg, PastTenseMessage: msg}
 	default:
-		res = x.safeRun(ctx, runner, info.ToolName, input, func(p tools.Progress) { x.progress(e, p) })
+		var ps progressState
+		res = x.safeRun(ctx, runner, info.ToolName, input, func(p tools.Progress) { x.progress(e, &ps, p) })
 	}
 	x.finish(e, res)
 	x.log.Info("toolexec: tool finished", "tool", info.ToolName, "chat", info.Chat, "toolCallId", info.ToolCallID,
@@ -78,13 +80,38 @@ func (x *Executor) readInput(ctx context.Context, raw any) ([]byte, error) {
 	return nil, nil
 }
 
+// progressGap spaces chat/toolCallProgress of one call: at most four a
+// second, "a few times a second" (issue 28), whatever the tool reports.
+const progressGap = 250 * time.Millisecond
+
+// progressState is one call's progress bookkeeping; only the goroutine
+// running the call touches it (tools.ProgressFunc's contract).
+type progressState struct {
+	lastSent time.Time
+	lastStep string
+}
+
 // progress streams a coalesced output snapshot (package tools delivers at
-// most about ten a second) while the call is still running.
-func (x *Executor) progress(e *entry, p tools.Progress) {
-	if x.obs != nil {
+// most about ten a second) while the call is still running, and on 1.1
+// connections the call's step as chat/toolCallProgress, spaced by
+// progressGap.
+func (x *Executor) progress(e *entry, ps *progressState, p tools.Progress) {
+	if x.obs != nil && p.OutputChanged {
 		x.obs.Progress(e.info, summaryLine(p.Output))
 	}
 	if !x.stillRunning(e) {
+		return
+	}
+	if p.Step != "" && p.Step != ps.lastStep && wire.Since11(x.client.ProtocolVersion()) {
+		if now := time.Now(); now.Sub(ps.lastSent) >= progressGap {
+			ps.lastSent, ps.lastStep = now, p.Step
+			a := wire.NewToolCallProgress(e.key.TurnID, e.key.ToolCallID, p.Elapsed.Milliseconds(), p.Step)
+			if _, err := x.client.Dispatch(e.key.Chat, a); err != nil {
+				x.log.Debug("toolexec: progress step not sent", "toolCallId", e.key.ToolCallID, "err", err)
+			}
+		}
+	}
+	if !p.OutputChanged {
 		return
 	}
 	text := boundTail(p.Output, x.streamCap)

@@ -147,7 +147,8 @@ type fakeHost struct {
 	sent      []map[string]any
 }
 
-func (f *fakeHost) ClientID() string { return "me" }
+func (f *fakeHost) ClientID() string        { return "me" }
+func (f *fakeHost) ProtocolVersion() string { return "1.0.0" }
 
 func (f *fakeHost) Dispatch(channel string, action any) (*ahpclient.Dispatched, error) {
 	b, err := json.Marshal(action)

@@ -45,6 +45,14 @@ type Progress struct {
 	Output     string
 	TotalBytes int64
 	Elapsed    time.Duration
+	// OutputChanged: Output differs from the previous snapshot (a snapshot
+	// may be sent for a new Step alone).
+	OutputChanged bool
+	// Step is a one-line account of where the call is: "12 of 200 tests,
+	// current example.com/calc/TestAdd" for the test runner, "running for
+	// 3 s" for other command tools. It changes at most once a second for
+	// elapsed time; chat/toolCallProgress carries it.
+	Step string
 }
 
 // ProgressFunc receives progress snapshots. It is called from the goroutine

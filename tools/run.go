@@ -28,6 +28,9 @@ type execSpec struct {
 	// ("12 passed, 1 failed, running pkg/x"); an unchanged text is not
 	// sent again. It is called from the goroutine that runs the call.
 	Status func() string
+	// Step, when set, words the progress step ("N of M tests, current
+	// package/test"); without it the step is the elapsed time.
+	Step func() string
 }
 
 // Timing knobs. They are variables so that tests of the mechanism could
@@ -169,22 +172,35 @@ type progressor struct {
 	onProgress ProgressFunc
 	sent       uint64 // output version last reported
 	sentStatus string
+	sentStep   string
 }
 
+// emit reports when the output or the step changed since the last report.
 func (p *progressor) emit() {
+	var pr Progress
 	if p.s.Status != nil {
-		if text := p.s.Status(); text != p.sentStatus {
-			p.sentStatus = text
-			p.onProgress(Progress{Output: text, Elapsed: time.Since(p.start)})
-		}
+		text := p.s.Status()
+		pr.Output, pr.OutputChanged = text, text != p.sentStatus
+		p.sentStatus = text
+	} else {
+		text, total, _, version := p.out.snapshot()
+		pr.Output, pr.TotalBytes, pr.OutputChanged = text, total, version != p.sent
+		p.sent = version
+	}
+	pr.Elapsed = time.Since(p.start)
+	pr.Step = p.step(pr.Elapsed)
+	if !pr.OutputChanged && pr.Step == p.sentStep {
 		return
 	}
-	text, total, _, version := p.out.snapshot()
-	if version == p.sent {
-		return
+	p.sentStep = pr.Step
+	p.onProgress(pr)
+}
+
+func (p *progressor) step(elapsed time.Duration) string {
+	if p.s.Step != nil {
+		return p.s.Step()
 	}
-	p.sent = version
-	p.onProgress(Progress{Output: text, TotalBytes: total, Elapsed: time.Since(p.start)})
+	return fmt.Sprintf("running for %d s", int(elapsed/time.Second))
 }
 
 // ending is how a supervised process ended.

@@ -317,6 +317,12 @@ type testParser interface {
 	Finish(run *TestRun)
 }
 
+// stepper is a parser that can word a progress step ("N of M tests,
+// current package/test"); others report the elapsed time.
+type stepper interface {
+	Step() string
+}
+
 // lineSplitter feeds complete lines to fn, bounding a single line.
 type lineSplitter struct {
 	buf []byte
@@ -617,11 +623,16 @@ func (r *Registry) runTestProject(ctx context.Context, p TestProject, target, pa
 	if many {
 		statusText = func() string { return p.Framework + " in " + p.Dir + ": " + parser.Status() }
 	}
+	var step func() string
+	if st, ok := parser.(stepper); ok {
+		step = st.Step
+	}
 	res := runProcess(ctx, execSpec{
 		Path: prog, Args: argv, Dir: dir, Env: env,
 		Timeout: testTimeout, Limit: testLogLimit, Label: "tests in " + p.Dir,
 		OnOutput: parser.Feed,
 		Status:   statusText,
+		Step:     step,
 	}, onProgress)
 	run.ExitCode = res.ExitCode
 	run.Seconds = res.Duration.Round(10 * time.Millisecond).Seconds()

@@ -15,14 +15,18 @@ import (
 // location and message come from the first "file.go:N: message" line of its
 // output, or from the first stack frame in the module for a panic.
 type goParser struct {
-	mu       sync.Mutex
-	proj     TestProject
-	absDir   string
-	ls       lineSplitter
-	passed   int
-	failed   int
-	skipped  int
-	running  []string // packages started and not finished, in start order
+	mu      sync.Mutex
+	proj    TestProject
+	absDir  string
+	ls      lineSplitter
+	passed  int
+	failed  int
+	skipped int
+	running []string // packages started and not finished, in start order
+	// started counts tests and subtests that began ("run"); current is the
+	// last one begun and not yet finished ("" when none).
+	started  int
+	current  string
 	out      map[string]*boundedLines
 	pkgOut   map[string]*boundedLines
 	failures []TestFailure
@@ -85,6 +89,11 @@ func (g *goParser) line(l []byte) {
 	switch e.Action {
 	case "start":
 		g.running = append(g.running, e.Package)
+	case "run":
+		if e.Test != "" {
+			g.started++
+			g.current = e.Package + "/" + e.Test
+		}
 	case "output", "build-output":
 		line := strings.TrimRight(e.Output, "\n")
 		if e.Test != "" {
@@ -118,6 +127,9 @@ func (g *goParser) line(l []byte) {
 			g.testFailed(e)
 		}
 		delete(g.out, key)
+		if g.current == e.Package+"/"+e.Test {
+			g.current = ""
+		}
 	case "build-fail":
 		g.packageDone(goEvent{Action: "fail", Package: e.Package})
 	}
@@ -246,6 +258,19 @@ func (g *goParser) Status() string {
 	}
 	if n := len(g.running); n > 0 {
 		s += ", running " + g.running[n-1]
+	}
+	return s
+}
+
+// Step is "N of M tests, current package/Test": N finished, M begun so far
+// (go test -json announces no total before the tests run, so M grows as
+// they start).
+func (g *goParser) Step() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := fmt.Sprintf("%d of %d tests", g.passed+g.failed+g.skipped, g.started)
+	if g.current != "" {
+		s += ", current " + g.current
 	}
 	return s
 }

@@ -13,8 +13,8 @@ func TestOptionsDialectSelection(t *testing.T) {
 	session := decodeObj(t, `{"provider":"p","title":"t","status":1,"lifecycle":"creating","activeClients":[],"chats":[]}`)
 	failed := decodeObj(t, `{"type":"session/creationFailed","error":{"errorType":"E","message":"m"}}`)
 	for dialect, want := range map[string]string{
-		"": "creationFailed", "0.8.0": "creationFailed", "0.5.1": "creationFailed", "banana": "creationFailed", "0.10.0": "creationFailed",
-		"0.9.0": "failed", "1.0.0": "failed", "1.1.0-dev": "failed",
+		"": "creationFailed", "0.8.0": "creationFailed", "0.5.1": "creationFailed", "banana": "creationFailed", "0.11.0": "creationFailed",
+		"0.9.0": "failed", "0.10.0": "failed", "1.0.0": "failed", "1.1.0": "failed", "1.1.0-dev": "failed",
 	} {
 		got := ApplyWith(Session, session, failed, Options{Now: pinned, Dialect: dialect})
 		assert.Equal(t, want, got["lifecycle"], "dialect %q", dialect)

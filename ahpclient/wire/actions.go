@@ -17,7 +17,9 @@ const (
 	TypeToolCallContentChanged = "chat/toolCallContentChanged"
 	TypeToolCallComplete       = "chat/toolCallComplete"
 	TypeToolCallConfirmed      = "chat/toolCallConfirmed"
-	TypeChatError              = "chat/error"
+	// TypeToolCallProgress (AHP 1.1) reports where a running call is.
+	TypeToolCallProgress = "chat/toolCallProgress"
+	TypeChatError        = "chat/error"
 )
 
 // StateAction is any action in its exact wire form. Type is read from the
@@ -152,6 +154,28 @@ type ToolCallContentChangedAction struct {
 	Meta       map[string]any      `json:"_meta,omitempty"`
 }
 
+// ToolCallProgressAction (AHP 1.1) says a running call is alive and where it
+// is, without touching its content: elapsed time and a one-line step.
+//
+// inferred (ahp.md §9): the change notes after 1.0 name the action and
+// what it carries (elapsed time, the current step); the field names here
+// (elapsedMs, step) are ours, as no generated client in the stored copies
+// of the spec repository defines them yet. Hosts ignore actions and keys
+// they do not know, and ahpls sends it only on 1.1 connections.
+type ToolCallProgressAction struct {
+	Type       string         `json:"type"`
+	TurnID     string         `json:"turnId"`
+	ToolCallID string         `json:"toolCallId"`
+	ElapsedMs  int64          `json:"elapsedMs"`
+	Step       string         `json:"step,omitempty"`
+	Meta       map[string]any `json:"_meta,omitempty"`
+}
+
+// NewToolCallProgress builds chat/toolCallProgress.
+func NewToolCallProgress(turnID, toolCallID string, elapsedMs int64, step string) ToolCallProgressAction {
+	return ToolCallProgressAction{Type: TypeToolCallProgress, TurnID: turnID, ToolCallID: toolCallID, ElapsedMs: elapsedMs, Step: step}
+}
+
 // ToolCallCompleteAction finishes a call ahpls owns (exactly once).
 type ToolCallCompleteAction struct {
 	Type                       string         `json:"type"`
@@ -252,6 +276,8 @@ func DecodeAction(a StateAction) (any, error) {
 		v = &ToolCallCompleteAction{}
 	case TypeToolCallConfirmed:
 		v = &ToolCallConfirmedAction{}
+	case TypeToolCallProgress:
+		v = &ToolCallProgressAction{}
 	default:
 		return a, nil
 	}

@@ -10,11 +10,11 @@ import (
 )
 
 func TestProtocolVersionsOffered(t *testing.T) {
-	assert.Equal(t, []string{"1.0.0", "0.9.0", "0.8.0", "0.7.0", "0.6.0", "0.5.2", "0.5.1"}, ProtocolVersions())
+	assert.Equal(t, []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0", "0.8.0", "0.7.0", "0.6.0", "0.5.2", "0.5.1"}, ProtocolVersions())
 	// Callers may mutate what they get without corrupting the registry.
 	v := ProtocolVersions()
 	v[0] = "x"
-	assert.Equal(t, "1.0.0", ProtocolVersions()[0])
+	assert.Equal(t, "1.1.0", ProtocolVersions()[0])
 }
 
 func TestDialectFor(t *testing.T) {
@@ -24,14 +24,14 @@ func TestDialectFor(t *testing.T) {
 		assert.Equal(t, v, d.Version())
 		assert.Equal(t, EnablementUnknown, d.Enablement(), "shape is learnt from state, not the version")
 	}
-	for _, v := range []string{"1.0.0", "0.9.0", "0.9.1", "1.1.0-dev"} {
+	for _, v := range []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0", "0.9.1", "1.1.0-dev"} {
 		d, err := DialectFor(v)
 		require.NoError(t, err, v)
 		assert.IsType(t, V1{}, d, v)
 		assert.Equal(t, v, d.Version())
 		assert.Equal(t, EnablementScoped, d.Enablement(), "1.x fixes the shape")
 	}
-	for _, v := range []string{"2.0.0", "0.10.0", "0.4.9", "", "0.8", "x.y.z", "0.8.x", "-1.5.0"} {
+	for _, v := range []string{"2.0.0", "0.11.0", "0.4.9", "", "0.8", "x.y.z", "0.8.x", "-1.5.0"} {
 		_, err := DialectFor(v)
 		assert.True(t, errors.Is(err, ErrUnsupportedVersion), "%q: %v", v, err)
 	}

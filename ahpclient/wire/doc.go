@@ -25,8 +25,8 @@
 // customizationToggled payload, working directories (`workingDirectory`
 // before 0.7.0), the lifecycle spelling (`creationFailed` vs 1.x `failed`) and
 // the chat/error shape. Two implementations are registered in dialect.go,
-// newest first: V1 (v1.go) for 1.0.x and 0.9.x, V08 for 0.5.1 through 0.8.x.
-// ProtocolVersions (the initialize offer, "1.0.0" … "0.5.1") and DialectFor
+// newest first: V1 (v1.go) for 1.x, 0.10.x and 0.9.x, V08 for 0.5.1 through
+// 0.8.x. ProtocolVersions (the initialize offer, "1.1.0" … "0.5.1") and DialectFor
 // read that registry.
 //
 // Negotiation (negotiate.go). ahpls offers ProtocolVersions() and accepts
@@ -37,6 +37,10 @@
 // supports) for tests and the in-repo test host. A host announcing 0.8.0 may
 // still send enablement lists: DetectEnablement on its state, then
 // V08.WithEnablement, gives exactly V1's publication.
+//
+// AHP 1.1 (reconnect.go, meta.go, actions.go): both reconnect shapes
+// (per-channel cursors and recoveries; connection-wide) decoded into
+// per-channel recoveries, the host's _meta, chat/toolCallProgress.
 //
 // Verified vs inferred. docs/ahp.md §9 marks each 1.x change as verified
 // (read in upstream sources) or inferred. Every inferred translation here

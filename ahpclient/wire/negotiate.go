@@ -241,4 +241,10 @@ func IsV1(version string) bool {
 	return ok && isV1Version(major, minor)
 }
 
-func isV1Version(major, minor int) bool { return major == 1 || (major == 0 && minor == 9) }
+// isV1Version: 1.x, 0.10.x and 0.9.x speak the V1 shapes. 0.10.0 added
+// canvases only (ACTION_INTRODUCED_IN, docs/ahp.md §9), outside ahpls's
+// slice; 1.1.0 added channel/* and tcp/* notifications (ignored), the
+// per-channel reconnect (reconnect.go), chat/toolCallProgress and _meta.
+func isV1Version(major, minor int) bool {
+	return major == 1 || (major == 0 && (minor == 9 || minor == 10))
+}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 )
 
-// ─── V1: protocol 1.0.x and 0.9.x ─────────────────────────────────────────
+// ─── V1: protocol 1.x, 0.10.x and 0.9.x ─────────────────────────────────────────
 
 // v1Versions is what ahpls offers of the 1.x dialect, newest first.
-var v1Versions = []string{"1.0.0", "0.9.0"}
+var v1Versions = []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}
 
 // V1 is the dialect of protocol 1.0.x and 0.9.x (docs/ahp.md §9).
 //

@@ -29,28 +29,30 @@ func TestNegotiationTable(t *testing.T) {
 		dialect       any
 		message       string // for refusals: the exact user-facing text
 	}{
-		{name: "host 1.x-only", offered: ProtocolVersions(), host: []string{"1.0.0", "0.9.0"}, want: "1.0.0", dialect: V1{}},
+		{name: "host 1.x-only", offered: ProtocolVersions(), host: []string{"1.0.0", "0.9.0"}, want: "1.1.0", dialect: V1{}}, // 1.1.0 is caret-compatible with ^1.0.0
+		{name: "host 1.0-pinned", offered: []string{"1.0.0", "0.9.0"}, host: []string{"1.0.0", "0.9.0"}, want: "1.0.0", dialect: V1{}},
+		{name: "host 0.10-only", offered: ProtocolVersions(), host: []string{"0.10.0"}, want: "0.10.0", dialect: V1{}},
 		{name: "host 0.9-only", offered: ProtocolVersions(), host: []string{"0.9.0"}, want: "0.9.0", dialect: V1{}},
 		{name: "host 0.8-only", offered: ProtocolVersions(), host: []string{"0.8.0"}, want: "0.8.0", dialect: V08{}},
 		{name: "host 0.7-only", offered: ProtocolVersions(), host: []string{"0.7.0"}, want: "0.7.0", dialect: V08{}},
-		{name: "host offering both takes the highest", offered: ProtocolVersions(), host: []string{"0.8.0", "0.9.0", "1.0.0"}, want: "1.0.0", dialect: V1{}},
+		{name: "host offering both takes the highest", offered: ProtocolVersions(), host: []string{"0.8.0", "0.9.0", "1.0.0"}, want: "1.1.0", dialect: V1{}},
 		{name: "client order is ignored", offered: []string{"0.9.0", "0.8.0", "1.0.0"}, host: []string{"1.0.0", "0.9.0"}, want: "1.0.0", dialect: V1{}},
 		{name: "a later 1.x patch is caret-compatible", offered: []string{"1.0.3", "0.8.0"}, host: []string{"1.0.0"}, want: "1.0.3", dialect: V1{}},
 		{name: "build metadata is ignored", offered: []string{"1.0.0+acme.3"}, host: []string{"1.0.0"}, want: "1.0.0+acme.3", dialect: V1{}},
 		{name: "a caret range in the host list", offered: ProtocolVersions(), host: []string{"^0.8.0"}, want: "0.8.0", dialect: V08{}},
 		{name: "unparseable offers are skipped", offered: []string{"latest", "1.0", "", "0.9.0"}, host: []string{"1.0.0", "0.9.0"}, want: "0.9.0", dialect: V1{}},
 		{name: "host refusing all", offered: ProtocolVersions(), host: []string{"2.0.0"},
-			message: "the agent host supports protocol 2.0.0; ahpls offered 1.0.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1 (this ahpls is older than the agent host: upgrade ahpls)"},
+			message: "the agent host supports protocol 2.0.0; ahpls offered 1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1 (this ahpls is older than the agent host: upgrade ahpls)"},
 		{name: "old ahpls offer against a 1.x host (the bug fixed here)", offered: legacyOffer, host: []string{"1.0.0", "0.9.0"},
 			message: "the agent host supports protocol 1.0.0, 0.9.0; ahpls offered 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1 (this ahpls is older than the agent host: upgrade ahpls)"},
 		{name: "host older than every offer", offered: ProtocolVersions(), host: []string{"0.4.0"},
-			message: "the agent host supports protocol 0.4.0; ahpls offered 1.0.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1 (the agent host is older than this ahpls supports: upgrade the agent host)"},
+			message: "the agent host supports protocol 0.4.0; ahpls offered 1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1 (the agent host is older than this ahpls supports: upgrade the agent host)"},
 		{name: "0.x needs the same minor", offered: []string{"0.10.0"}, host: []string{"0.9.0"},
 			message: "the agent host supports protocol 0.9.0; ahpls offered 0.10.0 (the agent host is older than this ahpls supports: upgrade the agent host)"},
 		{name: "below the baseline", offered: []string{"1.0.0-rc.1"}, host: []string{"1.0.0", "0.9.0"},
 			message: "the agent host supports protocol 1.0.0, 0.9.0; ahpls offered 1.0.0-rc.1"},
 		{name: "host with nothing usable", offered: ProtocolVersions(), host: nil,
-			message: "the agent host refused every protocol version ahpls offered (1.0.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1) and did not say which it supports"},
+			message: "the agent host refused every protocol version ahpls offered (1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0, 0.7.0, 0.6.0, 0.5.2, 0.5.1) and did not say which it supports"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -112,12 +114,12 @@ func TestUnsupportedVersionMessageFromOddData(t *testing.T) {
 }
 
 func TestSelectDialectRejectsUnknownChoice(t *testing.T) {
-	for _, v := range []string{"2.0.0", "0.10.0", "", "banana"} {
+	for _, v := range []string{"2.0.0", "0.11.0", "", "banana"} {
 		_, err := SelectDialect(v)
 		require.Error(t, err, v)
 		assert.True(t, errors.Is(err, ErrUnsupportedVersion))
 		assert.Contains(t, err.Error(), `chose protocol "`+v+`"`)
-		assert.Contains(t, err.Error(), "ahpls speaks 1.0.0, 0.9.0, 0.8.0")
+		assert.Contains(t, err.Error(), "ahpls speaks 1.1.0, 1.0.0, 0.10.0, 0.9.0, 0.8.0")
 	}
 	assert.False(t, IsV1("0.8.0"))
 	assert.True(t, IsV1("0.9.0"))
@@ -130,7 +132,7 @@ func TestV1IsFixedToEnablementLists(t *testing.T) {
 	for _, s := range []EnablementShape{EnablementBoolean, EnablementUnknown, EnablementScoped} {
 		assert.Equal(t, EnablementScoped, d.WithEnablement(s).Enablement(), s.String())
 	}
-	assert.Equal(t, []string{"1.0.0", "0.9.0"}, d.Versions())
+	assert.Equal(t, []string{"1.1.0", "1.0.0", "0.10.0", "0.9.0"}, d.Versions())
 	assert.Equal(t, "1.0.0", V1{}.Version(), "zero value")
 	assert.False(t, d.ClientExecutionRaisesInputNeeded())
 	assert.Equal(t, LifecycleFailed, d.Lifecycle("failed"))
@@ -415,7 +417,7 @@ func TestV1IncomingShapes(t *testing.T) {
 		// What ahpls offers now is accepted by that host.
 		got, err := Negotiate(ProtocolVersions(), SupportedVersionsFromData(m.Error.Data))
 		require.NoError(t, err)
-		assert.Equal(t, "1.0.0", got)
+		assert.Equal(t, "1.1.0", got, "1.1.0 is caret-compatible with its ^1.0.0")
 	})
 }
 
