@@ -5,7 +5,7 @@ BIN      ?= bin/ahpls
 FUZZTIME ?= 10s
 PKGS     := ./...
 
-.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e vsix ci clean
+.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e release-test vsix ci clean
 
 # The release targets. Every one must build and vet: OS-specific code lives
 # behind build tags (tools/proc_*.go).
@@ -29,9 +29,12 @@ cross:
 	done
 
 # The README's test command: vet, cross builds, then every Go test with the
-# race detector.
-test: lint cross
-	$(GO) test -race -count=1 $(PKGS)
+# race detector (several minutes on 2 cores, most of it compiling). Each step
+# says when it starts, every 30 s that it still runs, and how long it took.
+test:
+	@scripts/progress.sh "make test 1/3: gofmt, go vet, staticcheck" $(MAKE) --no-print-directory lint
+	@scripts/progress.sh "make test 2/3: cross builds and go vet per OS" $(MAKE) --no-print-directory cross
+	@scripts/progress.sh "make test 3/3: go test -race (compiles every package first)" $(GO) test -race -count=1 $(PKGS)
 
 test-short:
 	$(GO) test -count=1 $(PKGS)
@@ -84,15 +87,26 @@ editors-test: build
 
 # The real VS Code test: the vsix in code-server, driven by headless Chromium
 # (installs chromium, ripgrep, libkrb5-dev and code-server itself; see the script).
+# The first run needs root (apt-get) and the npm registry and takes ~20-30
+# minutes (code-server builds native modules); later runs reuse
+# ~/.cache/ahpls-e2e and take 3-5 minutes.
 editors-e2e:
 	bash editors/e2e.sh
+
+# The release configuration (goreleaser check, mason package, actionlint of
+# the workflows) and the npm route (pack every package, install the tarballs,
+# npx ahpls check). The first run builds goreleaser (~7 minutes, cached in
+# ~/.cache/ahpls-ci).
+release-test:
+	scripts/test-release.sh
+	scripts/test-npm.sh
 
 # One vsix per platform (bundled extension + that platform's ahpls binary) in
 # editors/vscode/dist-vsix/; prints their sizes.
 vsix:
 	bash editors/vsix.sh
 
-ci: test fuzz demo editors-test editors-e2e
+ci: test fuzz demo editors-test release-test editors-e2e
 
 clean:
 	rm -rf bin

@@ -12,6 +12,8 @@
 # cache in $TMPDIR first, so Debian's rg is put there as the tarball it expects.
 # Nothing downloads a browser: playwright-core drives /usr/bin/chromium.
 #
+# `editors/e2e.sh --install-only` stops after the installs (to warm the cache).
+#
 # Env: AHPLS_E2E_CACHE, AHPLS_E2E_ARTIFACTS (screenshots and logs; default
 # editors/vscode/e2e/artifacts, gitignored), AHPLS_E2E_TIMEOUT (seconds for the
 # browser part, default 420).
@@ -63,6 +65,7 @@ if [ ! -x "$cs/node_modules/.bin/code-server" ] || [ ! -f "$cs/.complete" ]; the
   nodedir="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
   (cd "$cs" && echo '{"private":true}' >package.json &&
     TMPDIR="$tmp" npm_config_yes=true npm_config_nodedir="$nodedir" npm_config_unsafe_perm=true \
+      "$root/scripts/progress.sh" "npm install code-server" \
       npm install --no-audit --no-fund --loglevel=error --unsafe-perm "code-server@$CODE_SERVER_VERSION")
   rm -rf "$tmp"
   touch "$cs/.complete"
@@ -73,6 +76,11 @@ if [ ! -f "$pw/node_modules/playwright-core/package.json" ]; then
   mkdir -p "$pw"
   (cd "$pw" && echo '{"private":true}' >package.json &&
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error "playwright-core@$PLAYWRIGHT_VERSION")
+fi
+
+if [ "${1:-}" = --install-only ]; then
+  step "installed (--install-only)"
+  exit 0
 fi
 
 # --- the vsix under test --------------------------------------------------------------

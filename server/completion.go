@@ -32,7 +32,7 @@ func completeMarkdown(kind model.Kind, rel string, text []byte, off int, targets
 	indented := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
 	if indented {
 		if parentKey(text, lineStart, fm.Body.Start) == "hooks" && !strings.Contains(line, ":") {
-			return valueItems(hookEventNames(targets), "hook event")
+			return documented(valueItems(hookEventNames(targets), "hook event"), hookEventDoc)
 		}
 		return items
 	}
@@ -90,19 +90,19 @@ func valueCompletions(kind model.Kind, rel, key string) []protocol.CompletionIte
 		if kind == model.KindSkill {
 			detail = "the folder name (consumers find the skill by it)"
 		}
-		return []protocol.CompletionItem{{
+		return documented([]protocol.CompletionItem{{
 			Label:     name,
 			Kind:      protocol.CompletionItemKindValue,
 			Detail:    protocol.NewOptional(detail),
 			Preselect: protocol.NewOptional(true),
-		}}
+		}}, valueDoc(kind, key))
 	}
 	if values := fieldValues(kind, key); len(values) > 0 {
 		detail := key
 		if boolKeys[key] {
 			detail = "boolean"
 		}
-		return valueItems(values, detail)
+		return documented(valueItems(values, detail), valueDoc(kind, key))
 	}
 	return []protocol.CompletionItem{}
 }

@@ -114,3 +114,50 @@ func TestCompletionJSONKeysNotPresent(t *testing.T) {
 	inner := `{"name": "p", "author": {"`
 	assert.Equal(t, map[string]bool{}, jsonKeysAround([]byte(inner), len(inner)))
 }
+
+// TestCompletionItemsSayWhatTheyAre: every item an editor lists carries a
+// detail line and Markdown documentation (#31), keys, values, the folder
+// name and hook events alike, in Markdown headers and JSON files.
+func TestCompletionItemsSayWhatTheyAre(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	gh := func(rel string) uri.URI { return uri.File(filepath.Join(root, filepath.FromSlash(rel))) }
+	cases := []struct {
+		name      string
+		u         uri.URI
+		text      string
+		line, col int
+	}{
+		{"skill keys", gh(".claude/skills/k/SKILL.md"), "---\nname: k\ndescription: K.\n\n---\n", 3, 0},
+		{"skill name", gh(".github/skills/db-migrate/SKILL.md"), "---\nname: \n---\n", 1, 6},
+		{"boolean", gh(".github/skills/b/SKILL.md"), "---\nuser-invocable: \n---\n", 1, 16},
+		{"enum", gh(".github/agents/a.agent.md"), "---\ntarget: \n---\n", 1, 8},
+		{"hook events in a header", gh(".github/agents/h.agent.md"), "---\nhooks:\n  \n---\n", 2, 2},
+		{"hook events in hooks.json", gh("hooks/hooks.json"), "{\n  \"hooks\": {\n    \"\"\n  }\n}\n", 2, 5},
+		{"JSON keys", gh(".mcp.json"), "{\n  \n}\n", 1, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			require.NoError(t, c.notify("textDocument/didOpen", didOpen(tc.u, 1, tc.text)))
+			var list struct {
+				Items []struct {
+					Label         string `json:"label"`
+					Detail        string `json:"detail"`
+					Documentation *struct {
+						Kind  string `json:"kind"`
+						Value string `json:"value"`
+					} `json:"documentation"`
+				} `json:"items"`
+			}
+			require.NoError(t, c.call("textDocument/completion", posParams(tc.u, tc.line, tc.col), &list))
+			require.NotEmpty(t, list.Items)
+			for _, it := range list.Items {
+				assert.NotEmpty(t, it.Detail, "%s: detail", it.Label)
+				if assert.NotNil(t, it.Documentation, "%s: documentation", it.Label) {
+					assert.Equal(t, "markdown", it.Documentation.Kind, it.Label)
+					assert.NotEmpty(t, strings.TrimSpace(it.Documentation.Value), "%s: documentation", it.Label)
+				}
+			}
+		})
+	}
+}

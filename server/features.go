@@ -275,10 +275,10 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 		if key, _, found := strings.Cut(line, ":"); found && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
 			key = strings.TrimSpace(key)
 			if boolKeys[key] {
-				return valueItems([]string{"true", "false"}, "boolean")
+				return documented(valueItems([]string{"true", "false"}, "boolean"), valueDoc(kind, key))
 			}
 			if values := fieldValues(kind, key); len(values) > 0 {
-				return valueItems(values, key)
+				return documented(valueItems(values, key), valueDoc(kind, key))
 			}
 			return items
 		}
@@ -292,12 +292,12 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 	trimmed := strings.TrimSpace(line)
 	switch {
 	case typeValue.MatchString(trimmed):
-		return valueItems(hookTypes, "hook type")
+		return documented(valueItems(hookTypes, "hook type"), hookTypeDoc)
 	case strings.HasSuffix(strings.TrimRight(trimmed, ` "`), ":") && isBoolJSONKey(trimmed):
-		return valueItems([]string{"true", "false"}, "boolean")
+		return documented(valueItems([]string{"true", "false"}, "boolean"), func(v string) string { return "`" + v + "`" })
 	case kind == model.KindHooks || kind == model.KindSettings:
 		if insideHooksObject(text[:off]) {
-			return valueItems(hookEventNames(targets), "hook event")
+			return documented(valueItems(hookEventNames(targets), "hook event"), hookEventDoc)
 		}
 	}
 	// Keys: not those the enclosing object already has (#18).
@@ -356,6 +356,45 @@ func insideHooksObject(before []byte) bool {
 		}
 	}
 	return false
+}
+
+// documented gives each item the Markdown doc(label) (none when empty), so
+// the editor's completion details say what a value does, not only its label.
+func documented(items []protocol.CompletionItem, doc func(label string) string) []protocol.CompletionItem {
+	for i := range items {
+		if d := doc(items[i].Label); d != "" {
+			items[i].Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: d}
+		}
+	}
+	return items
+}
+
+// valueDoc documents a value of a header key by the key's catalogue entry.
+func valueDoc(kind model.Kind, key string) func(string) string {
+	return func(v string) string {
+		head := fmt.Sprintf("`%s: %s`", key, v)
+		if f, ok := lookupField(kind, key); ok {
+			return head + "\n\n" + fieldDoc(f)
+		}
+		return head
+	}
+}
+
+// hookTypeDoc says what a hook handler of each type runs.
+func hookTypeDoc(t string) string {
+	switch t {
+	case "command":
+		return "`command`: runs a shell command."
+	case "http":
+		return "`http`: sends the event to a URL."
+	case "mcp_tool":
+		return "`mcp_tool`: calls a tool of an MCP server."
+	case "prompt":
+		return "`prompt`: asks the model with a prompt."
+	case "agent":
+		return "`agent`: runs a subagent."
+	}
+	return ""
 }
 
 func valueItems(values []string, detail string) []protocol.CompletionItem {

@@ -54,6 +54,19 @@ func fieldDoc(f diagnostics.FieldInfo) string {
 	return b.String()
 }
 
+// keyDetail is a key's one-line completion detail: where it goes and who
+// reads it.
+func keyDetail(kind model.Kind, f diagnostics.FieldInfo) string {
+	where := "JSON key"
+	if kind.Markdown() {
+		where = "frontmatter key"
+	}
+	if len(f.Targets) == 0 {
+		return where
+	}
+	return where + " · " + readers(f.Targets)
+}
+
 // keyItems offers the kind's keys; keys an effective target reads sort first.
 func keyItems(kind model.Kind, targets []model.Target) []protocol.CompletionItem {
 	eff := map[model.Target]bool{}
@@ -77,6 +90,7 @@ func keyItems(kind model.Kind, targets []model.Target) []protocol.CompletionItem
 		item := protocol.CompletionItem{
 			Label:         f.Key,
 			Kind:          protocol.CompletionItemKindProperty,
+			Detail:        protocol.NewOptional(keyDetail(kind, f)),
 			Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: fieldDoc(f)},
 			SortText:      protocol.NewOptional(fmt.Sprintf("%s%04d", rank, i)),
 		}

@@ -47,6 +47,7 @@ local ok, err = xpcall(function()
   run_suite('unit', require('unit_spec'))
   if which ~= 'unit' then
     run_suite('e2e', require('e2e_spec'))
+    run_suite('roots', require('roots_spec'))
   end
 end, debug.traceback)
 if not ok then

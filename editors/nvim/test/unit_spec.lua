@@ -83,6 +83,12 @@ local nested_plugin_skill = touch('ws2/.github/x.md')
 touch('ws2/plugins/q/.plugin/plugin.json')
 local nested_q_skill = touch('ws2/plugins/q/skills/s/SKILL.md')
 local lonely = touch('lonely/SKILL.md')
+local cplug_skill = touch('cplug/skills/s/SKILL.md')
+mkdir('cplug/.claude-plugin')
+local codex_manifest = touch('xplug/.codex-plugin/plugin.json')
+local cursor_agent = touch('uplug/agents/a.md')
+mkdir('uplug/.cursor-plugin')
+local loose_prompt = touch('loose/notes.prompt.md')
 
 test('find_root prefers the .git folder over nearer markers', function()
   A.eq(tmp .. '/repo', ahpls.find_root(repo_skill), 'skill in repo')
@@ -96,8 +102,39 @@ test('find_root without .git uses the nearest .github, .claude or .plugin', func
   A.eq(tmp .. '/ws2/plugins/q', ahpls.find_root(nested_q_skill), 'nearest .plugin')
 end)
 
-test('find_root gives nil outside any root, so nothing attaches there', function()
+test('find_root gives nil outside any root marker', function()
   A.eq(nil, ahpls.find_root(lonely), 'no markers')
+end)
+
+test('a plugin folder with only .claude-plugin, .codex-plugin or .cursor-plugin is a root', function()
+  A.eq({ tmp .. '/cplug', '.claude-plugin' }, { ahpls.find_root(cplug_skill) }, '.claude-plugin')
+  A.eq({ tmp .. '/xplug', '.codex-plugin' }, { ahpls.find_root(codex_manifest) }, '.codex-plugin')
+  A.eq({ tmp .. '/uplug', '.cursor-plugin' }, { ahpls.find_root(cursor_agent) }, '.cursor-plugin')
+  A.eq({ tmp .. '/cplug', 'nearest folder with .claude-plugin' }, { ahpls.root_with_reason(cplug_skill, nil, { root_markers = ahpls.root_markers }) }, 'reason')
+end)
+
+test("without a marker a SKILL.md's root holds its skill folder; other files get their folder, noticed once", function()
+  local notices = {}
+  local orig = vim.notify
+  vim.notify = function(m)
+    table.insert(notices, m)
+  end
+  ahpls._single_file_noticed = false
+  local opts = { root_markers = ahpls.root_markers }
+  local skill_root, skill_why = ahpls.root_with_reason(lonely, nil, opts)
+  local r1, why1 = ahpls.root_with_reason(loose_prompt, nil, opts)
+  local r2 = ahpls.root_with_reason(loose_prompt, nil, opts)
+  local refused = ahpls.root_with_reason(loose_prompt, nil, { root_dir = function() return nil end })
+  vim.notify = orig
+  A.eq(tmp, skill_root, 'skill: the folder holding lonely/')
+  A.contains(skill_why, 'skill folder lonely', 'skill reason')
+  A.eq(tmp .. '/loose', r1, 'single file: its folder')
+  A.eq(tmp .. '/loose', r2, 'again')
+  A.contains(why1, 'single file', 'single-file reason')
+  A.eq(1, #notices, 'one notice for two single-file roots: ' .. vim.inspect(notices))
+  A.contains(notices[1], 'notes.prompt.md', 'the notice names the file')
+  A.contains(notices[1], '.claude-plugin', 'the notice names the markers')
+  A.eq(nil, refused, "a root_dir function's nil is obeyed")
 end)
 
 test('lsp_config.root_dir (0.11) reports a root only for our files', function()
@@ -116,7 +153,7 @@ test('lsp_config.root_dir (0.11) reports a root only for our files', function()
   end
   A.eq(tmp .. '/repo', root_for(repo_skill), 'skill')
   A.eq(nil, root_for(tmp .. '/repo/README.md'), 'README in repo')
-  A.eq(nil, root_for(lonely), 'skill outside roots')
+  A.eq(tmp, root_for(lonely), 'skill outside roots: the folder holding its folder')
 end)
 
 test("the user's root_markers and root_dir decide the root (both paths)", function()
@@ -160,6 +197,40 @@ test("the user's root_markers and root_dir decide the root (both paths)", functi
   A.eq('/fixed', ahpls._opts.root_dir, 'setup keeps root_dir')
   ahpls.setup({})
   A.eq(nil, ahpls._opts.root_dir, 'a later setup without it clears it')
+end)
+
+test('hover Markdown for 0.7–0.9: tables become lists, links text and address', function()
+  local hover = require('ahpls.hover')
+  local md = table.concat({
+    '**skill/name-charset** (info) — [rule documentation](https://x.test/rules.md#skill-name-charset)',
+    '',
+    'Names use lowercase letters.',
+    '',
+    '| consumer | reaction |',
+    '|---|---|',
+    '| VS Code | accepts it |',
+    '| Agent Skills spec | only the spec forbids it |',
+    '',
+    '```',
+    '| kept | in code |',
+    '```',
+  }, '\n')
+  A.eq({
+    '**skill/name-charset** (info) — rule documentation <https://x.test/rules.md#skill-name-charset>',
+    '',
+    'Names use lowercase letters.',
+    '',
+    '- VS Code: accepts it',
+    '- Agent Skills spec: only the spec forbids it',
+    '',
+    '```',
+    '| kept | in code |',
+    '```',
+  }, hover.plain_lines(md), 'lines')
+  A.eq('a\n\nb', hover.markdown_of({ 'a', { value = 'b' } }), 'MarkedString list')
+  if vim.fn.has('nvim-0.10') == 0 then
+    A.eq(hover.handler, ahpls.client_config({}).handlers['textDocument/hover'], 'the handler is installed before 0.10')
+  end
 end)
 
 test(':AhplsHostConnection output is one fact a line', function()

@@ -5,10 +5,15 @@
 //   AHPLS_E2E_ARTIFACTS, AHPLS_TESTHOST (optional: the AHP test host binary),
 //   AHPLS_E2E_TIMEOUT (seconds, default 420), CHROMIUM (default /usr/bin/chromium).
 //
-// What a user does, in order: open a workspace with a broken SKILL.md; see
-// the Problems entry; apply the quick fix and see "No problems"; hover a
-// frontmatter key; read the status bar item and the language status item; see
-// the skill in the Customizations view and toggle it off for the session.
+// What a user does, in order: open a workspace with a broken SKILL.md and a
+// second broken skill that the VS Code setting `ahpls.exclude` names; see the
+// Problems entry of the first only; Go to Symbol lists each heading once; apply
+// the quick fix and see "No problems" (the excluded skill stays silent); hover a
+// frontmatter key; read the neutral status bar item (no agent host configured
+// yet), its menu and the language status item with the server version; remove
+// the exclude and set `ahpls.host` in settings.json: the excluded skill's
+// problem appears and the status bar shows the host; see the skill in the
+// Customizations view and toggle it off for the session.
 // Every step waits for a condition (never a fixed sleep) under one overall
 // deadline. On failure a screenshot, the page text and code-server's log are
 // kept in AHPLS_E2E_ARTIFACTS; on success the final screenshot is kept too.
@@ -121,6 +126,11 @@ async function main() {
   const ws = path.join(work, 'workspace');
   fs.cpSync(env.AHPLS_E2E_FIXTURE, ws, { recursive: true });
   const skill = path.join(ws, '.github/skills/my-skill/SKILL.md');
+  // A second broken skill, silenced by ahpls.exclude until the setting changes.
+  const draftDir = path.join(ws, '.github/skills/draft-skill');
+  fs.mkdirSync(draftDir, { recursive: true });
+  fs.writeFileSync(path.join(draftDir, 'SKILL.md'), '---\nname: Draft_Skill\ndescription: A draft that ahpls.exclude silences.\n---\n\n# Draft\n');
+  const exclude = ['.github/skills/draft-skill/**'];
   const userData = path.join(work, 'user-data');
   const extDir = path.join(work, 'extensions');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -159,8 +169,11 @@ async function main() {
     'window.commandCenter': false,
     'files.autoSave': 'off',
   };
-  if (hostURL) settings['ahpls.host'] = hostURL;
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // No agent host at first (as for most users): the status must be neutral.
+  // The host is set later by rewriting settings.json, as a user would.
+  settings['ahpls.exclude'] = exclude;
+  const settingsFile = path.join(userData, 'User', 'settings.json');
+  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
 
   // --- install the vsix and start code-server -----------------------------------------
   const csArgs = ['--user-data-dir', userData, '--extensions-dir', extDir];
@@ -235,6 +248,30 @@ async function main() {
     throw new Error(`the Problems entry does not name an ahpls rule: ${problemText}`);
   }
 
+  // --- Go to Symbol: each heading once (VS Code's Markdown provider only) --------------
+  await page.locator('.monaco-editor .view-lines').first().click();
+  // The palette with '@' lists the editor's symbols (read, not run: no Enter).
+  const symbolInput = page.locator('.quick-input-widget .quick-input-box input');
+  await page.keyboard.press('F1');
+  await symbolInput.waitFor({ state: 'visible', timeout: remaining() });
+  await symbolInput.fill('@');
+  const symbolRows = page.locator('.quick-input-widget .monaco-list-row');
+  const symbols = await waitFor('the symbols of SKILL.md', async () => {
+    const t = await symbolRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+    return t.some((x) => /Release notes/.test(x)) ? t : undefined;
+  }, 30000);
+  const headings = symbols.filter((x) => /Release notes/.test(x)).length;
+  log(`Go to Symbol: ${symbols.map((x) => x.replace(/\s+/g, ' ').trim()).join(' | ')}`);
+  await page.keyboard.press('Escape');
+  if (headings !== 1) throw new Error(`Go to Symbol lists the heading "Release notes" ${headings} times`);
+  await runCommand('Explorer: Focus on Outline View');
+  const outline = page.locator('.pane:has(> .pane-header:has-text("Outline"))');
+  await outline.locator('.monaco-list-row', { hasText: 'Release notes' }).first().waitFor({ timeout: Math.min(remaining(), 30000) });
+  const outlineText = (await outline.innerText()).replace(/\s+/g, ' ');
+  log(`Outline: ${outlineText.slice(0, 200)}`);
+  if (/agent customization files/.test(outlineText)) throw new Error(`the Outline has a level per provider: ${outlineText}`);
+  await runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => page.keyboard.press('Control+Shift+M'));
+
   // --- hover, on the flagged value ---------------------------------------------------------
   // The mouse rests on the value, as a user's would; VS Code shows the hover
   // (the diagnostic and ahpls's own text) after its delay.
@@ -273,13 +310,68 @@ async function main() {
   // Saved, so that what the agent host reads back is the fixed file too.
   await runCommand('File: Save');
   await waitFor('the fix on disk', () => fs.readFileSync(skill, 'utf8').includes('name: my-skill'), 30000);
+  // The draft skill has a finding too: "No problems" means ahpls.exclude reached the server.
   await waitFor('"No problems" in the Problems view', async () => /No problems/i.test(await problems.innerText({ timeout: 5000 })), 90000);
-  log('Problems: No problems');
+  log('Problems: No problems (the excluded draft skill is silent)');
+
+  // --- no host configured: a neutral status item, its menu, the version ------------------
+  const status = page.locator('.statusbar-item:not(#status\\.languageStatus)', { hasText: /^\s*ahpls/ }).first();
+  await status.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
+  let seen = '';
+  await waitFor('a neutral status bar item (no host configured)', async () => {
+    const text = (await status.innerText()).trim();
+    const cls = (await status.getAttribute('class')) ?? '';
+    const aria = (await status.locator('[aria-label]').first().getAttribute('aria-label').catch(() => '')) ?? '';
+    seen = `text "${text}", class "${cls}", aria "${aria}"`;
+    // A host state would read "ahpls: host", "disconnected", "refused" or "connecting".
+    return text === 'ahpls' && !/error-kind|warning-kind/.test(cls) && !/ahpls: host|disconnected|refused|connecting/i.test(aria + text);
+  }).catch((e) => {
+    throw new Error(`${e.message}; last seen: ${seen}`);
+  });
+  log(`status bar item without a host: ${seen}`);
+  await status.click();
+  const menu = page.locator('.quick-input-widget');
+  await menu.locator('.monaco-list-row', { hasText: 'Check Workspace' }).first().waitFor({ state: 'visible', timeout: remaining() });
+  const menuText = (await menu.innerText()).replace(/\s+/g, ' ');
+  log(`menu: ${menuText.slice(0, 300)}`);
+  for (const item of ['Restart Server', 'Show Output', 'Show Version', 'Fix All in Workspace', 'Open Rules Documentation']) {
+    if (!menuText.includes(item)) throw new Error(`the status bar menu lacks "${item}": ${menuText}`);
+  }
+  if (/Host Connection/.test(menuText)) throw new Error(`the menu offers host entries without a host: ${menuText}`);
+  const version = /ahpls (\d+\.\d+\.\d+\S*) — running/.exec(menuText)?.[1];
+  if (!version) throw new Error(`the menu title does not show the server version: ${menuText}`);
+  log(`server version shown: ${version}`);
+  await page.keyboard.press('Escape');
+  await page.locator('.monaco-editor .view-lines').first().click();
+  const langStatus0 = page.locator('#status\\.languageStatus');
+  await langStatus0.waitFor({ state: 'visible', timeout: remaining() });
+  await langStatus0.click();
+  const langHover0 = page.locator('.monaco-hover:not(.hidden)', { hasText: 'ahpls' }).first();
+  await langHover0.waitFor({ state: 'visible', timeout: remaining() });
+  const langText0 = (await langHover0.innerText()).replace(/\s+/g, ' ');
+  log(`language status without a host: ${langText0.slice(0, 200)}`);
+  if (!langText0.includes(`ahpls ${version}`)) throw new Error(`the language status does not show ahpls ${version}: ${langText0}`);
+  await page.keyboard.press('Escape');
+
+  // --- settings.json changes: the exclude goes, the host comes ------------------------------
+  // Edited in VS Code as a user would (code-server does not see a write from
+  // outside): the JSON goes in as one inserted line (no auto-closed quotes).
+  delete settings['ahpls.exclude'];
+  if (hostURL) settings['ahpls.host'] = hostURL;
+  await runCommand('Preferences: Open User Settings (JSON)');
+  await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: remaining() });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'workbench.startupEditor' }).first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify(settings));
+  await runCommand('File: Save');
+  await waitFor('settings.json saved without ahpls.exclude', () => !fs.readFileSync(settingsFile, 'utf8').includes('ahpls.exclude'), 30000);
+  await runCommand('View: Close Editor');
+  await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor({ timeout: remaining() });
+  log(`settings.json edited: ahpls.exclude removed${hostURL ? `, ahpls.host = ${hostURL}` : ''}`);
+  await problems.locator('.monaco-list-row', { hasText: /Draft_Skill/ }).first().waitFor({ state: 'visible', timeout: Math.min(remaining(), 90000) });
+  log('Problems: the draft skill is reported once ahpls.exclude is removed');
 
   // --- status bar item and language status item -----------------------------------------
-  const want = hostURL ? /ahpls: host/ : /ahpls/;
-  const status = page.locator('.statusbar-item', { hasText: want }).first();
-  await status.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
   if (hostURL) {
     // Connected shows the plug icon and no error/warning background.
     await waitFor('the status bar item to say the host is connected', async () => {

@@ -17,6 +17,83 @@ export const CMD_TOGGLE_SESSION = 'ahpls.customizations.toggleSession';
 export const CMD_TOGGLE_WORKSPACE = 'ahpls.customizations.toggleWorkspace';
 export const CMD_TOGGLE_GLOBAL = 'ahpls.customizations.toggleGlobal';
 
+export const CMD_MENU = 'ahpls.client.menu';
+export const CMD_SHOW_OUTPUT = 'ahpls.client.showOutput';
+export const CMD_SHOW_VERSION = 'ahpls.client.showVersion';
+export const CMD_CHECK_WORKSPACE = 'ahpls.client.checkWorkspace';
+export const CMD_FIX_ALL_WORKSPACE = 'ahpls.client.fixAllInWorkspace';
+export const CMD_OPEN_RULES_DOCS = 'ahpls.client.openRulesDocs';
+
+/** The rule reference; a rule's own entry is RULES_DOCS + '#' + anchor. */
+export const RULES_DOCS = 'https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md';
+
+/** The code action kind of the server's fix-all (server/fixall.go). */
+export const FIX_ALL_KIND = 'source.fixAll.ahpls';
+
+export interface MenuItem {
+  label: string;
+  description?: string;
+  command: string;
+}
+
+/**
+ * What the status bar item's menu offers. Host entries only when a host is
+ * configured: the menu of a user who only lints says nothing about hosts.
+ */
+export function menuItems(hostConfigured: boolean): MenuItem[] {
+  const items: MenuItem[] = [
+    { label: '$(refresh) Restart Server', command: CMD_RESTART },
+    { label: '$(output) Show Output', command: CMD_SHOW_OUTPUT },
+    { label: '$(info) Show Version', command: CMD_SHOW_VERSION },
+    { label: '$(checklist) Check Workspace', description: 'ahpls check on every workspace folder', command: CMD_CHECK_WORKSPACE },
+    { label: '$(wand) Fix All in Workspace', description: 'every preferred quick fix, in every file', command: CMD_FIX_ALL_WORKSPACE },
+    { label: '$(book) Open Rules Documentation', command: CMD_OPEN_RULES_DOCS },
+  ];
+  if (hostConfigured) {
+    items.push({ label: '$(plug) Show Host Connection', command: CMD_SHOW_HOST_CONNECTION });
+    items.push({ label: '$(key) Set Agent Host Token…', command: CMD_SET_HOST_TOKEN });
+  }
+  return items;
+}
+
+export interface CheckSummary {
+  files: number;
+  findings: number;
+  bySeverity: Record<string, number>;
+  /** One line a finding, as `ahpls check` prints them: rel:line:col: severity: message [rule]. */
+  lines: string[];
+}
+
+/**
+ * Sums up the JSON of `ahpls check --format json` for the message after
+ * Check Workspace; undefined when the text is not that JSON.
+ */
+export function summarizeCheck(json: string): CheckSummary | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const list = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? ((v as Record<string, unknown>).diagnostics ?? (v as Record<string, unknown>).findings) : undefined;
+  if (!Array.isArray(list)) {
+    return undefined;
+  }
+  const files = new Set<string>();
+  const bySeverity: Record<string, number> = {};
+  const lines: string[] = [];
+  for (const d of list) {
+    if (d === null || typeof d !== 'object') continue;
+    const r = d as Record<string, unknown>;
+    const file = r.rel ?? r.path ?? r.file ?? r.uri;
+    if (typeof file === 'string') files.add(file);
+    const sev = typeof r.severity === 'string' ? r.severity : 'unknown';
+    bySeverity[sev] = (bySeverity[sev] ?? 0) + 1;
+    lines.push(`${String(file)}:${String(r.line ?? '?')}:${String(r.column ?? '?')}: ${sev}: ${String(r.message ?? '')}${typeof r.rule === 'string' ? ` [${r.rule}]` : ''}`);
+  }
+  return { files: files.size, findings: list.length, bySeverity, lines };
+}
+
 export const SCOPES = ['session', 'workspace', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -3,6 +3,7 @@
 // this file only wires them to the editor: it starts `ahpls serve` over stdio,
 // keeps the server's `ahpls` settings section in sync (gated by workspace trust),
 // shows the agent-host connection in the status bar and adds palette commands.
+import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -16,16 +17,26 @@ import {
 import { BinaryNotFoundError, nodeBinaryEnv, repairBundledBinary, resolveBinary } from './binary';
 import {
   buildToggleArgs,
+  CMD_CHECK_WORKSPACE,
+  CMD_FIX_ALL_WORKSPACE,
+  CMD_MENU,
+  CMD_OPEN_RULES_DOCS,
   CMD_REFRESH_CUSTOMIZATIONS,
   CMD_RESTART,
+  CMD_SHOW_OUTPUT,
+  CMD_SHOW_VERSION,
   CMD_SET_HOST_TOKEN,
   CMD_SHOW_HOST_CONNECTION,
   CMD_TOGGLE_CUSTOMIZATION,
   CMD_TOGGLE_GLOBAL,
   CMD_TOGGLE_SESSION,
   CMD_TOGGLE_WORKSPACE,
+  FIX_ALL_KIND,
   formatCommandResult,
   LSP_SHOW_HOST_CONNECTION,
+  menuItems,
+  RULES_DOCS,
+  summarizeCheck,
   LSP_TOGGLE_CUSTOMIZATION,
   toggleChoices,
   unadvertisedLspCommands,
@@ -33,7 +44,18 @@ import {
 import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, toggleFor, ViewNode } from './customizations';
 import { ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from './filekinds';
 import { answerConfigurationItem, MappedSettings, sameSettings, SECTION, ServerSettings, toServerSettings } from './settings';
-import { HOST_STATUS_NOTIFICATION, HostStatus, parseHostStatus, presentLanguageStatus, presentStatus, ServerState } from './status';
+import {
+  formatHostConnection,
+  HOST_STATUS_NOTIFICATION,
+  hostConfigured,
+  HostStatus,
+  parseHostStatus,
+  presentLanguageStatus,
+  presentStatus,
+  serverLabel,
+  ServerState,
+} from './status';
+import { leaveSymbolsToVSCode } from './symbols';
 import { describeToolTrust } from './trust';
 
 let client: LanguageClient | undefined;
@@ -47,6 +69,10 @@ let serverState: ServerState = 'stopped';
 let hostStatus: HostStatus | undefined;
 let pushedSettings: ServerSettings | undefined;
 let lastWarnings = '';
+/** serverInfo.version of the running server (undefined before it answered initialize). */
+let serverVersion: string | undefined;
+/** The binary the running server was started from. */
+let serverPath: string | undefined;
 /** Forwarders for LSP commands the running server did not advertise; rebuilt per start. */
 let forwarders: vscode.Disposable[] = [];
 
@@ -66,11 +92,16 @@ function firstFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
 }
 
+function isHostConfigured(): boolean {
+  return hostConfigured(vscode.workspace.getConfiguration(SECTION).get<string>('host')?.trim(), hostStatus);
+}
+
 function updateStatus(): void {
-  const p = presentStatus(serverState, hostStatus);
+  const configured = isHostConfigured();
+  const p = presentStatus(serverState, hostStatus, configured, serverVersion);
   statusItem.text = p.text;
   const requested = vscode.workspace.getConfiguration(SECTION).get<boolean>('trustWorkspaceTools') === true;
-  statusItem.tooltip = `${p.tooltip}\n${describeToolTrust(requested, vscode.workspace.isTrusted)}`;
+  statusItem.tooltip = `${p.tooltip}\n${describeToolTrust(requested, vscode.workspace.isTrusted)}\nClick for the ahpls menu.`;
   statusItem.backgroundColor =
     p.level === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -78,7 +109,7 @@ function updateStatus(): void {
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
   statusItem.show();
-  const l = presentLanguageStatus(serverState, hostStatus, describeToolTrust(requested, vscode.workspace.isTrusted));
+  const l = presentLanguageStatus(serverState, hostStatus, describeToolTrust(requested, vscode.workspace.isTrusted), serverVersion);
   languageStatus.text = l.text;
   languageStatus.detail = l.detail;
   languageStatus.severity =
@@ -218,6 +249,7 @@ async function startClient(): Promise<void> {
     return;
   }
   output.info(`Starting ${bin.path} serve (found via ${bin.source}).`);
+  serverPath = bin.path;
 
   // The token lives in SecretStorage and reaches the server as an environment
   // variable, never in settings (which traces and the settings UI would show).
@@ -236,6 +268,9 @@ async function startClient(): Promise<void> {
       return pushedSettings;
     },
     middleware: {
+      // VS Code's own Markdown provider already lists the headings, and the
+      // Outline adds a level per provider: leave Markdown files to it.
+      provideDocumentSymbols: (document, token, next) => (leaveSymbolsToVSCode(document.languageId) ? [] : next(document, token)),
       workspace: {
         configuration: async (params, token, next) => {
           const settings = currentSettings().settings;
@@ -278,6 +313,10 @@ async function startClient(): Promise<void> {
     output.error(`ahpls failed to start: ${e instanceof Error ? e.message : String(e)}`);
     return;
   }
+  const info = c.initializeResult?.serverInfo;
+  serverVersion = info?.version;
+  output.info(`Server: ${info?.name ?? 'ahpls'} ${info?.version ?? '(no version reported)'} (${bin.path})`);
+  updateStatus();
   const advertised = c.initializeResult?.capabilities.executeCommandProvider?.commands;
   for (const command of unadvertisedLspCommands(advertised)) {
     forwarders.push(vscode.commands.registerCommand(command, (...args: unknown[]) => executeLsp(command, args)));
@@ -310,6 +349,7 @@ async function stopClient(): Promise<void> {
   }
   serverState = 'stopped';
   hostStatus = undefined;
+  serverVersion = undefined;
   updateStatus();
 }
 
@@ -359,24 +399,130 @@ async function toggleCustomization(arg?: unknown): Promise<void> {
 }
 
 async function showHostConnection(): Promise<void> {
-  const p = presentStatus(serverState, hostStatus);
+  const configured = isHostConfigured();
+  const p = presentStatus(serverState, hostStatus, configured, serverVersion);
   const requested = vscode.workspace.getConfiguration(SECTION).get<boolean>('trustWorkspaceTools') === true;
   output.info(p.tooltip);
-  output.info(describeToolTrust(requested, vscode.workspace.isTrusted));
+  let result: unknown;
   try {
-    const text = formatCommandResult(await executeLsp(LSP_SHOW_HOST_CONNECTION, []));
-    if (text !== '') {
-      output.info(text);
-    }
+    result = await executeLsp(LSP_SHOW_HOST_CONNECTION, []);
   } catch (e) {
     output.warn(`${LSP_SHOW_HOST_CONNECTION}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  // One fact a line in the Output channel, never the command's raw JSON.
+  for (const line of formatHostConnection(hostStatus, result, configured)) {
+    output.info(line);
+  }
+  output.info(describeToolTrust(requested, vscode.workspace.isTrusted));
   const pick = await vscode.window.showInformationMessage(p.tooltip, 'Show Output', 'Restart');
   if (pick === 'Show Output') {
     output.show(true);
   } else if (pick === 'Restart') {
     await restart();
   }
+}
+
+async function showMenu(): Promise<void> {
+  const items = menuItems(isHostConfigured());
+  const pick = await vscode.window.showQuickPick(items, { title: `${serverLabel(serverVersion)} — ${serverState}`, placeHolder: 'ahpls' });
+  if (pick !== undefined) {
+    await vscode.commands.executeCommand(pick.command);
+  }
+}
+
+function extensionVersion(): string {
+  return (vscode.extensions.getExtension('ahpls-dev.ahpls')?.packageJSON as { version?: string } | undefined)?.version ?? '?';
+}
+
+async function showVersion(): Promise<void> {
+  const text =
+    serverVersion !== undefined
+      ? `ahpls server ${serverVersion} (${serverPath ?? '?'}), extension ${extensionVersion()}`
+      : `ahpls server not running; extension ${extensionVersion()}`;
+  output.info(text);
+  await vscode.window.showInformationMessage(text);
+}
+
+/** `ahpls check` over every workspace folder (the CI view), listed in the Output channel. */
+async function checkWorkspace(): Promise<void> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  if (folders.length === 0) {
+    void vscode.window.showWarningMessage('ahpls: open a folder to check it.');
+    return;
+  }
+  let bin;
+  try {
+    bin = resolveBinary(vscode.workspace.getConfiguration(SECTION).get<string>('path'), nodeBinaryEnv(extensionPath, firstFolder()));
+  } catch (e) {
+    void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+    return;
+  }
+  const args = ['check', '--format', 'json'];
+  for (const g of currentSettings().settings.exclude) {
+    args.push('--exclude', g);
+  }
+  args.push(...folders);
+  output.info(`Check Workspace: ${bin.path} ${args.join(' ')}`);
+  const json = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'ahpls: checking the workspace' },
+    () =>
+      new Promise<string>((resolve) => {
+        execFile(bin.path, args, { cwd: folders[0], maxBuffer: 256 << 20, timeout: 10 * 60 * 1000 }, (err, stdout, stderr) => {
+          if (stderr.trim() !== '') {
+            output.warn(stderr.trim());
+          }
+          if (err !== null && stdout.trim() === '') {
+            output.error(`ahpls check failed: ${err.message}`);
+          }
+          resolve(stdout);
+        });
+      }),
+  );
+  const sum = summarizeCheck(json);
+  if (sum === undefined) {
+    void vscode.window.showErrorMessage('ahpls: the check gave no result; see the Output channel.');
+    output.show(true);
+    return;
+  }
+  for (const line of sum.lines) {
+    output.info(line);
+  }
+  const counts = Object.entries(sum.bySeverity)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
+  const text = sum.findings === 0 ? 'ahpls: no findings in the workspace.' : `ahpls: ${sum.findings} findings in ${sum.files} files (${counts}).`;
+  output.info(text);
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  const pick = await vscode.window.showInformationMessage(text, 'Show Output');
+  if (pick === 'Show Output') {
+    output.show(true);
+  }
+}
+
+/** Applies the server's fix-all action to every file with ahpls findings and saves them. */
+async function fixAllInWorkspace(): Promise<void> {
+  const uris = vscode.languages
+    .getDiagnostics()
+    .filter(([u, ds]) => u.scheme === 'file' && ds.some((d) => d.source === 'ahpls'))
+    .map(([u]) => u);
+  let fixed = 0;
+  for (const u of uris) {
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', u, new vscode.Range(0, 0, 0, 0), FIX_ALL_KIND)) ?? [];
+    const fix = actions.find((a) => a.kind?.value === FIX_ALL_KIND && a.edit !== undefined);
+    if (fix?.edit !== undefined && (await vscode.workspace.applyEdit(fix.edit))) {
+      for (const [changed] of fix.edit.entries()) {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === changed.toString());
+        if (doc?.isDirty) {
+          await doc.save();
+        }
+      }
+      fixed++;
+    }
+  }
+  const text = fixed === 0 ? `ahpls: nothing to fix (${uris.length} files with findings).` : `ahpls: fixed ${fixed} of ${uris.length} files with findings.`;
+  output.info(text);
+  void vscode.window.showInformationMessage(text);
 }
 
 let extensionPath = '';
@@ -405,12 +551,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('ahpls', { log: true });
   statusItem = vscode.window.createStatusBarItem('ahpls.hostStatus', vscode.StatusBarAlignment.Right, 100);
-  statusItem.name = 'ahpls agent host';
-  statusItem.command = CMD_SHOW_HOST_CONNECTION;
+  statusItem.name = 'ahpls';
+  statusItem.command = CMD_MENU;
   secrets = context.secrets;
   languageStatus = vscode.languages.createLanguageStatusItem('ahpls.status', selector());
   languageStatus.name = 'ahpls';
-  languageStatus.command = { title: 'Show Host Connection', command: CMD_SHOW_HOST_CONNECTION };
+  languageStatus.command = { title: 'Menu', command: CMD_MENU };
   const tree = vscode.window.createTreeView('ahpls.customizations', { treeDataProvider: customizations, showCollapseAll: true });
   context.subscriptions.push(
     output,
@@ -428,6 +574,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.commands.registerCommand(CMD_RESTART, restart),
+    vscode.commands.registerCommand(CMD_MENU, showMenu),
+    vscode.commands.registerCommand(CMD_SHOW_OUTPUT, () => output.show(true)),
+    vscode.commands.registerCommand(CMD_SHOW_VERSION, showVersion),
+    vscode.commands.registerCommand(CMD_CHECK_WORKSPACE, checkWorkspace),
+    vscode.commands.registerCommand(CMD_FIX_ALL_WORKSPACE, fixAllInWorkspace),
+    vscode.commands.registerCommand(CMD_OPEN_RULES_DOCS, () => vscode.env.openExternal(vscode.Uri.parse(RULES_DOCS))),
     vscode.commands.registerCommand(CMD_TOGGLE_CUSTOMIZATION, toggleCustomization),
     vscode.commands.registerCommand(CMD_SHOW_HOST_CONNECTION, showHostConnection),
     vscode.workspace.onDidChangeConfiguration(async (e) => {

@@ -26,6 +26,12 @@ export interface ServerSettings {
   sessions: 'auto' | string[];
   trustWorkspaceTools: boolean;
   rules: Record<string, RuleLevel>;
+  /** Globs of files the server leaves alone (`ahpls.exclude`). */
+  exclude: string[];
+  /** Headers for the WebSocket upgrade; absent when none are set. */
+  hostHeaders?: Record<string, string>;
+  /** More command tools (`{ tools: [...] }`, as .ahpls/tools.json); absent when unset. */
+  tools?: Record<string, unknown>;
 }
 
 /** The part of vscode.WorkspaceConfiguration we read (keys relative to `ahpls.`). */
@@ -102,6 +108,38 @@ export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean): 
     }
   }
 
+  const rawExclude = cfg.get<unknown>('exclude');
+  const exclude = stringArray(rawExclude) ?? [];
+  if (rawExclude !== undefined && rawExclude !== null && !Array.isArray(rawExclude)) {
+    warnings.push('ahpls.exclude must be a list of globs; ignored.');
+  }
+
+  let hostHeaders: Record<string, string> | undefined;
+  const rawHeaders = cfg.get<unknown>('hostHeaders');
+  if (rawHeaders !== undefined && rawHeaders !== null) {
+    if (typeof rawHeaders !== 'object' || Array.isArray(rawHeaders)) {
+      warnings.push('ahpls.hostHeaders must map header names to strings; ignored.');
+    } else {
+      for (const [name, value] of Object.entries(rawHeaders as Record<string, unknown>)) {
+        if (typeof value === 'string') {
+          (hostHeaders ??= {})[name] = value;
+        } else {
+          warnings.push(`ahpls.hostHeaders: '${name}' is not a string; left out.`);
+        }
+      }
+    }
+  }
+
+  let tools: Record<string, unknown> | undefined;
+  const rawTools = cfg.get<unknown>('tools');
+  if (rawTools !== undefined && rawTools !== null) {
+    if (typeof rawTools !== 'object' || Array.isArray(rawTools)) {
+      warnings.push('ahpls.tools must be an object like .ahpls/tools.json ({ "tools": [...] }); ignored.');
+    } else if (Object.keys(rawTools).length > 0) {
+      tools = rawTools as Record<string, unknown>;
+    }
+  }
+
   const requested = cfg.get<unknown>('trustWorkspaceTools') === true;
   const settings: ServerSettings = {
     targets,
@@ -109,9 +147,16 @@ export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean): 
     sessions,
     trustWorkspaceTools: gateToolTrust(requested, workspaceTrusted),
     rules,
+    exclude,
   };
   if (host !== undefined) {
     settings.host = host;
+  }
+  if (hostHeaders !== undefined) {
+    settings.hostHeaders = hostHeaders;
+  }
+  if (tools !== undefined) {
+    settings.tools = tools;
   }
   return { settings, warnings };
 }

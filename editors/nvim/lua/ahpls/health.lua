@@ -56,10 +56,15 @@ function M.check()
 
   local clients = ahpls.clients()
   if #clients == 0 then
-    h.info('No ahpls server running (open a SKILL.md, *.agent.md, .mcp.json, … inside a folder with .git, .github, .claude or .plugin)')
+    h.info(
+      ('No ahpls server running (open a SKILL.md, *.agent.md, .mcp.json, …; the root is the nearest folder with one of %s, else the folder holding a skill folder, else the file\'s own folder)'):format(
+        table.concat(ahpls._opts.root_markers or ahpls.root_markers, ', ')
+      )
+    )
   end
   for _, c in ipairs(clients) do
     local root = c.config and c.config.root_dir or '?'
+    h.info(('server %d root %s, chosen because: %s'):format(c.id, root, ahpls._root_reasons[root] or 'unknown (set outside ahpls)'))
     local s = ahpls._host_status[c.id]
     local host = s and (s.state .. (s.host and (' ' .. s.host) or '') .. (s.message and (' — ' .. s.message) or ''))
       or 'no host status reported yet'

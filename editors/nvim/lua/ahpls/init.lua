@@ -14,8 +14,11 @@ local M = {}
 M.name = 'ahpls'
 M.filetypes = { 'markdown', 'json', 'jsonc' }
 -- `.git` wins when present (one server per repository, which also sees the
--- plugins inside it); otherwise the nearest folder with one of the others.
-M.root_markers = { '.git', '.github', '.claude', '.plugin' }
+-- plugins inside it); otherwise the nearest folder with one of the others
+-- (a plugin folder has only its manifest folder). Without any, a SKILL.md's
+-- root is the folder that holds the skill folder, and any other file is
+-- served on its own folder (M.root_with_reason).
+M.root_markers = { '.git', '.github', '.claude', '.plugin', '.claude-plugin', '.codex-plugin', '.cursor-plugin' }
 
 M.lsp_commands = {
   toggle = 'ahpls.toggleCustomization',
@@ -166,10 +169,11 @@ local function parent(dir)
 end
 
 --- The workspace root for a file: the nearest ancestor holding `.git`, else
---- the nearest holding any other marker; nil when there is none.
+--- the nearest holding any other marker; nil when there is none. The
+--- second value is the marker found there.
 ---@param path string absolute file path
 ---@param markers string[]|nil
----@return string|nil
+---@return string|nil, string|nil
 function M.find_root(path, markers)
   markers = markers or M._opts.root_markers or M.root_markers
   path = normalize(path)
@@ -180,7 +184,7 @@ function M.find_root(path, markers)
       for _, m in ipairs(list) do
         local base = dir:sub(-1) == '/' and dir or (dir .. '/')
         if exists(base .. m) then
-          return dir
+          return dir, m
         end
       end
       local up = parent(dir)
@@ -195,10 +199,65 @@ function M.find_root(path, markers)
   if first == '.git' then
     local git = search({ '.git' })
     if git ~= nil then
-      return git
+      return git, '.git'
     end
   end
   return search(markers)
+end
+
+--- Why each root was chosen, for :checkhealth (root -> sentence).
+M._root_reasons = {}
+--- Set once the single-file notice was shown (it is shown once per session).
+M._single_file_noticed = false
+
+--- The root for a buffer and why: the user's `root_dir`, else the nearest
+--- root marker, else (a SKILL.md) the folder holding the skill folder, else
+--- the file's own folder with a one-time notice, so that a file in a
+--- downloaded archive or a bare folder is still served. A `root_dir`
+--- function that gives nil means "do not attach" and is obeyed.
+---@param path string absolute file name of the buffer
+---@param bufnr integer|nil
+---@param opts table|nil defaults to the options of the last setup()
+---@return string|nil root, string|nil reason
+function M.root_with_reason(path, bufnr, opts)
+  opts = opts or M._opts
+  local rd = opts.root_dir
+  if rd ~= nil and rd ~= '' then
+    local r = M.root_for(path, bufnr, opts)
+    if r == nil then
+      return nil, nil
+    end
+    return r, 'the root_dir option'
+  end
+  local root, marker = M.find_root(path, opts.root_markers)
+  if root ~= nil then
+    return root, ('nearest folder with %s'):format(marker)
+  end
+  path = normalize(path)
+  local dir = parent(path)
+  if dir == nil then
+    return nil, nil
+  end
+  if basename(path):lower() == 'skill.md' then
+    local up = parent(dir)
+    if up ~= nil and up ~= dir then
+      return up, ('no root marker (%s) above; the folder holding the skill folder %s'):format(
+        table.concat(opts.root_markers or M.root_markers, ', '),
+        basename(dir)
+      )
+    end
+  end
+  if not M._single_file_noticed then
+    M._single_file_noticed = true
+    notify(
+      ('no root marker (%s) above %s; serving its folder on its own'):format(
+        table.concat(opts.root_markers or M.root_markers, ', '),
+        basename(path)
+      ),
+      vim.log.levels.INFO
+    )
+  end
+  return dir, 'single file: no root marker above it; its own folder'
 end
 
 local function host_status_handler(_, result, ctx)
@@ -212,6 +271,15 @@ local function host_status_handler(_, result, ctx)
   }
   -- For statuslines: `autocmd User AhplsHostStatus redrawstatus`.
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'AhplsHostStatus', modeline = false })
+end
+
+-- Before 0.10 the hover float shows tables and links raw (ahpls/hover.lua).
+local function own_handlers()
+  local h = { ['ahpls/hostStatus'] = host_status_handler }
+  if vim.fn.has('nvim-0.10') == 0 then
+    h['textDocument/hover'] = require('ahpls.hover').handler
+  end
+  return h
 end
 
 --- The ahpls clients, for a buffer or all of them.
@@ -298,7 +366,7 @@ function M.client_config(opts)
     capabilities = opts.capabilities,
     flags = opts.flags,
     before_init = before_init,
-    handlers = vim.tbl_extend('force', { ['ahpls/hostStatus'] = host_status_handler }, opts.handlers or {}),
+    handlers = vim.tbl_extend('force', own_handlers(), opts.handlers or {}),
     on_attach = function(client, bufnr)
       M.create_user_commands()
       if user_on_attach then
@@ -340,8 +408,9 @@ function M.lsp_config(opts)
     if ok and type(merged) == 'table' and type(merged.root_markers) == 'table' then
       effective.root_markers = merged.root_markers
     end
-    local root = M.root_for(path, bufnr, effective)
+    local root, reason = M.root_with_reason(path, bufnr, effective)
     if root ~= nil then
+      M._root_reasons[root] = reason
       on_dir(root)
     end
   end
@@ -356,10 +425,11 @@ function M.attach(bufnr)
   if vim.bo[bufnr].buftype ~= '' or not M.is_ours(path) then
     return nil
   end
-  local root = M.root_for(path, bufnr, M._opts)
+  local root, reason = M.root_with_reason(path, bufnr, M._opts)
   if root == nil then
     return nil
   end
+  M._root_reasons[root] = reason
   local id = M._clients[root]
   local client = id and vim.lsp.get_client_by_id(id)
   if client == nil or call(client, 'is_stopped') then

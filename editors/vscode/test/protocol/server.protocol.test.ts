@@ -270,6 +270,21 @@ describe(`ahpls over stdio (${shownBin})`, { timeout: 120_000 }, () => {
     await conn.sendNotification(InitializedNotification.type, {});
   });
 
+  it('names its version in serverInfo (the extension shows it)', () => {
+    assert.equal(init.serverInfo?.name, 'ahpls');
+    assert.match(init.serverInfo?.version ?? '', /\S/, `serverInfo: ${JSON.stringify(init.serverInfo)}`);
+  });
+
+  it('reports the first scan of the workspace with $/progress, begin to end', async () => {
+    const progress = () => notified.filter((n) => n.method === '$/progress').map((n) => (n.params as { value?: { kind?: string; title?: string } }).value);
+    await waitFor('$/progress end of the first scan', () => (progress().some((v) => v?.kind === 'end') ? true : undefined));
+    const kinds = progress().map((v) => v?.kind);
+    assert.equal(kinds[0], 'begin', JSON.stringify(progress()));
+    assert.equal(kinds.at(-1), 'end', JSON.stringify(progress()));
+    assert.match(progress()[0]?.title ?? '', /ahpls/);
+    assert.ok(serverRequests.includes('window/workDoneProgress/create'), `server requests: ${serverRequests.join(', ')}`);
+  });
+
   it('reports skill/name-charset on the name value of a broken SKILL.md', async () => {
     await conn.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: skillUri, languageId: 'markdown', version: 1, text },

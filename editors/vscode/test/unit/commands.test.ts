@@ -4,6 +4,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   buildToggleArgs,
+  CMD_CHECK_WORKSPACE,
+  CMD_FIX_ALL_WORKSPACE,
+  CMD_MENU,
+  CMD_OPEN_RULES_DOCS,
+  CMD_SHOW_OUTPUT,
+  CMD_SHOW_VERSION,
   CMD_REFRESH_CUSTOMIZATIONS,
   CMD_RESTART,
   CMD_SET_HOST_TOKEN,
@@ -14,6 +20,8 @@ import {
   CMD_TOGGLE_WORKSPACE,
   formatCommandResult,
   LSP_COMMANDS,
+  menuItems,
+  summarizeCheck,
   toggleChoices,
   unadvertisedLspCommands,
 } from '../../src/commands';
@@ -67,6 +75,12 @@ describe('LSP command forwarding', () => {
         CMD_TOGGLE_SESSION,
         CMD_TOGGLE_WORKSPACE,
         CMD_TOGGLE_GLOBAL,
+        CMD_MENU,
+        CMD_SHOW_OUTPUT,
+        CMD_SHOW_VERSION,
+        CMD_CHECK_WORKSPACE,
+        CMD_FIX_ALL_WORKSPACE,
+        CMD_OPEN_RULES_DOCS,
       ].sort(),
     );
     for (const id of [...LSP_COMMANDS, LSP_LIST_CUSTOMIZATIONS]) {
@@ -78,5 +92,39 @@ describe('LSP command forwarding', () => {
     assert.equal(formatCommandResult(null), '');
     assert.equal(formatCommandResult('connected'), 'connected');
     assert.equal(formatCommandResult({ state: 'connected' }), '{\n  "state": "connected"\n}');
+  });
+});
+
+describe('the status bar menu', () => {
+  it('offers restart, output, version, check, fix all and rules docs; host entries only with a host', () => {
+    const plain = menuItems(false).map((i) => i.command);
+    assert.deepEqual(plain, [
+      'ahpls.restart',
+      'ahpls.client.showOutput',
+      'ahpls.client.showVersion',
+      'ahpls.client.checkWorkspace',
+      'ahpls.client.fixAllInWorkspace',
+      'ahpls.client.openRulesDocs',
+    ]);
+    assert.deepEqual(menuItems(true).map((i) => i.command).slice(plain.length), ['ahpls.client.showHostConnection', 'ahpls.client.setHostToken']);
+    const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+    for (const i of menuItems(true)) assert.ok(declared.has(i.command), i.command);
+  });
+});
+
+describe('summarizeCheck', () => {
+  it('counts the findings of `ahpls check --format json` by file and severity', () => {
+    const json = JSON.stringify([
+      { path: '/w/a/SKILL.md', rel: 'a/SKILL.md', line: 2, column: 7, severity: 'info', rule: 'skill/name-dir', message: 'Name differs.' },
+      { path: '/w/a/SKILL.md', rel: 'a/SKILL.md', line: 3, column: 1, severity: 'error', rule: 'skill/x', message: 'Bad.' },
+      { path: '/w/b.prompt.md', rel: 'b.prompt.md', line: 1, column: 1, severity: 'info', rule: 'p/y', message: 'Hm.' },
+    ]);
+    const s = summarizeCheck(json)!;
+    assert.equal(s.findings, 3);
+    assert.equal(s.files, 2);
+    assert.deepEqual(s.bySeverity, { info: 2, error: 1 });
+    assert.equal(s.lines[0], 'a/SKILL.md:2:7: info: Name differs. [skill/name-dir]');
+    assert.deepEqual(summarizeCheck('[]'), { files: 0, findings: 0, bySeverity: {}, lines: [] });
+    assert.equal(summarizeCheck('not json'), undefined);
   });
 });

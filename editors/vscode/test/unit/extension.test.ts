@@ -24,11 +24,11 @@ describe('activate() without a usable binary', () => {
     assert.match(rec.errors[0], /ahpls\.path is set to '\/nonexistent\/ahpls-for-test'/);
   });
 
-  it('shows a stopped server in the status bar, linked to Show Host Connection', () => {
+  it('shows a stopped server in the status bar, linked to the ahpls menu', () => {
     const item = rec.statusItems[0];
     assert.ok(item.visible);
     assert.equal(item.text, '$(circle-slash) ahpls');
-    assert.equal(item.command, 'ahpls.client.showHostConnection');
+    assert.equal(item.command, 'ahpls.client.menu');
     assert.match(String(item.tooltip), /not running/);
   });
 

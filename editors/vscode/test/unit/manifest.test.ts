@@ -54,23 +54,44 @@ describe('package.json', () => {
   });
   it('contributes every ahpls.* setting the extension reads', () => {
     assert.deepEqual(Object.keys(props).sort(), [
+      'ahpls.exclude',
       'ahpls.host',
+      'ahpls.hostHeaders',
       'ahpls.impliedTargets',
       'ahpls.path',
       'ahpls.rules',
       'ahpls.sessions',
       'ahpls.targets',
+      'ahpls.tools',
       'ahpls.trace.server',
       'ahpls.trustWorkspaceTools',
     ]);
     assert.deepEqual(props['ahpls.targets'].items.enum, [...KNOWN_TARGETS]);
-    assert.deepEqual(props['ahpls.rules'].additionalProperties.enum, [...RULE_LEVELS]);
     assert.equal(props['ahpls.trustWorkspaceTools'].default, false);
+  });
+  it('declares every server setting of the README (the "## Settings" table) as ahpls.<key>', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../../../../README.md'), 'utf8');
+    const section = readme.split('\n## Settings\n')[1].split('\n## ')[0];
+    const keys = [...section.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]);
+    assert.ok(keys.length >= 9, `server settings found in the README: ${keys.join(', ')}`);
+    for (const k of keys) {
+      assert.ok(props[`ahpls.${k}`] !== undefined, `ahpls.${k} is not declared in package.json`);
+    }
+  });
+  it('offers every rule id as a choice in ahpls.rules (generated from the rule table)', () => {
+    const rules = props['ahpls.rules'];
+    const ids = Object.keys(rules.properties);
+    assert.ok(ids.length > 50, `${ids.length} rule ids`);
+    for (const id of ['skill/name-charset', 'skill/name-dir']) {
+      assert.deepEqual(rules.properties[id].enum, [...RULE_LEVELS], id);
+      assert.match(rules.properties[id].markdownDescription, /docs\/rules\.md#/, id);
+    }
+    assert.equal(rules.additionalProperties, false);
   });
   it('ignores workspace values of the dangerous settings in untrusted workspaces', () => {
     const u = pkg.capabilities.untrustedWorkspaces;
     assert.equal(u.supported, 'limited');
-    assert.deepEqual([...u.restrictedConfigurations].sort(), ['ahpls.host', 'ahpls.path', 'ahpls.trustWorkspaceTools']);
+    assert.deepEqual([...u.restrictedConfigurations].sort(), ['ahpls.host', 'ahpls.hostHeaders', 'ahpls.path', 'ahpls.tools', 'ahpls.trustWorkspaceTools']);
   });
   it('has pinned (exact) dependency versions', () => {
     for (const [name, v] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {

@@ -13,6 +13,7 @@ const defaults: ServerSettings = {
   sessions: 'auto',
   trustWorkspaceTools: false,
   rules: {},
+  exclude: [],
 };
 
 describe('toServerSettings', () => {
@@ -27,6 +28,9 @@ describe('toServerSettings', () => {
         sessions: ['ahp://copilot/session-1'],
         trustWorkspaceTools: true,
         rules: { 'skill/name-dir': 'off', 'md/link': 'Warning' },
+        exclude: ['test/fixtures', ' **/testdata/** '],
+        hostHeaders: { 'X-Team': 'docs' },
+        tools: { tools: [{ name: 'vet', command: { argv: ['go', 'vet', './...'] } }] },
         path: '/opt/ahpls',
         'trace.server': 'verbose',
       },
@@ -38,6 +42,9 @@ describe('toServerSettings', () => {
         sessions: ['ahp://copilot/session-1'],
         trustWorkspaceTools: true,
         rules: { 'skill/name-dir': 'off', 'md/link': 'warning' },
+        exclude: ['test/fixtures', '**/testdata/**'],
+        hostHeaders: { 'X-Team': 'docs' },
+        tools: { tools: [{ name: 'vet', command: { argv: ['go', 'vet', './...'] } }] },
       },
     },
     { name: 'wss hosts are accepted', values: { host: 'wss://host.example/ahp' }, trusted: true, want: { ...defaults, host: 'wss://host.example/ahp' } },
@@ -50,6 +57,9 @@ describe('toServerSettings', () => {
     { name: 'bad rule levels are dropped, good ones kept', values: { rules: { a: 'loud', b: 'hint' } }, trusted: true, want: { ...defaults, rules: { b: 'hint' } }, warnings: [/'a' has level 'loud'/] },
     { name: 'rules that are not a map are ignored', values: { rules: ['x'] }, trusted: true, want: defaults, warnings: [/must map rule ids/] },
     { name: 'trustWorkspaceTools reaches the server only in a trusted workspace', values: { trustWorkspaceTools: true }, trusted: false, want: defaults },
+    { name: 'exclude that is not a list is ignored with a warning', values: { exclude: 'x/**' }, trusted: true, want: defaults, warnings: [/exclude must be a list/] },
+    { name: 'non-string header values are left out', values: { hostHeaders: { A: 'b', C: 3 } }, trusted: true, want: { ...defaults, hostHeaders: { A: 'b' } }, warnings: [/'C' is not a string/] },
+    { name: 'empty tools are not sent', values: { tools: {} }, trusted: true, want: defaults },
     { name: 'trustWorkspaceTools must be a real boolean', values: { trustWorkspaceTools: 'true' }, trusted: true, want: defaults },
   ];
   for (const c of cases) {
@@ -64,14 +74,14 @@ describe('toServerSettings', () => {
 
   it('never leaks editor-only settings (path, trace) to the server', () => {
     const got = toServerSettings(reader({ path: '/x', 'trace.server': 'verbose' }), true);
-    assert.deepEqual(Object.keys(got.settings).sort(), ['impliedTargets', 'rules', 'sessions', 'targets', 'trustWorkspaceTools']);
+    assert.deepEqual(Object.keys(got.settings).sort(), ['exclude', 'impliedTargets', 'rules', 'sessions', 'targets', 'trustWorkspaceTools']);
   });
 });
 
 describe('sameSettings', () => {
   it('ignores key order but sees value changes', () => {
     const a: ServerSettings = { ...defaults, rules: { x: 'off', y: 'hint' } };
-    const b: ServerSettings = { rules: { y: 'hint', x: 'off' }, trustWorkspaceTools: false, sessions: 'auto', impliedTargets: true, targets: [] };
+    const b: ServerSettings = { rules: { y: 'hint', x: 'off' }, trustWorkspaceTools: false, sessions: 'auto', impliedTargets: true, targets: [], exclude: [] };
     assert.equal(sameSettings(a, b), true);
     assert.equal(sameSettings(a, { ...b, trustWorkspaceTools: true }), false);
     assert.equal(sameSettings(undefined, b), false);
