@@ -6,6 +6,9 @@
 
 export const LSP_LIST_VIEW = 'ahpls.listView';
 
+/** The view's title-bar switch between one consumer and all. */
+export const CHOOSE_CONSUMER = 'ahpls.customizations.chooseConsumer';
+
 /** Every consumer the view knows, in the server's order. */
 export const CONSUMERS: readonly { target: string; label: string }[] = [
   { target: 'vscode', label: 'VS Code' },

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { CONSUMERS, ConsumerNode } from './consumers';
 
-export const CHOOSE_CONSUMER = 'ahpls.customizations.chooseConsumer';
+export { CHOOSE_CONSUMER } from './consumers';
 
 const ICONS: Record<string, string> = {
   loads: 'pass-filled',
