@@ -23,7 +23,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // levels are the values a rule can be set to (server/settings.go parses them).
@@ -57,7 +56,7 @@ func ruleSetting() ([]byte, error) {
 		ids  []string
 		defs map[string]level
 	}
-	rules := diagnostics.Rules(tools.Checker())
+	rules := diagnostics.Rules()
 	props := orderedProps{defs: map[string]level{}}
 	for _, r := range rules {
 		if _, dup := props.defs[r.ID]; dup {

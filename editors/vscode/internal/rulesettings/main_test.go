@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
-	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // TestPackageJSONUpToDate fails when a rule was added, renamed or
@@ -39,7 +38,7 @@ func TestPackageJSONUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	props := doc.Contributes.Configuration.Properties["ahpls.rules"].Properties
-	for _, r := range diagnostics.Rules(tools.Checker()) {
+	for _, r := range diagnostics.Rules() {
 		if p, ok := props[r.ID]; !ok || len(p.Enum) != len(levels) {
 			t.Errorf("rule %s: not a choice in ahpls.rules (%v)", r.ID, p.Enum)
 		}
