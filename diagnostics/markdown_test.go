@@ -375,6 +375,15 @@ func TestUploadOnlyRules(t *testing.T) {
 	}
 }
 
+// TestRootSkillName: a workspace-root SKILL.md is not compared with the
+// folder name '.' (#25 corpus P10).
+func TestRootSkillName(t *testing.T) {
+	ds := checkText("SKILL.md", "---\nname: anything\ndescription: Does one thing.\n---\nBody.\n")
+	assert.NotContains(t, rulesOf(ds), "skill/name-dir")
+	ds = checkText("x/SKILL.md", "---\nname: anything\ndescription: Does one thing.\n---\nBody.\n")
+	assert.Contains(t, rulesOf(ds), "skill/name-dir")
+}
+
 func TestOneDiagnosticPerName(t *testing.T) {
 	// 'Plugin Settings' in folder 'settings' is a charset error, not also
 	// a folder mismatch.
