@@ -15,6 +15,7 @@ all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/ahpls
+	$(GO) build -o $(dir $(BIN))ahpls-mcp ./cmd/ahpls-mcp
 
 # bin/ahpls-<os>-<arch>[.exe] for each CROSS target, and go vet per OS
 # (vet compiles the tests too, so a test that only builds on Linux shows up).
@@ -23,6 +24,7 @@ cross:
 	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 	  echo "build $$os/$$arch"; \
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -o bin/ahpls-$$os-$$arch$$ext ./cmd/ahpls; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -o bin/ahpls-mcp-$$os-$$arch$$ext ./cmd/ahpls-mcp; \
 	done; \
 	for os in $$(echo $(CROSS) | tr ' ' '\n' | cut -d/ -f1 | sort -u); do \
 	  echo "vet $$os"; GOOS=$$os $(GO) vet $(PKGS); \

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
@@ -220,6 +218,8 @@ func (d *Dispatched) Wait(ctx context.Context) error {
 	}
 }
 
+// channelState is one followed channel in the mirror; every field is
+// guarded by mirror.mu.
 type channelState struct {
 	uri     string
 	kind    reduce.Kind
@@ -236,6 +236,14 @@ type channelState struct {
 	// seenCustomizations is the customization list last inspected for the
 	// enablement shape (sessions only).
 	seenCustomizations []any
+}
+
+// failPending resolves every pending action with err.
+func (ch *channelState) failPending(err error) {
+	for _, p := range ch.pending {
+		p.resolve(err)
+	}
+	ch.pending = nil
 }
 
 type actionEnvelope struct {
@@ -263,66 +271,46 @@ var clientSeq atomic.Int64
 // follows with write-ahead reconciliation, joins sessions, and answers the
 // host's reverse requests. Create with New, drive with Run.
 //
-// Parts, one file each: client.go (options, events, state access),
-// conn.go (connection: dial, handshake, keepalive, resume), requests.go
-// (client→host calls), inbound.go (host→client requests under the request
-// budget, root notifications), mirror.go (per-channel state, envelopes,
-// dispatch), join.go (which sessions and chats to follow), rpc.go (the
-// JSON-RPC engine on one socket).
+// It is four parts, one job and one lock each, whose methods it offers:
 //
-// Locks: c.mu guards the client's state; it is never held while a frame is
-// written (work queued with later runs after unlock) nor while a listener
-// runs (events go through the queue's own goroutine). handlersMu, the
-// rpcConn's mu, writeMu and write budget are leaves below c.mu, and the
-// request workers take c.mu only through handlers calling back in.
+//   - connection (conn.go, requests.go, inbound.go): the socket, handshake,
+//     reconnect, keepalive, client→host requests and host→client requests
+//     under the request budget. Its lock guards connState only.
+//   - mirror (mirror.go): per-channel confirmed state, pending optimistic
+//     actions, the negotiated dialect. Its lock guards mirrorState.
+//   - negotiated (negotiated.go): the protocol version, its dialect and
+//     the enablement shape learnt from the host's state.
+//   - sessionList (sessions.go): the host's typed session summaries.
+//   - joiner (join.go): which sessions and chats to follow. Its lock guards
+//     joinState; it hears what the mirror saw through its inbox.
+//
+// Lock order: joiner.mu, then mirror.mu, then the leaves (connection.mu,
+// sessionList.mu, the joiner's inbox, the event queue, the rpcConn's locks).
+// No lock is held while a frame is written (sends are queued in a deferred
+// list and run after unlock) nor while a listener runs (events go through
+// the queue's own goroutine).
 type Client struct {
-	opts     Options
-	log      *slog.Logger
-	clientID string
-	now      reduce.Clock
+	*connection
+	*negotiated
+	*mirror
+	*joiner
+	sessions *sessionList
 
-	handlersMu sync.RWMutex
-	handlers   map[string]Handler
-
-	q *eventQueue
-
-	// inbound queues host→client requests for the workers (onRequest);
-	// queuedBytes is the size of the params waiting in it.
-	inbound     chan inboundRequest
-	queuedBytes atomic.Int64
-
-	mu              sync.Mutex
-	deferred        []func()
-	conn            *rpcConn // nil while disconnected
-	ready           chan struct{}
-	protocolVersion string
-	dialect         wire.Dialect         // from protocolVersion; nil before the first handshake
-	observed        wire.EnablementShape // enablement shape seen in session state since initialize
-	initResult      json.RawMessage
-	serverSeq       int64
-	everConnected   bool
-	channels        map[string]*channelState
-	summaries       map[string]map[string]any
-	touched         map[string]bool // non-nil while listSessions pages are fetched
-	explicit        map[string]bool
-	folders         []string
-	joined          map[string]bool
-	failed          map[string]bool
-	activeClient    map[string]any
-	closed          bool
-	// Coalesced join evaluation (scheduleJoinsLocked).
-	joinTimer   *time.Timer
-	joinPending bool
-	joinSince   time.Time // first notification of the pending burst
-	// rejoin throttles following a session again after it was lost
-	// (removed, failed, left): a host flapping a session costs one
-	// subscribe per backoff period, not one per notification.
-	rejoin      map[string]rejoinState
-	rejoinTimer *time.Timer
-	rejoinDue   time.Time
-
+	q        *eventQueue
 	stop     chan struct{}
 	stopOnce sync.Once
+}
+
+// deferred is work queued while a lock is held and run once every lock is
+// released: network sends never happen under a lock.
+type deferred []func()
+
+func (d *deferred) add(f func()) { *d = append(*d, f) }
+
+func (d deferred) run() {
+	for _, f := range d {
+		f()
+	}
 }
 
 // New validates opts and returns a Client; nothing connects until Run.
@@ -337,6 +325,43 @@ func New(opts Options) (*Client, error) {
 		}
 		opts.ClientID = id
 	}
+	setDefaults(&opts)
+	log := opts.Logger.With("part", "ahpclient")
+	c := &Client{q: newEventQueue(), stop: make(chan struct{}), sessions: &sessionList{byURI: map[string]wire.SessionSummary{}}}
+	c.connection = &connection{
+		opts: &opts, log: log, clientID: opts.ClientID, q: c.q, stop: c.stop,
+		handlers: map[string]Handler{},
+		inbound:  make(chan inboundRequest, opts.RequestQueue),
+		st:       connState{ready: make(chan struct{})},
+	}
+	c.negotiated = &negotiated{log: log, q: c.q}
+	c.mirror = &mirror{
+		log: log, clientID: opts.ClientID, now: reduce.Clock(opts.Now), q: c.q, pendingTimeout: opts.PendingTimeout, n: c.negotiated,
+		st: mirrorState{channels: map[string]*channelState{}},
+	}
+	c.joiner = &joiner{
+		opts: &opts, log: log, clientID: opts.ClientID, q: c.q,
+		st:   joinState{explicit: map[string]bool{}, joined: map[string]bool{}, failed: map[string]bool{}, rejoin: map[string]rejoinState{}},
+		wake: make(chan struct{}, 1),
+	}
+	c.connection.m, c.connection.j, c.connection.sessions = c.mirror, c.joiner, c.sessions
+	c.mirror.conn, c.mirror.j = c.connection, c.joiner
+	c.joiner.m, c.joiner.c, c.joiner.sessions = c.mirror, c.connection, c.sessions
+	for range opts.MaxConcurrentRequests {
+		go c.connection.worker()
+	}
+	for _, s := range opts.Sessions {
+		c.joiner.st.explicit[s] = true
+	}
+	c.joiner.st.folders = append([]string(nil), opts.Folders...)
+	go c.q.run()
+	go c.mirror.sweep(c.stop)
+	go c.joiner.run(c.stop)
+	return c, nil
+}
+
+// setDefaults fills the documented defaults of zero options.
+func setDefaults(opts *Options) {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo.Name = "ahpls"
 	}
@@ -397,155 +422,30 @@ func New(opts Options) (*Client, error) {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
 	}
-	c := &Client{
-		opts:      opts,
-		log:       opts.Logger,
-		clientID:  opts.ClientID,
-		now:       reduce.Clock(opts.Now),
-		handlers:  map[string]Handler{},
-		q:         newEventQueue(),
-		ready:     make(chan struct{}),
-		channels:  map[string]*channelState{},
-		summaries: map[string]map[string]any{},
-		explicit:  map[string]bool{},
-		joined:    map[string]bool{},
-		failed:    map[string]bool{},
-		rejoin:    map[string]rejoinState{},
-		stop:      make(chan struct{}),
-		inbound:   make(chan inboundRequest, opts.RequestQueue),
-	}
-	for range opts.MaxConcurrentRequests {
-		go c.worker()
-	}
-	for _, s := range opts.Sessions {
-		c.explicit[s] = true
-	}
-	c.folders = append([]string(nil), opts.Folders...)
-	go c.q.run()
-	go c.sweep()
-	return c, nil
 }
 
 // ClientID is the id sent in initialize and reconnect.
-func (c *Client) ClientID() string { return c.clientID }
-
-// ProtocolVersion is the negotiated dialect ("" before the first handshake).
-func (c *Client) ProtocolVersion() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.protocolVersion
-}
-
-// Dialect is the version seam for the current connection: the dialect of
-// the negotiated protocol version (wire.SelectDialect), refined by what the
-// host's state shows. For a 0.x host the enablement shape is learnt from the
-// customizations of the sessions this client follows (wire.DetectEnablement,
-// docs/ahp.md §4.7): a 0.8.0 host that sends `enablement` lists is treated
-// like a 1.x host for enablement (EnablementScoped), one that sends only
-// `enabled` booleans as the 0.8.0 snapshot (EnablementBoolean), and while no
-// plugin or MCP server has been seen the shape stays EnablementUnknown
-// (publish both shapes). Once learnt the shape sticks until the next fresh
-// initialize (a resumed reconnect keeps it); scoped wins over boolean, as
-// any list means the host speaks lists. A 1.x dialect is always scoped.
-// EventDialectChanged reports every change.
-//
-// It is nil before the first successful handshake. The value is immutable;
-// call Dialect again after EventDialectChanged.
-func (c *Client) Dialect() wire.Dialect {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.dialectLocked()
-}
-
-func (c *Client) dialectLocked() wire.Dialect {
-	if c.dialect == nil || c.observed == wire.EnablementUnknown {
-		return c.dialect
-	}
-	return c.dialect.WithEnablement(c.observed)
-}
-
-// InitializeResult is the raw result of the last successful initialize.
-func (c *Client) InitializeResult() json.RawMessage {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.initResult
-}
-
-// ServerSeq is the highest serverSeq seen (host-wide, §2.2).
-func (c *Client) ServerSeq() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.serverSeq
-}
-
-// Connected reports whether a handshake has completed on the current socket.
-func (c *Client) Connected() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.conn != nil
-}
-
-// WaitConnected blocks until a handshake completes or ctx ends.
-func (c *Client) WaitConnected(ctx context.Context) error {
-	c.mu.Lock()
-	ready := c.ready
-	c.mu.Unlock()
-	select {
-	case <-ready:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (c *Client) ClientID() string { return c.connection.clientID }
 
 // OnEvent registers a listener; events arrive one at a time, in order, on a
 // goroutine of their own (a listener may call back into the Client). The
 // returned func removes the listener.
 func (c *Client) OnEvent(f func(Event)) (remove func()) { return c.q.add(f) }
 
-// Handle registers the handler for a host→client request method (the
-// reverse resource* family, createResourceWatch). Unregistered methods are
-// answered -32601.
-func (c *Client) Handle(method string, h Handler) {
-	c.handlersMu.Lock()
-	defer c.handlersMu.Unlock()
-	if h == nil {
-		delete(c.handlers, method)
-		return
-	}
-	c.handlers[method] = h
-}
+// Sessions returns the host's session summaries (listSessions kept current
+// by root notifications), by session URI.
+func (c *Client) Sessions() map[string]wire.SessionSummary { return c.sessions.all() }
 
 // Close stops Run, closes the socket and the event queue.
 func (c *Client) Close() error {
 	c.stopOnce.Do(func() {
 		close(c.stop)
-		c.mu.Lock()
-		c.closed = true
-		conn := c.conn
-		c.mu.Unlock()
-		if conn != nil {
-			conn.Close(websocket.StatusNormalClosure, "client closing")
-		}
+		c.joiner.close()
+		c.connection.close()
 		c.q.close()
 	})
 	return nil
 }
-
-// unlock releases c.mu, then runs the work queued under it (network sends
-// must not happen with the lock held).
-func (c *Client) unlock() {
-	fs := c.deferred
-	c.deferred = nil
-	c.mu.Unlock()
-	for _, f := range fs {
-		f()
-	}
-}
-
-func (c *Client) later(f func()) { c.deferred = append(c.deferred, f) }
-
-func (c *Client) emitLocked(e Event) { c.q.push(e) }
 
 // ---- helpers ----
 

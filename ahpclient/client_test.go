@@ -772,3 +772,18 @@ func TestRetryingEventSaysWhenAndWhy(t *testing.T) {
 	assert.Greater(t, evs[1].RetryIn, evs[0].RetryIn, "the wait grows")
 	assert.Equal(t, "retrying", ahpclient.EventRetrying.String())
 }
+
+// TestHostNotificationReachesListeners: a host notification the mirror
+// does not route (auth/required) reaches listeners with its method and
+// params, so a consumer can react to a new notification by its wire.Method
+// constant without a change here.
+func TestHostNotificationReachesListeners(t *testing.T) {
+	h := newHost(t, ahptest.Options{})
+	r := startClient(t, h, nil)
+	r.waitEvent("connected", func(e ahpclient.Event) bool { return e.Kind == ahpclient.EventConnected })
+	h.NotifyRoot(wire.MethodAuthRequired, map[string]any{"resource": "https://example.test/api", "reason": "required"})
+	r.waitEvent("auth/required notification", func(e ahpclient.Event) bool {
+		return e.Kind == ahpclient.EventNotification && e.Method == wire.MethodAuthRequired &&
+			strings.Contains(string(e.Params), `"reason":"required"`)
+	})
+}

@@ -1,28 +1,60 @@
 package ahpclient
 
-// The connection part of Client: dial, handshake (initialize or reconnect),
-// keepalive, and what a new or resumed connection re-establishes. It owns
-// c.conn, c.ready and the negotiated version under c.mu.
+// The connection: dial, handshake (initialize or reconnect), keepalive,
+// and what a new or resumed connection re-establishes. Requests on it are
+// in requests.go, host→client traffic in inbound.go.
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
-	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
+
+// connection owns the socket to the host across reconnects.
+type connection struct {
+	opts     *Options
+	log      *slog.Logger
+	clientID string
+	q        *eventQueue
+	stop     chan struct{}
+	m        *mirror
+	j        *joiner
+	sessions *sessionList
+
+	handlersMu sync.RWMutex
+	handlers   map[string]Handler // guarded by handlersMu
+
+	// inbound queues host→client requests for the workers (onRequest);
+	// queuedBytes is the size of the params waiting in it.
+	inbound     chan inboundRequest
+	queuedBytes atomic.Int64
+
+	mu sync.Mutex // a leaf: nothing is called with it held
+	st connState  // guarded by mu
+}
+
+// connState is the connection's mutable state.
+type connState struct {
+	conn          *rpcConn      // nil while disconnected
+	ready         chan struct{} // closed when conn is set
+	everConnected bool          // a handshake succeeded once: the next is a reconnect
+	closed        bool
+}
 
 // Run connects and keeps the connection alive until ctx ends, Close is
 // called, or the host refuses the handshake (an *UnsupportedVersionError or
 // *InitializeError, returned without retrying).
-func (c *Client) Run(ctx context.Context) error {
+func (c *connection) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -67,7 +99,7 @@ func (c *Client) Run(ctx context.Context) error {
 	}
 }
 
-func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
+func (c *connection) connectOnce(ctx context.Context) (handshook bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	ws, _, err := websocket.Dial(dctx, c.opts.URL, &websocket.DialOptions{HTTPHeader: c.opts.Header})
 	cancel()
@@ -75,15 +107,11 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 		return false, fmt.Errorf("ahpclient: dial: %w", err)
 	}
 	ws.SetReadLimit(c.opts.ReadLimit)
-	conn := newRPCConn(ws, c.log, c.opts.Trace, c.opts.WriteBudget)
+	conn := newRPCConn(ctx, ws, c.log, c.opts.Trace, c.opts.WriteBudget)
 	conn.writeTimeout = c.opts.WriteTimeout
 	conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
 	conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
-	conn.onBadFrame = func(err error) {
-		c.mu.Lock()
-		c.emitLocked(Event{Kind: EventBadFrame, Err: err})
-		c.mu.Unlock()
-	}
+	conn.onBadFrame = func(err error) { c.q.push(Event{Kind: EventBadFrame, Err: err}) }
 	readErr := make(chan error, 1)
 	go func() { readErr <- conn.readLoop(ctx) }()
 
@@ -100,37 +128,42 @@ func (c *Client) connectOnce(ctx context.Context) (handshook bool, err error) {
 	// The read loop ended (host gone, read error, ping timeout): release
 	// the socket now, whatever closed it from the other side (issue 16).
 	ws.CloseNow()
-	c.mu.Lock()
-	if c.conn == conn {
-		c.conn = nil
-		c.ready = make(chan struct{})
-	}
-	c.emitLocked(Event{Kind: EventDisconnected, Err: err})
-	c.unlock()
+	c.setConn(conn, false, false)
+	c.q.push(Event{Kind: EventDisconnected, Err: err})
 	return true, err
 }
 
-func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
+// setConn is the one place connState changes: up installs conn after a
+// handshake, !up clears it if it is still the current one.
+func (c *connection) setConn(conn *rpcConn, up, resumed bool) {
 	c.mu.Lock()
-	resume := c.everConnected
-	var subs []string
-	if resume {
-		subs = c.liveURIsLocked()
+	defer c.mu.Unlock()
+	switch {
+	case up:
+		c.st.conn, c.st.everConnected = conn, true
+		close(c.st.ready)
+		c.q.push(Event{Kind: EventConnected, Resumed: resumed})
+	case c.st.conn == conn:
+		c.st.conn, c.st.ready = nil, make(chan struct{})
 	}
-	seq := c.serverSeq
-	c.mu.Unlock()
+}
 
+func (c *connection) handshake(ctx context.Context, conn *rpcConn) error {
+	c.mu.Lock()
+	resume := c.st.everConnected
+	c.mu.Unlock()
 	hctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
 	if resume {
+		subs, seq := c.m.resumePoint()
 		params := map[string]any{"channel": RootURI, "clientId": c.clientID, "lastSeenServerSeq": seq, "subscriptions": subs}
-		_, err := conn.Call(hctx, "reconnect", params, func(res json.RawMessage, err error) {
+		_, err := conn.Call(hctx, wire.MethodReconnect, params, func(res json.RawMessage, err error) {
 			if err == nil {
-				c.onReconnected(conn, res)
+				c.m.reconnected(res)
 			}
 		})
 		if err == nil {
-			c.setConnected(conn, true)
+			c.setConn(conn, true, true)
 			return nil
 		}
 		var re *RPCError
@@ -153,9 +186,9 @@ func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
 	// The hook runs on the read loop before any later frame is handled, so
 	// the dialect is chosen before the first action is reduced.
 	var selErr error
-	_, err := conn.Call(hctx, "initialize", params, func(res json.RawMessage, err error) {
+	_, err := conn.Call(hctx, wire.MethodInitialize, params, func(res json.RawMessage, err error) {
 		if err == nil {
-			selErr = c.onInitialized(conn, res)
+			selErr = c.m.initialized(res, c.opts.ProtocolVersions)
 		}
 	})
 	if err != nil {
@@ -171,157 +204,24 @@ func (c *Client) handshake(ctx context.Context, conn *rpcConn) error {
 	if selErr != nil {
 		return selErr
 	}
-	c.setConnected(conn, false)
+	c.setConn(conn, true, false)
 	return nil
-}
-
-func (c *Client) setConnected(conn *rpcConn, resumed bool) {
-	c.mu.Lock()
-	c.conn = conn
-	c.everConnected = true
-	close(c.ready)
-	c.emitLocked(Event{Kind: EventConnected, Resumed: resumed})
-	c.unlock()
-}
-
-// liveURIsLocked: every channel with a snapshot, root first (reconnect's
-// subscription list must name root, every session and every chat).
-func (c *Client) liveURIsLocked() []string {
-	out := []string{RootURI}
-	for uri, ch := range c.channels {
-		if ch.live && uri != RootURI {
-			out = append(out, uri)
-		}
-	}
-	sort.Strings(out[1:])
-	return out
-}
-
-// onInitialized accepts the host's protocolVersion and installs the
-// snapshots. A version ahpls does not speak (a host that ignored the offer)
-// installs nothing and fails the handshake for good.
-func (c *Client) onInitialized(conn *rpcConn, res json.RawMessage) error {
-	var r struct {
-		ProtocolVersion string     `json:"protocolVersion"`
-		ServerSeq       int64      `json:"serverSeq"`
-		Snapshots       []snapshot `json:"snapshots"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
-		c.log.Warn("ahp: bad initialize result", "err", err)
-	}
-	d, err := wire.SelectDialect(r.ProtocolVersion)
-	if err != nil {
-		c.log.Error("ahp: unusable protocol version", "err", err)
-		return &UnsupportedVersionError{
-			Offered: append([]string(nil), c.opts.ProtocolVersions...),
-			Chosen:  r.ProtocolVersion,
-			chose:   true,
-		}
-	}
-	c.mu.Lock()
-	before := c.dialectLocked()
-	c.protocolVersion = r.ProtocolVersion
-	// A fresh initialize may reach another host build: learn its
-	// enablement shape again from the snapshots that follow.
-	c.dialect, c.observed = d, wire.EnablementUnknown
-	c.emitDialectChangeLocked(before)
-	c.initResult = res
-	if r.ServerSeq > c.serverSeq {
-		c.serverSeq = r.ServerSeq
-	}
-	// A fresh initialize resumes nothing: every followed channel must be
-	// subscribed again (afterHandshake does it) and pending work is lost.
-	for _, ch := range c.channels {
-		ch.live = false
-		ch.buffer = nil
-		ch.seenCustomizations = nil
-		c.failPendingLocked(ch, ErrConnectionLost)
-	}
-	root := c.ensureChannelLocked(RootURI, reduce.Root, "")
-	root.live, root.confirmed, root.fromSeq = true, map[string]any{}, r.ServerSeq
-	for _, s := range r.Snapshots {
-		c.installSnapshotLocked(s)
-	}
-	c.renderLocked(root, nil)
-	c.unlock()
-	return nil
-}
-
-func (c *Client) onReconnected(conn *rpcConn, res json.RawMessage) {
-	var r struct {
-		Type      string            `json:"type"`
-		Actions   []*actionEnvelope `json:"actions"`
-		Missing   []string          `json:"missing"`
-		Snapshots []snapshot        `json:"snapshots"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
-		c.log.Warn("ahp: bad reconnect result", "err", err)
-	}
-	c.mu.Lock()
-	switch r.Type {
-	case "snapshot":
-		seen := map[string]bool{}
-		for _, s := range r.Snapshots {
-			if ch := c.channels[s.Resource]; ch != nil && ch.live {
-				seen[s.Resource] = true
-				c.installSnapshotLocked(s)
-			}
-		}
-		for uri, ch := range c.channels {
-			if ch.live && !seen[uri] {
-				r.Missing = append(r.Missing, uri)
-			}
-		}
-	default: // "replay"
-		for _, env := range r.Actions {
-			c.applyEnvelopeLocked(env)
-		}
-	}
-	for _, uri := range r.Missing {
-		c.dropChannelLocked(uri, "missing", nil)
-	}
-	// §2.4: rebuild confirmed state and clear pending — dispatches that were
-	// not replayed were lost with the socket.
-	for _, ch := range c.channels {
-		if len(ch.pending) > 0 {
-			c.failPendingLocked(ch, ErrConnectionLost)
-			c.renderLocked(ch, nil)
-		} else if r.Type == "snapshot" && ch.live {
-			c.renderLocked(ch, nil)
-		}
-	}
-	c.unlock()
 }
 
 // afterHandshake re-subscribes channels that lost their state, refreshes the
 // session list (root notifications are not replayed) and re-asserts the
 // active-client entry.
-func (c *Client) afterHandshake(conn *rpcConn) {
-	c.mu.Lock()
-	var resub []*channelState
-	for _, ch := range c.channels {
-		if !ch.live && ch.uri != RootURI {
-			resub = append(resub, ch)
-		}
-	}
-	c.mu.Unlock()
-	for _, ch := range resub {
-		go c.subscribeOn(conn, ch.uri, ch.kind)
+func (c *connection) afterHandshake(conn *rpcConn) {
+	for _, ch := range c.m.notLive() {
+		go c.j.subscribeOn(conn, ch.uri, ch.kind)
 	}
 	if err := c.refreshSessions(conn); err != nil {
 		c.log.Warn("ahp: listSessions failed", "err", err)
 	}
-	c.mu.Lock()
-	for s := range c.joined {
-		if ch := c.channels[s]; ch != nil && ch.live {
-			c.followChatsLocked(ch)
-		}
-		c.assertActiveClientLocked(s)
-	}
-	c.unlock()
+	c.j.reassert()
 }
 
-func (c *Client) keepAlive(conn *rpcConn) {
+func (c *connection) keepAlive(conn *rpcConn) {
 	if c.opts.PingInterval < 0 {
 		return
 	}
@@ -340,8 +240,8 @@ func (c *Client) keepAlive(conn *rpcConn) {
 		if conn.idle() < c.opts.PingInterval {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), c.opts.PingTimeout)
-		_, err := conn.Call(ctx, "ping", map[string]any{"channel": RootURI}, nil)
+		ctx, cancel := context.WithTimeout(conn.ctx, c.opts.PingTimeout)
+		_, err := conn.Call(ctx, wire.MethodPing, map[string]any{"channel": RootURI}, nil)
 		cancel()
 		if err != nil && !errors.Is(err, ErrConnectionLost) {
 			c.log.Warn("ahp: ping failed; dropping the socket", "err", err)
@@ -351,43 +251,60 @@ func (c *Client) keepAlive(conn *rpcConn) {
 	}
 }
 
-// sweep gives up on actions never echoed within PendingTimeout.
-func (c *Client) sweep() {
-	tick := c.opts.PendingTimeout / 5
-	if tick < 10*time.Millisecond {
-		tick = 10 * time.Millisecond
+// current is the live connection.
+func (c *connection) current() (*rpcConn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st.closed {
+		return nil, ErrClosed
 	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.stop:
-			return
-		case <-t.C:
-		}
-		now := time.Now()
-		c.mu.Lock()
-		for _, ch := range c.channels {
-			kept := ch.pending[:0:0]
-			var expired []*Dispatched
-			for _, p := range ch.pending {
-				if now.Sub(p.sent) >= c.opts.PendingTimeout {
-					expired = append(expired, p)
-				} else {
-					kept = append(kept, p)
-				}
-			}
-			if len(expired) == 0 {
-				continue
-			}
-			ch.pending = kept
-			for _, p := range expired {
-				c.log.Warn("ahp: action never echoed; rolled back", "channel", ch.uri, "clientSeq", p.ClientSeq)
-				p.resolve(ErrActionTimeout)
-				c.emitLocked(Event{Kind: EventActionTimedOut, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: p.ClientSeq, Action: p.Action})
-			}
-			c.renderLocked(ch, nil)
-		}
-		c.unlock()
+	if c.st.conn == nil {
+		return nil, ErrNotConnected
+	}
+	return c.st.conn, nil
+}
+
+// live is the current connection or nil (closed or disconnected).
+func (c *connection) live() *rpcConn {
+	conn, _ := c.current()
+	return conn
+}
+
+// Connected reports whether a handshake has completed on the current socket.
+func (c *connection) Connected() bool { return c.live() != nil }
+
+// WaitConnected blocks until a handshake completes or ctx ends.
+func (c *connection) WaitConnected(ctx context.Context) error {
+	c.mu.Lock()
+	ready := c.st.ready
+	c.mu.Unlock()
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Handle registers the handler for a host→client request method (the
+// reverse resource* family, createResourceWatch). Unregistered methods are
+// answered -32601.
+func (c *connection) Handle(method string, h Handler) {
+	c.handlersMu.Lock()
+	defer c.handlersMu.Unlock()
+	if h == nil {
+		delete(c.handlers, method)
+		return
+	}
+	c.handlers[method] = h
+}
+
+func (c *connection) close() {
+	c.mu.Lock()
+	c.st.closed = true
+	conn := c.st.conn
+	c.mu.Unlock()
+	if conn != nil {
+		conn.Close(websocket.StatusNormalClosure, "client closing")
 	}
 }

@@ -1,14 +1,17 @@
 package ahpclient
 
-// The inbound part of Client: host→client requests under the request
+// The connection's inbound side: host→client requests under the request
 // budget (a bounded queue, a fixed set of workers, busy beyond them) and
-// root notifications. Action envelopes go on to the mirror (mirror.go).
+// the routing of host notifications: action envelopes go to the mirror
+// (mirror.go), session notifications to the session list and the joiner.
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // inboundRequest is one host→client request waiting for a worker.
@@ -30,12 +33,9 @@ type BudgetStats struct {
 }
 
 // Budget reports BudgetStats.
-func (c *Client) Budget() BudgetStats {
+func (c *connection) Budget() BudgetStats {
 	st := BudgetStats{QueuedRequests: len(c.inbound), QueuedBytes: c.queuedBytes.Load()}
-	c.mu.Lock()
-	conn := c.conn
-	c.mu.Unlock()
-	if conn != nil {
+	if conn := c.live(); conn != nil {
 		st.WriteBytes, st.WriteBytesPeak = conn.budget.inUse(), conn.budget.highWater()
 	}
 	return st
@@ -47,7 +47,7 @@ const CodeBusy = -32000
 // onRequest runs on the read loop: it queues the request for a worker or,
 // when the queue is full, answers CodeBusy at once. Nothing here waits for
 // a handler, so a flood costs at most the queue.
-func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
+func (c *connection) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
 	c.handlersMu.RLock()
 	h := c.handlers[method]
 	c.handlersMu.RUnlock()
@@ -70,7 +70,7 @@ func (c *Client) onRequest(conn *rpcConn, id json.RawMessage, method string, par
 
 // worker runs queued host requests, one at a time, off the read loop (a
 // handler may read files or call back into the client).
-func (c *Client) worker() {
+func (c *connection) worker() {
 	for {
 		select {
 		case <-c.stop:
@@ -82,23 +82,16 @@ func (c *Client) worker() {
 	}
 }
 
-func (c *Client) serve(r inboundRequest) {
+func (c *connection) serve(r inboundRequest) {
 	conn := r.conn
 	select {
 	case <-conn.done:
 		return // the connection went while it waited; nobody to answer
 	default:
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-conn.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	res, err := safeCall(ctx, r.h, r.params)
+	// The handler's context is the connection's: it ends when the
+	// connection does (there is nobody left to answer).
+	res, err := safeCall(conn.ctx, r.h, r.params)
 	if err != nil {
 		var re *RPCError
 		if !errors.As(err, &re) {
@@ -119,67 +112,33 @@ func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, 
 	return h(ctx, params)
 }
 
-func (c *Client) onNotify(conn *rpcConn, method string, params json.RawMessage) {
-	switch method {
-	case "action":
-		var env actionEnvelope
-		if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
-			conn.bad(fmt.Errorf("bad action envelope: %v", err))
-			return
-		}
-		c.mu.Lock()
-		c.applyEnvelopeLocked(&env)
-		c.unlock()
-	case "root/sessionAdded", "root/sessionRemoved", "root/sessionSummaryChanged":
-		var p struct {
-			Summary map[string]any `json:"summary"`
-			Session string         `json:"session"`
-			Changes map[string]any `json:"changes"`
-		}
-		if m, ok := decodeObject(params); ok {
-			p.Summary, _ = m["summary"].(map[string]any)
-			p.Session, _ = m["session"].(string)
-			p.Changes, _ = m["changes"].(map[string]any)
-		}
-		c.mu.Lock()
-		if c.touched != nil {
-			uri := p.Session
-			if uri == "" {
-				uri, _ = p.Summary["resource"].(string)
-			}
-			c.touched[uri] = true
-		}
-		switch method {
-		case "root/sessionAdded":
-			if uri, ok := p.Summary["resource"].(string); ok {
-				c.summaries[uri] = p.Summary
-				delete(c.failed, uri)
-			}
-		case "root/sessionRemoved":
-			delete(c.summaries, p.Session)
-			if c.joined[p.Session] {
-				c.dropChannelLocked(p.Session, "removed", nil)
-			}
-		case "root/sessionSummaryChanged":
-			if old, ok := c.summaries[p.Session]; ok {
-				merged := make(map[string]any, len(old)+len(p.Changes))
-				for k, v := range old {
-					merged[k] = v
-				}
-				for k, v := range p.Changes {
-					if k != "resource" {
-						merged[k] = v
-					}
-				}
-				c.summaries[p.Session] = merged
-			}
-		}
-		c.scheduleJoinsLocked()
-		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
-		c.unlock()
-	default:
-		c.mu.Lock()
-		c.emitLocked(Event{Kind: EventNotification, Method: method, Params: params})
-		c.mu.Unlock()
+// notifyRoutes is the one place host notifications are routed: a method
+// that feeds client state maps to its handler; every other method reaches
+// listeners unchanged as an EventNotification, where the host link reacts
+// to it by its wire.Method constant. A new host notification is a line here
+// only if it changes client state.
+var notifyRoutes = map[string]func(c *connection, conn *rpcConn, method string, params json.RawMessage){
+	wire.MethodAction:                func(c *connection, conn *rpcConn, _ string, p json.RawMessage) { c.m.onAction(conn, p) },
+	wire.MethodSessionAdded:          (*connection).onSessionNotification,
+	wire.MethodSessionRemoved:        (*connection).onSessionNotification,
+	wire.MethodSessionSummaryChanged: (*connection).onSessionNotification,
+}
+
+func (c *connection) onNotify(conn *rpcConn, method string, params json.RawMessage) {
+	if route, ok := notifyRoutes[method]; ok {
+		route(c, conn, method, params)
+		return
 	}
+	c.q.push(Event{Kind: EventNotification, Method: method, Params: params})
+}
+
+// onSessionNotification updates the session list, then lets the joiner
+// react (a removed session it follows is dropped; joins are re-decided).
+func (c *connection) onSessionNotification(_ *rpcConn, method string, params json.RawMessage) {
+	uri, err := c.sessions.apply(method, params)
+	if err != nil {
+		c.log.Debug("ahp: session notification not understood", "method", method, "err", err)
+	}
+	c.j.sessionNotified(method, uri)
+	c.q.push(Event{Kind: EventNotification, Method: method, Params: params})
 }

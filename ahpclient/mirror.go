@@ -1,29 +1,69 @@
 package ahpclient
 
 // The state mirror: confirmed state per channel, pending optimistic
-// actions on top, reconciliation on echo (docs/ahp.md §3).
+// actions on top, reconciliation on echo (docs/ahp.md §3), and the
+// negotiated dialect the reducers and outgoing actions follow.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
-func (c *Client) ensureChannelLocked(uri string, kind reduce.Kind, session string) *channelState {
-	ch := c.channels[uri]
+// mirror is the state of every followed channel.
+type mirror struct {
+	log            *slog.Logger
+	clientID       string
+	now            reduce.Clock
+	q              *eventQueue
+	pendingTimeout time.Duration
+	conn           *connection // current() only: a leaf
+	j              *joiner     // its inbox only: a leaf
+
+	n *negotiated // the version seam: a leaf
+
+	mu sync.Mutex  // taken after joiner.mu, never before it
+	st mirrorState // guarded by mu
+}
+
+// mirrorState is the mirror's mutable state.
+type mirrorState struct {
+	serverSeq int64 // the highest seen, host-wide (§2.2)
+	channels  map[string]*channelState
+}
+
+// ensureChannel follows uri (Subscribe) unless it is followed already.
+func (c *mirror) ensureChannel(uri string, kind reduce.Kind) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ensureChannelLocked(uri, kind, "")
+}
+
+// drop forgets a channel (dropChannelLocked).
+func (c *mirror) drop(uri, reason string) (session bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dropChannelLocked(uri, reason, nil)
+}
+
+func (c *mirror) ensureChannelLocked(uri string, kind reduce.Kind, session string) *channelState {
+	ch := c.st.channels[uri]
 	if ch == nil {
 		ch = &channelState{uri: uri, kind: kind, session: session}
-		c.channels[uri] = ch
+		c.st.channels[uri] = ch
 	}
 	return ch
 }
 
-func (c *Client) installSnapshotLocked(s snapshot) {
-	ch := c.channels[s.Resource]
+func (c *mirror) installSnapshotLocked(s snapshot) {
+	ch := c.st.channels[s.Resource]
 	if ch == nil {
 		if s.Resource != RootURI {
 			return // not ours to follow
@@ -36,8 +76,8 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 	}
 	ch.confirmed, ch.fromSeq, ch.applied, ch.live = st, s.FromSeq, s.FromSeq, true
 	c.observeEnablementLocked(ch)
-	if s.FromSeq > c.serverSeq {
-		c.serverSeq = s.FromSeq
+	if s.FromSeq > c.st.serverSeq {
+		c.st.serverSeq = s.FromSeq
 	}
 	buf := ch.buffer
 	ch.buffer = nil
@@ -56,16 +96,16 @@ func (c *Client) installSnapshotLocked(s snapshot) {
 // twice, and a second chat/toolCallStart appends a second entry for the
 // same call (issue 15). Re-sent starts under a new serverSeq are caught by
 // replayedStart.
-func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
-	if env.ServerSeq > c.serverSeq+1 && c.serverSeq > 0 {
+func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
+	if env.ServerSeq > c.st.serverSeq+1 && c.st.serverSeq > 0 {
 		// serverSeq is host-wide, so a jump is a gap only if no channel
 		// we do not follow took the numbers in between: debug only.
-		c.log.Debug("ahp: serverSeq jumped", "from", c.serverSeq, "to", env.ServerSeq, "channel", env.Channel)
+		c.log.Debug("ahp: serverSeq jumped", "from", c.st.serverSeq, "to", env.ServerSeq, "channel", env.Channel)
 	}
-	if env.ServerSeq > c.serverSeq {
-		c.serverSeq = env.ServerSeq
+	if env.ServerSeq > c.st.serverSeq {
+		c.st.serverSeq = env.ServerSeq
 	}
-	ch := c.channels[env.Channel]
+	ch := c.st.channels[env.Channel]
 	if ch == nil {
 		return // not a channel we follow
 	}
@@ -87,7 +127,7 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 	ch.applied = env.ServerSeq
 	action, ok := decodeObject(env.Action)
 	if !ok {
-		c.emitLocked(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
+		c.q.push(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
 		return
 	}
 	if what, again := replayedStart(ch.kind, ch.confirmed, action); again && env.RejectionReason == nil {
@@ -107,7 +147,7 @@ func (c *Client) applyEnvelopeLocked(env *actionEnvelope) {
 	if env.RejectionReason != nil {
 		if env.Origin != nil && env.Origin.ClientID == c.clientID {
 			c.log.Warn("ahp: host rejected our action", "channel", ch.uri, "clientSeq", env.Origin.ClientSeq, "reason", *env.RejectionReason)
-			c.emitLocked(Event{Kind: EventActionRejected, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: env.Origin.ClientSeq, Action: action, Reason: *env.RejectionReason})
+			c.q.push(Event{Kind: EventActionRejected, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: env.Origin.ClientSeq, Action: action, Reason: *env.RejectionReason})
 		}
 		if mine != nil {
 			mine.resolve(&RejectedError{Channel: ch.uri, ClientSeq: mine.ClientSeq, Reason: *env.RejectionReason})
@@ -169,7 +209,7 @@ func replayedStart(kind reduce.Kind, st, action map[string]any) (string, bool) {
 }
 
 // apply runs the reducer; a reducer bug must not kill the connection.
-func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[string]any) {
+func (c *mirror) apply(kind reduce.Kind, st, action map[string]any) (out map[string]any) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.Error("ahp: reducer panic; action skipped", "type", action["type"], "panic", r)
@@ -178,7 +218,7 @@ func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[str
 	}()
 	// The negotiated version picks the reducers (1.x from 0.9.0 on). A
 	// resumed reconnect keeps the version of the initialize it resumes.
-	out = reduce.ApplyWith(kind, st, action, reduce.Options{Now: c.now, Dialect: c.protocolVersion})
+	out = reduce.ApplyWith(kind, st, action, reduce.Options{Now: c.now, Dialect: c.n.ProtocolVersion()})
 	if out == nil {
 		out = st
 	}
@@ -194,9 +234,8 @@ func (c *Client) apply(kind reduce.Kind, st, action map[string]any) (out map[str
 // discovered inside our plugins are its own and do count. The shape only grows — unknown, boolean, scoped — so
 // one session without plugins, or a later boolean-only entry, cannot undo
 // what another showed. 1.x dialects fix the shape, so nothing is read then.
-func (c *Client) observeEnablementLocked(ch *channelState) {
-	if ch.kind != reduce.Session || c.dialect == nil || c.observed == wire.EnablementScoped ||
-		c.dialect.Enablement() == wire.EnablementScoped {
+func (c *mirror) observeEnablementLocked(ch *channelState) {
+	if ch.kind != reduce.Session || !c.n.learning() {
 		return
 	}
 	list, _ := ch.confirmed["customizations"].([]any)
@@ -207,22 +246,7 @@ func (c *Client) observeEnablementLocked(ch *channelState) {
 	// an unchanged list: skip the decode for the many session actions that
 	// do not touch customizations.
 	ch.seenCustomizations = list
-	shape := wire.DetectEnablement(hostAuthored(decodeCustomizations(list), c.clientID))
-	if shape > c.observed {
-		before := c.dialectLocked()
-		c.observed = shape
-		c.log.Info("ahp: learnt the host's enablement shape", "shape", shape.String(), "version", c.protocolVersion)
-		c.emitDialectChangeLocked(before)
-	}
-}
-
-// emitDialectChangeLocked reports a change of Dialect() since before.
-func (c *Client) emitDialectChangeLocked(before wire.Dialect) {
-	after := c.dialectLocked()
-	if after == nil || (before != nil && before.Version() == after.Version() && before.Enablement() == after.Enablement()) {
-		return
-	}
-	c.emitLocked(Event{Kind: EventDialectChanged, Reason: after.Version() + " " + after.Enablement().String()})
+	c.n.learn(wire.DetectEnablement(hostAuthored(decodeCustomizations(list), c.clientID)))
 }
 
 func sameList(a, b []any) bool {
@@ -269,60 +293,50 @@ func decodeCustomizations(list []any) []wire.Customization {
 	return out
 }
 
-// renderLocked recomputes confirmed + pending, emits the change and lets the
-// join logic react to session state.
-func (c *Client) renderLocked(ch *channelState, cause map[string]any) {
+// renderLocked recomputes confirmed + pending, emits the change and tells
+// the joiner a live session's state changed (its chats and directories).
+func (c *mirror) renderLocked(ch *channelState, cause map[string]any) {
 	r := ch.confirmed
 	for _, p := range ch.pending {
 		r = c.apply(ch.kind, r, p.Action)
 	}
 	ch.rendered = r
-	c.emitLocked(Event{Kind: EventStateChanged, Channel: ch.uri, ChannelKind: ch.kind, State: r, Action: cause})
+	c.q.push(Event{Kind: EventStateChanged, Channel: ch.uri, ChannelKind: ch.kind, State: r, Action: cause})
 	if ch.kind == reduce.Session && ch.live {
-		c.followChatsLocked(ch)
-		c.evaluateJoinsLocked()
+		c.j.note(joinNote{session: ch.uri})
 	}
 }
 
-func (c *Client) failPendingLocked(ch *channelState, err error) {
-	for _, p := range ch.pending {
-		p.resolve(err)
-	}
-	ch.pending = nil
-}
-
-// dropChannelLocked forgets a channel (and a session's chats).
-func (c *Client) dropChannelLocked(uri, reason string, cause error) {
-	ch := c.channels[uri]
+// dropChannelLocked forgets a channel (and a session's chats). It reports
+// whether a session went: the caller tells the joiner (joiner.droppedLocked
+// when it holds joiner.mu, else a note).
+func (c *mirror) dropChannelLocked(uri, reason string, cause error) (session bool) {
+	ch := c.st.channels[uri]
 	if ch == nil {
-		return
+		return false
 	}
-	delete(c.channels, uri)
-	c.failPendingLocked(ch, ErrConnectionLost)
-	c.emitLocked(Event{Kind: EventChannelDropped, Channel: uri, ChannelKind: ch.kind, Reason: reason, Err: cause})
+	delete(c.st.channels, uri)
+	ch.failPending(ErrConnectionLost)
+	c.q.push(Event{Kind: EventChannelDropped, Channel: uri, ChannelKind: ch.kind, Reason: reason, Err: cause})
 	if ch.kind == reduce.Session {
-		for curi, cch := range c.channels {
+		for curi, cch := range c.st.channels {
 			if cch.session == uri {
 				c.dropChannelLocked(curi, reason, cause)
 			}
 		}
-		if c.joined[uri] {
-			delete(c.joined, uri)
-			c.emitLocked(Event{Kind: EventSessionLeft, Channel: uri, Reason: reason, Err: cause})
-		}
-		c.failed[uri] = true
-		c.lostSessionLocked(uri)
+		return true
 	}
+	return false
 }
 
 // ---- state access ----
 
 // State is the rendered state of a followed channel (confirmed plus pending
 // optimistic actions). Read-only: it shares structure with the mirror.
-func (c *Client) State(uri string) (map[string]any, bool) {
+func (c *mirror) State(uri string) (map[string]any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := c.channels[uri]
+	ch := c.st.channels[uri]
 	if ch == nil || !ch.live {
 		return nil, false
 	}
@@ -330,10 +344,10 @@ func (c *Client) State(uri string) (map[string]any, bool) {
 }
 
 // Confirmed is the host-confirmed state of a followed channel (read-only).
-func (c *Client) Confirmed(uri string) (map[string]any, bool) {
+func (c *mirror) Confirmed(uri string) (map[string]any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := c.channels[uri]
+	ch := c.st.channels[uri]
 	if ch == nil || !ch.live {
 		return nil, false
 	}
@@ -341,32 +355,20 @@ func (c *Client) Confirmed(uri string) (map[string]any, bool) {
 }
 
 // Pending counts actions awaiting their echo on a channel.
-func (c *Client) Pending(uri string) int {
+func (c *mirror) Pending(uri string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ch := c.channels[uri]; ch != nil {
+	if ch := c.st.channels[uri]; ch != nil {
 		return len(ch.pending)
 	}
 	return 0
 }
 
 // Channels lists followed channels with a snapshot, sorted.
-func (c *Client) Channels() []string {
+func (c *mirror) Channels() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.liveURIsLocked()
-}
-
-// Sessions returns the host's session summaries (listSessions kept current
-// by root notifications). Read-only.
-func (c *Client) Sessions() map[string]map[string]any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make(map[string]map[string]any, len(c.summaries))
-	for k, v := range c.summaries {
-		out[k] = v
-	}
-	return out
 }
 
 // ---- dispatch ----
@@ -377,7 +379,7 @@ func (c *Client) Sessions() map[string]map[string]any {
 // handle reports the outcome. On other channels there is no echo to wait
 // for (§3): the handle is already done. While disconnected it fails with
 // ErrNotConnected (actions are not queued across outages).
-func (c *Client) Dispatch(channel string, action any) (*Dispatched, error) {
+func (c *mirror) Dispatch(channel string, action any) (*Dispatched, error) {
 	m, err := toObject(action)
 	if err != nil {
 		return nil, err
@@ -385,74 +387,46 @@ func (c *Client) Dispatch(channel string, action any) (*Dispatched, error) {
 	if _, ok := m["type"].(string); !ok {
 		return nil, errors.New("ahpclient: action has no string type")
 	}
+	var out deferred
+	defer func() { out.run() }()
 	c.mu.Lock()
-	if c.conn == nil {
-		c.mu.Unlock()
+	defer c.mu.Unlock()
+	conn := c.conn.live()
+	if conn == nil {
 		return nil, ErrNotConnected
 	}
-	d := c.dispatchLocked(channel, m)
-	c.unlock()
-	return d, nil
+	return c.dispatchLocked(conn, channel, m, &out), nil
 }
 
-func (c *Client) dispatchLocked(channel string, action map[string]any) *Dispatched {
-	action = c.outgoingLocked(action)
+func (c *mirror) dispatchLocked(conn *rpcConn, channel string, action map[string]any, out *deferred) *Dispatched {
+	action = c.n.outgoing(action)
 	d := &Dispatched{Channel: channel, ClientSeq: clientSeq.Add(1), Action: action, sent: time.Now(), done: make(chan struct{})}
-	ch := c.channels[channel]
+	ch := c.st.channels[channel]
 	if ch != nil && ch.live {
 		ch.pending = append(ch.pending, d)
 		c.renderLocked(ch, action)
 	} else {
 		d.resolve(nil)
 	}
-	conn := c.conn
-	if conn == nil {
-		d.resolve(ErrNotConnected)
-		return d
-	}
 	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
-	c.later(func() {
-		if err := conn.Notify(context.Background(), "dispatchAction", params); err != nil {
+	out.add(func() {
+		if err := conn.Notify(conn.ctx, wire.MethodDispatchAction, params); err != nil {
 			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
 		}
 	})
 	return d
 }
 
-// SetActiveClient sets the SessionActiveClient entry this client asserts in
-// every joined session (tools, customizations; clientId is filled in). It
-// is dispatched as session/activeClientSet now, on every join, and after a
-// reconnect whenever the session's entry differs from it. nil stops
-// asserting (the entry is not removed).
-func (c *Client) SetActiveClient(entry any) error {
-	var m map[string]any
-	if entry != nil {
-		var err error
-		if m, err = toObject(entry); err != nil {
-			return err
-		}
-		m["clientId"] = c.clientID
-		if _, ok := m["tools"]; !ok {
-			m["tools"] = []any{}
-		}
-	}
+// assertActiveClient dispatches session/activeClientSet with entry in a
+// live session unless the session already shows exactly that entry.
+func (c *mirror) assertActiveClient(conn *rpcConn, session string, entry map[string]any, out *deferred) {
 	c.mu.Lock()
-	c.activeClient = m
-	if c.conn != nil {
-		for s := range c.joined {
-			c.assertActiveClientLocked(s)
-		}
-	}
-	c.unlock()
-	return nil
-}
-
-func (c *Client) assertActiveClientLocked(session string) {
-	ch := c.channels[session]
-	if c.activeClient == nil || ch == nil || !ch.live || c.conn == nil {
+	defer c.mu.Unlock()
+	ch := c.st.channels[session]
+	if entry == nil || ch == nil || !ch.live {
 		return
 	}
-	action := c.outgoingLocked(map[string]any{"type": "session/activeClientSet", "activeClient": c.activeClient})
+	action := c.n.outgoing(map[string]any{"type": wire.TypeActiveClientSet, "activeClient": entry})
 	if l, ok := ch.rendered["activeClients"].([]any); ok {
 		for _, e := range l {
 			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, action["activeClient"]) {
@@ -460,15 +434,194 @@ func (c *Client) assertActiveClientLocked(session string) {
 			}
 		}
 	}
-	c.dispatchLocked(session, action)
+	c.dispatchLocked(conn, session, action, out)
 }
 
-// outgoingLocked shapes an action for the negotiated version (fields the
-// version's schema requires; wire.Dialect.Outgoing). Whatever enablement
-// shape was learnt, a 0.x action always carries `enabled`.
-func (c *Client) outgoingLocked(action map[string]any) map[string]any {
-	if c.dialect == nil {
-		return action
+// ---- the connection's side: handshake and resume ----
+
+// ServerSeq is the highest serverSeq seen (host-wide, §2.2).
+func (c *mirror) ServerSeq() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.serverSeq
+}
+
+// resumePoint is what a reconnect names: every live channel and the
+// highest serverSeq seen.
+func (c *mirror) resumePoint() ([]string, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.liveURIsLocked(), c.st.serverSeq
+}
+
+// liveURIsLocked: every channel with a snapshot, root first (reconnect's
+// subscription list must name root, every session and every chat).
+func (c *mirror) liveURIsLocked() []string {
+	out := []string{RootURI}
+	for uri, ch := range c.st.channels {
+		if ch.live && uri != RootURI {
+			out = append(out, uri)
+		}
 	}
-	return c.dialect.Outgoing(action)
+	sort.Strings(out[1:])
+	return out
+}
+
+// notLive lists the followed channels without a snapshot (root aside):
+// the ones to subscribe again after a handshake.
+func (c *mirror) notLive() []*channelState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*channelState
+	for _, ch := range c.st.channels {
+		if !ch.live && ch.uri != RootURI {
+			out = append(out, &channelState{uri: ch.uri, kind: ch.kind})
+		}
+	}
+	return out
+}
+
+// initialized accepts the host's protocolVersion and installs the
+// snapshots. A version ahpls does not speak (a host that ignored the offer)
+// installs nothing and fails the handshake for good.
+func (c *mirror) initialized(res json.RawMessage, offered []string) error {
+	var r struct {
+		ProtocolVersion string     `json:"protocolVersion"`
+		ServerSeq       int64      `json:"serverSeq"`
+		Snapshots       []snapshot `json:"snapshots"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		c.log.Warn("ahp: bad initialize result", "err", err)
+	}
+	d, err := wire.SelectDialect(r.ProtocolVersion)
+	if err != nil {
+		c.log.Error("ahp: unusable protocol version", "err", err)
+		return &UnsupportedVersionError{Offered: append([]string(nil), offered...), Chosen: r.ProtocolVersion, chose: true}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n.negotiate(r.ProtocolVersion, d, res)
+	if r.ServerSeq > c.st.serverSeq {
+		c.st.serverSeq = r.ServerSeq
+	}
+	// A fresh initialize resumes nothing: every followed channel must be
+	// subscribed again (afterHandshake does it) and pending work is lost.
+	for _, ch := range c.st.channels {
+		ch.live = false
+		ch.buffer = nil
+		ch.seenCustomizations = nil
+		ch.failPending(ErrConnectionLost)
+	}
+	root := c.ensureChannelLocked(RootURI, reduce.Root, "")
+	root.live, root.confirmed, root.fromSeq = true, map[string]any{}, r.ServerSeq
+	for _, s := range r.Snapshots {
+		c.installSnapshotLocked(s)
+	}
+	c.renderLocked(root, nil)
+	return nil
+}
+
+// reconnected applies a reconnect's replay or snapshots.
+func (c *mirror) reconnected(res json.RawMessage) {
+	var r struct {
+		Type      string            `json:"type"`
+		Actions   []*actionEnvelope `json:"actions"`
+		Missing   []string          `json:"missing"`
+		Snapshots []snapshot        `json:"snapshots"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		c.log.Warn("ahp: bad reconnect result", "err", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch r.Type {
+	case "snapshot":
+		seen := map[string]bool{}
+		for _, s := range r.Snapshots {
+			if ch := c.st.channels[s.Resource]; ch != nil && ch.live {
+				seen[s.Resource] = true
+				c.installSnapshotLocked(s)
+			}
+		}
+		for uri, ch := range c.st.channels {
+			if ch.live && !seen[uri] {
+				r.Missing = append(r.Missing, uri)
+			}
+		}
+	default: // "replay"
+		for _, env := range r.Actions {
+			c.applyEnvelopeLocked(env)
+		}
+	}
+	for _, uri := range r.Missing {
+		if c.dropChannelLocked(uri, "missing", nil) {
+			c.j.note(joinNote{session: uri, dropped: true, reason: "missing"})
+		}
+	}
+	// §2.4: rebuild confirmed state and clear pending — dispatches that were
+	// not replayed were lost with the socket.
+	for _, ch := range c.st.channels {
+		if len(ch.pending) > 0 {
+			ch.failPending(ErrConnectionLost)
+			c.renderLocked(ch, nil)
+		} else if r.Type == "snapshot" && ch.live {
+			c.renderLocked(ch, nil)
+		}
+	}
+}
+
+// onAction applies one action envelope from the host.
+func (c *mirror) onAction(conn *rpcConn, params json.RawMessage) {
+	var env actionEnvelope
+	if err := json.Unmarshal(params, &env); err != nil || env.Channel == "" {
+		conn.bad(fmt.Errorf("bad action envelope: %v", err))
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.applyEnvelopeLocked(&env)
+}
+
+// sweep gives up on actions never echoed within pendingTimeout, until stop.
+func (c *mirror) sweep(stop <-chan struct{}) {
+	tick := c.pendingTimeout / 5
+	if tick < 10*time.Millisecond {
+		tick = 10 * time.Millisecond
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		c.expire(time.Now())
+	}
+}
+
+func (c *mirror) expire(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ch := range c.st.channels {
+		kept := ch.pending[:0:0]
+		var expired []*Dispatched
+		for _, p := range ch.pending {
+			if now.Sub(p.sent) >= c.pendingTimeout {
+				expired = append(expired, p)
+			} else {
+				kept = append(kept, p)
+			}
+		}
+		if len(expired) == 0 {
+			continue
+		}
+		ch.pending = kept
+		for _, p := range expired {
+			c.log.Warn("ahp: action never echoed; rolled back", "channel", ch.uri, "clientSeq", p.ClientSeq)
+			p.resolve(ErrActionTimeout)
+			c.q.push(Event{Kind: EventActionTimedOut, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: p.ClientSeq, Action: p.Action})
+		}
+		c.renderLocked(ch, nil)
+	}
 }

@@ -60,14 +60,14 @@ func newReaderRig(tb testing.TB) *readerRig {
 			return json.RawMessage(`{"data":"x","encoding":"utf-8"}`), nil
 		})
 		c.Handle("resourceList", func(context.Context, json.RawMessage) (any, error) { panic("handler bug") })
-		conn := newRPCConn(ws, c.log, nil, 0)
-		conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
+		conn := newRPCConn(context.Background(), ws, c.connection.log, nil, 0)
+		conn.onNotify = func(m string, p json.RawMessage) { c.connection.onNotify(conn, m, p) }
 		conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
-		c.mu.Lock()
+		c.mirror.mu.Lock()
 		ch := c.ensureChannelLocked("ahp-session:/a", "session", "")
 		ch.live, ch.confirmed = true, map[string]any{"title": "t", "chats": []any{}}
 		ch.rendered = ch.confirmed
-		c.unlock()
+		c.mirror.mu.Unlock()
 		r.client, r.conn = c, conn
 		reader = r
 	})

@@ -1,27 +1,17 @@
 package ahpclient
 
-// The requests part of Client: client→host calls on the current
-// connection (Call, listSessions paging, resourceRead).
+// The connection's client→host requests (Call, listSessions paging,
+// resourceRead).
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
-func (c *Client) current() (*rpcConn, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, ErrClosed
-	}
-	if c.conn == nil {
-		return nil, ErrNotConnected
-	}
-	return c.conn, nil
-}
-
-func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+func (c *connection) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	if _, ok := ctx.Deadline(); ok {
 		return context.WithCancel(ctx)
 	}
@@ -30,7 +20,7 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 
 // Call sends any client→host request (params must carry its channel) and
 // returns the raw result. Host errors come back as *RPCError.
-func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+func (c *connection) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	conn, err := c.current()
 	if err != nil {
 		return nil, err
@@ -41,7 +31,7 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 }
 
 // ListSessions fetches every page of listSessions.
-func (c *Client) ListSessions(ctx context.Context) ([]map[string]any, error) {
+func (c *connection) ListSessions(ctx context.Context) ([]wire.SessionSummary, error) {
 	conn, err := c.current()
 	if err != nil {
 		return nil, err
@@ -49,8 +39,8 @@ func (c *Client) ListSessions(ctx context.Context) ([]map[string]any, error) {
 	return c.listSessionsOn(ctx, conn)
 }
 
-func (c *Client) listSessionsOn(ctx context.Context, conn *rpcConn) ([]map[string]any, error) {
-	var out []map[string]any
+func (c *connection) listSessionsOn(ctx context.Context, conn *rpcConn) ([]wire.SessionSummary, error) {
+	var out []wire.SessionSummary
 	cursor := ""
 	seen := map[string]bool{}
 	for page := 0; ; page++ {
@@ -59,7 +49,7 @@ func (c *Client) listSessionsOn(ctx context.Context, conn *rpcConn) ([]map[strin
 			params["cursor"] = cursor
 		}
 		cctx, cancel := c.withTimeout(ctx)
-		res, err := conn.Call(cctx, "listSessions", params, nil)
+		res, err := conn.Call(cctx, wire.MethodListSessions, params, nil)
 		cancel()
 		if err != nil {
 			return nil, err
@@ -72,8 +62,8 @@ func (c *Client) listSessionsOn(ctx context.Context, conn *rpcConn) ([]map[strin
 			return nil, fmt.Errorf("ahpclient: listSessions result: %w", err)
 		}
 		for _, it := range r.Items {
-			if m, ok := decodeObject(it); ok {
-				out = append(out, m)
+			if sum, ok := decodeSummary(it); ok {
+				out = append(out, sum)
 			}
 		}
 		if r.NextCursor == "" {
@@ -89,45 +79,24 @@ func (c *Client) listSessionsOn(ctx context.Context, conn *rpcConn) ([]map[strin
 
 // refreshSessions replaces the session list with listSessions' answer,
 // except for sessions a root notification touched while the pages were being
-// fetched: those notifications are newer than the page that listed them.
-func (c *Client) refreshSessions(conn *rpcConn) error {
-	c.mu.Lock()
-	c.touched = map[string]bool{}
-	c.mu.Unlock()
-	items, err := c.listSessionsOn(context.Background(), conn)
-	c.mu.Lock()
-	touched := c.touched
-	c.touched = nil
-	if err != nil {
-		c.mu.Unlock()
+// fetched (sessionList.refresh), then re-decides the joins.
+func (c *connection) refreshSessions(conn *rpcConn) error {
+	c.sessions.beginRefresh()
+	items, err := c.listSessionsOn(conn.ctx, conn)
+	if !c.sessions.endRefresh(items, err) {
 		return err
 	}
-	fresh := map[string]map[string]any{}
-	for _, it := range items {
-		if uri, ok := it["resource"].(string); ok {
-			fresh[uri] = it
-		}
-	}
-	for uri := range touched {
-		if sum, ok := c.summaries[uri]; ok {
-			fresh[uri] = sum
-		} else {
-			delete(fresh, uri)
-		}
-	}
-	c.summaries = fresh
-	c.evaluateJoinsLocked()
-	c.unlock()
+	c.j.evaluate()
 	return nil
 }
 
 // ResourceRead reads a host resource (e.g. a referenced tool input, §5.4).
-func (c *Client) ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error) {
+func (c *connection) ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error) {
 	params := map[string]any{"channel": RootURI, "uri": uri}
 	if encoding != "" {
 		params["encoding"] = encoding
 	}
-	res, err := c.Call(ctx, "resourceRead", params)
+	res, err := c.Call(ctx, wire.MethodResourceRead, params)
 	if err != nil {
 		return nil, "", err
 	}

@@ -120,6 +120,12 @@ type rpcConn struct {
 	budget       *byteBudget
 	writeTimeout time.Duration
 
+	// ctx is the connection's context, derived from Run's: every goroutine
+	// working for this connection (keepalive, subscribes, host requests,
+	// replies) derives from it, and it ends when the read loop does.
+	ctx    context.Context
+	cancel context.CancelFunc
+
 	mu      sync.Mutex
 	nextID  int64
 	calls   map[int64]*call
@@ -139,11 +145,12 @@ const writeTimeout = 10 * time.Second
 // DefaultWriteBudget is the default Options.WriteBudget (16 MiB).
 const DefaultWriteBudget = 16 << 20
 
-func newRPCConn(ws *websocket.Conn, log *slog.Logger, trace func(FrameDirection, []byte), budget int64) *rpcConn {
+func newRPCConn(parent context.Context, ws *websocket.Conn, log *slog.Logger, trace func(FrameDirection, []byte), budget int64) *rpcConn {
 	if budget <= 0 {
 		budget = DefaultWriteBudget
 	}
-	return &rpcConn{ws: ws, log: log, trace: trace, budget: newByteBudget(budget), writeTimeout: writeTimeout, calls: map[int64]*call{}, done: make(chan struct{}), lastRecv: time.Now()}
+	ctx, cancel := context.WithCancel(parent)
+	return &rpcConn{ws: ws, log: log, trace: trace, budget: newByteBudget(budget), writeTimeout: writeTimeout, calls: map[int64]*call{}, done: make(chan struct{}), lastRecv: time.Now(), ctx: ctx, cancel: cancel}
 }
 
 func (c *rpcConn) write(ctx context.Context, v any) error {
@@ -332,13 +339,13 @@ func (c *rpcConn) reply(id json.RawMessage, result any, rerr *RPCError) {
 		b = append(b, `,"result":`...)
 		b = append(b, raw...)
 		b = append(b, '}')
-		err = c.send(context.Background(), b)
+		err = c.send(c.ctx, b)
 	} else {
 		var v any = resultResponse{"2.0", id, result}
 		if rerr != nil {
 			v = wireResponse{JSONRPC: "2.0", ID: id, Error: rerr}
 		}
-		err = c.write(context.Background(), v)
+		err = c.write(c.ctx, v)
 	}
 	if err != nil {
 		c.log.Debug("ahp: reply not sent", "err", err)
@@ -444,6 +451,7 @@ func (c *rpcConn) shutdown(err error) {
 	}
 	c.closed = true
 	close(c.done)
+	c.cancel()
 	calls := c.calls
 	c.calls = map[int64]*call{}
 	c.mu.Unlock()

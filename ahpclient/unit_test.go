@@ -1,6 +1,7 @@
 package ahpclient
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -168,14 +169,14 @@ func FuzzActionEnvelope(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		conn := newRPCConn(nil, c.log, nil, 0)
-		c.mu.Lock()
+		conn := newRPCConn(context.Background(), nil, c.connection.log, nil, 0)
+		c.mirror.mu.Lock()
 		ch := c.ensureChannelLocked("ahp-session:/a", "session", "")
 		ch.live, ch.confirmed = true, map[string]any{"title": "t", "chats": []any{}}
 		ch.rendered = ch.confirmed
-		c.unlock()
+		c.mirror.mu.Unlock()
 		before := c.ServerSeq()
-		c.onNotify(conn, "action", params)
+		c.connection.onNotify(conn, "action", params)
 		st, ok := c.State("ahp-session:/a")
 		if !ok || st == nil {
 			t.Fatal("channel lost or state nil")
@@ -197,7 +198,7 @@ func BenchmarkObserveEnablement(b *testing.B) {
 	defer c.Close()
 	d, err := wire.SelectDialect("0.8.0")
 	require.NoError(b, err)
-	c.dialect = d
+	c.negotiated.st.dialect = d
 	list := make([]any, 20)
 	for i := range list {
 		list[i] = map[string]any{"type": "plugin", "id": fmt.Sprint("p", i), "uri": "file:///p", "name": "p", "enabled": true}
@@ -206,12 +207,12 @@ func BenchmarkObserveEnablement(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ch.confirmed = map[string]any{"customizations": append([]any(nil), list...)}
-		c.mu.Lock()
+		c.mirror.mu.Lock()
 		c.observeEnablementLocked(ch)
-		c.mu.Unlock()
+		c.mirror.mu.Unlock()
 	}
-	if c.observed != wire.EnablementBoolean {
-		b.Fatalf("observed %v", c.observed)
+	if c.negotiated.st.observed != wire.EnablementBoolean {
+		b.Fatalf("observed %v", c.negotiated.st.observed)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // Direction says who sent a frame.
@@ -30,39 +32,33 @@ func (d Direction) opposite() Direction { return 1 - d }
 
 type def struct{ file, name string }
 
-// Requests a client may send (docs/ahp.md §1, §8.3): params are commands <M>Params.
-var clientRequests = map[string]bool{
-	"initialize": true, "reconnect": true, "ping": true, "listSessions": true,
-	"subscribe": true, "createSession": true, "disposeSession": true,
-	"createChat": true, "disposeChat": true, "fetchTurns": true,
-	"completions": true, "authenticate": true, "resolveSessionConfig": true,
-	"sessionConfigCompletions": true, "createTerminal": true,
-	"disposeTerminal": true, "invokeChangesetOperation": true,
-	"createResourceWatch": true,
+// The method tables come from package wire, the one place AHP method names
+// are spelled (wire/methods.go).
+var (
+	// Requests a client may send (docs/ahp.md §1, §8.3): params are commands <M>Params.
+	clientRequests = methodSet(wire.ClientRequests)
+	// The resource* family and createResourceWatch go both ways (§6).
+	resourceMethods     = methodSet(wire.ResourceMethods)
+	clientNotifications = notificationDefs(wire.ClientNotifications)
+	// hostNotifications is patch 5: one definition per method instead of
+	// the undiscriminated ProtocolNotification union.
+	hostNotifications = notificationDefs(wire.HostNotifications)
+)
+
+func methodSet(l []string) map[string]bool {
+	m := make(map[string]bool, len(l))
+	for _, s := range l {
+		m[s] = true
+	}
+	return m
 }
 
-// The resource* family and createResourceWatch go both ways (§6).
-var resourceMethods = map[string]bool{
-	"resourceRead": true, "resourceWrite": true, "resourceList": true,
-	"resourceCopy": true, "resourceDelete": true, "resourceRequest": true,
-	"resourceMove": true, "resourceResolve": true, "resourceMkdir": true,
-	"createResourceWatch": true,
-}
-
-var clientNotifications = map[string]def{
-	"dispatchAction": {"commands", "DispatchActionParams"},
-	"unsubscribe":    {"commands", "UnsubscribeParams"},
-}
-
-// hostNotifications is patch 5: one definition per method instead of the
-// undiscriminated ProtocolNotification union.
-var hostNotifications = map[string]def{
-	"action":                     {"commands", "ActionEnvelope"},
-	"root/sessionAdded":          {"notifications", "SessionAddedParams"},
-	"root/sessionRemoved":        {"notifications", "SessionRemovedParams"},
-	"root/sessionSummaryChanged": {"notifications", "SessionSummaryChangedParams"},
-	"root/progress":              {"notifications", "ProgressParams"},
-	"auth/required":              {"notifications", "AuthRequiredParams"},
+func notificationDefs(l []wire.Notification) map[string]def {
+	m := make(map[string]def, len(l))
+	for _, n := range l {
+		m[n.Method] = def{n.SchemaFile, n.SchemaDef}
+	}
+	return m
 }
 
 // Error data definitions by code (§7).
@@ -269,7 +265,7 @@ func validateParams(method string, d def, params json.RawMessage) error {
 	if err := Validate(d.file, d.name, params); err != nil {
 		// An envelope failure inside `action` is better reported against the
 		// action's own definition.
-		if method == "action" || method == "dispatchAction" {
+		if method == wire.MethodAction || method == wire.MethodDispatchAction {
 			var p struct {
 				Action json.RawMessage `json:"action"`
 			}
@@ -293,7 +289,7 @@ func ValidateResult(method string, result []byte) error {
 			return errors.New("ahpschema: ping result must be null")
 		}
 		return nil
-	case "reconnect":
+	case wire.MethodReconnect:
 		var head struct {
 			Type string `json:"type"`
 		}

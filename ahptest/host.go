@@ -53,6 +53,8 @@ import (
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpschema"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // RootURI is the connection-level channel.
@@ -492,19 +494,7 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 	defer h.mu.Unlock()
 	defer h.notifyWatchersLocked()
 	if f.IsResponse() {
-		if f.ID == nil {
-			return
-		}
-		if ch, ok := c.calls[*f.ID]; ok {
-			delete(c.calls, *f.ID)
-			var r response
-			if f.Error != nil {
-				r.err = &RPCError{Code: f.Error.Code, Message: f.Error.Message, Data: f.Error.Data}
-			} else {
-				r.result = f.Result
-			}
-			ch <- r
-		}
+		h.responseLocked(c, f)
 		return
 	}
 	params := map[string]any{}
@@ -516,108 +506,157 @@ func (h *Host) handle(c *hconn, f *ahpschema.Frame) {
 		}
 	}
 	if f.IsNotification() {
-		if !c.initialized {
-			h.violation(fmt.Errorf("notification %s before initialize", f.Method))
-			return
-		}
-		switch f.Method {
-		case "dispatchAction":
-			if !c.swallow {
-				h.dispatchLocked(c, params)
-			}
-		case "unsubscribe":
-			ch, _ := params["channel"].(string)
-			delete(c.subs, ch)
-			if hc := h.channels[ch]; hc != nil && hc.kind == reduce.Session {
-				h.removeActiveClientLocked(ch, c.clientID, "Client "+c.clientID+" left the session")
-			}
-		}
+		h.notificationLocked(c, f.Method, params)
 		return
 	}
-	if f.Method != "ping" && f.Method != "initialize" && f.Method != "reconnect" && !c.initialized {
-		h.violation(fmt.Errorf("request %s before initialize", f.Method))
-		replyErr(c, f.ID, -32600, "initialize first", nil)
+	h.requestLocked(c, f.Method, f.ID, params)
+}
+
+// responseLocked hands a client's answer to the Request waiting for it.
+func (h *Host) responseLocked(c *hconn, f *ahpschema.Frame) {
+	if f.ID == nil {
 		return
 	}
-	switch f.Method {
-	case "ping":
-		reply(c, f.ID, nil)
-	case "initialize":
-		h.initializeLocked(c, f.ID, params)
-	case "reconnect":
-		if h.refuseReconnect {
-			replyErr(c, f.ID, -32602, "unknown client; initialize instead", nil)
-			return
+	ch, ok := c.calls[*f.ID]
+	if !ok {
+		return
+	}
+	delete(c.calls, *f.ID)
+	var r response
+	if f.Error != nil {
+		r.err = &RPCError{Code: f.Error.Code, Message: f.Error.Message, Data: f.Error.Data}
+	} else {
+		r.result = f.Result
+	}
+	ch <- r
+}
+
+func (h *Host) notificationLocked(c *hconn, method string, params map[string]any) {
+	if !c.initialized {
+		h.violation(fmt.Errorf("notification %s before initialize", method))
+		return
+	}
+	switch method {
+	case wire.MethodDispatchAction:
+		if !c.swallow {
+			h.dispatchLocked(c, params)
 		}
-		h.reconnectLocked(c, f.ID, params)
-	case "listSessions":
-		h.listSessionsLocked(c, f.ID, params)
-	case "subscribe":
+	case wire.MethodUnsubscribe:
 		ch, _ := params["channel"].(string)
-		hc := h.channels[ch]
-		if hc == nil {
-			replyErr(c, f.ID, -32001, "not found: "+ch, nil)
-			return
+		delete(c.subs, ch)
+		if hc := h.channels[ch]; hc != nil && hc.kind == reduce.Session {
+			h.removeActiveClientLocked(ch, c.clientID, "Client "+c.clientID+" left the session")
 		}
-		c.subs[ch] = true
-		reply(c, f.ID, map[string]any{"snapshot": h.snapshotLocked(hc)})
-	case "createSession":
-		uri, _ := params["channel"].(string)
-		if h.channels[uri] != nil {
-			replyErr(c, f.ID, -32003, "session exists: "+uri, nil)
-			return
-		}
-		var dirs []string
-		if l, ok := params["workingDirectories"].([]any); ok {
-			for _, d := range l {
-				if s, ok := d.(string); ok {
-					dirs = append(dirs, s)
-				}
+	}
+}
+
+// hostRequests is where the test host routes client requests.
+var hostRequests = map[string]func(h *Host, c *hconn, id *int64, params map[string]any){
+	wire.MethodPing:           func(_ *Host, c *hconn, id *int64, _ map[string]any) { reply(c, id, nil) },
+	wire.MethodInitialize:     (*Host).initializeLocked,
+	wire.MethodReconnect:      (*Host).reconnectRequestLocked,
+	wire.MethodListSessions:   (*Host).listSessionsLocked,
+	wire.MethodSubscribe:      (*Host).subscribeLocked,
+	wire.MethodCreateSession:  (*Host).createSessionRequestLocked,
+	wire.MethodCreateChat:     (*Host).createChatRequestLocked,
+	wire.MethodDisposeSession: (*Host).disposeRequestLocked,
+	wire.MethodDisposeChat:    (*Host).disposeRequestLocked,
+	wire.MethodResourceRead:   (*Host).resourceReadLocked,
+}
+
+func (h *Host) requestLocked(c *hconn, method string, id *int64, params map[string]any) {
+	if method != wire.MethodPing && method != wire.MethodInitialize && method != wire.MethodReconnect && !c.initialized {
+		h.violation(fmt.Errorf("request %s before initialize", method))
+		replyErr(c, id, -32600, "initialize first", nil)
+		return
+	}
+	route, ok := hostRequests[method]
+	if !ok {
+		replyErr(c, id, -32601, method+" is not implemented by the test host", nil)
+		return
+	}
+	route(h, c, id, params)
+}
+
+func (h *Host) reconnectRequestLocked(c *hconn, id *int64, params map[string]any) {
+	if h.refuseReconnect {
+		replyErr(c, id, -32602, "unknown client; initialize instead", nil)
+		return
+	}
+	h.reconnectLocked(c, id, params)
+}
+
+func (h *Host) subscribeLocked(c *hconn, id *int64, params map[string]any) {
+	ch, _ := params["channel"].(string)
+	hc := h.channels[ch]
+	if hc == nil {
+		replyErr(c, id, -32001, "not found: "+ch, nil)
+		return
+	}
+	c.subs[ch] = true
+	reply(c, id, map[string]any{"snapshot": h.snapshotLocked(hc)})
+}
+
+func (h *Host) createSessionRequestLocked(c *hconn, id *int64, params map[string]any) {
+	uri, _ := params["channel"].(string)
+	if h.channels[uri] != nil {
+		replyErr(c, id, -32003, "session exists: "+uri, nil)
+		return
+	}
+	var dirs []string
+	if l, ok := params["workingDirectories"].([]any); ok {
+		for _, d := range l {
+			if s, ok := d.(string); ok {
+				dirs = append(dirs, s)
 			}
 		}
-		h.createSessionLocked(SessionSpec{URI: uri, WorkingDirectories: dirs})
-		if ac, ok := params["activeClient"].(map[string]any); ok && ac["clientId"] == c.clientID {
-			h.emitLocked(uri, map[string]any{"type": "session/activeClientSet", "activeClient": ac}, nil)
-			h.clientLocked(c.clientID).sessions[uri] = true
-			h.onActiveClientSetLocked(uri, c.clientID, ac)
-		}
-		reply(c, f.ID, nil)
-	case "createChat":
-		s, _ := params["channel"].(string)
-		chat, _ := params["chat"].(string)
-		if h.channels[s] == nil || h.channels[s].kind != reduce.Session {
-			replyErr(c, f.ID, -32001, "session not found: "+s, nil)
-			return
-		}
-		if h.channels[chat] != nil {
-			replyErr(c, f.ID, -32010, "chat exists: "+chat, nil)
-			return
-		}
-		h.createChatLocked(s, chat, "Chat")
-		reply(c, f.ID, nil)
-	case "disposeSession", "disposeChat":
-		uri, _ := params["channel"].(string)
-		if h.channels[uri] == nil {
-			replyErr(c, f.ID, -32001, "not found: "+uri, nil)
-			return
-		}
-		h.disposeLocked(uri)
-		reply(c, f.ID, nil)
-	case "resourceRead":
-		uri, _ := params["uri"].(string)
-		r, ok := h.resources[uri]
-		if !ok {
-			replyErr(c, f.ID, -32008, "not found: "+uri, nil)
-			return
-		}
-		res := map[string]any{"data": r.data, "encoding": "utf-8"}
-		if r.contentType != "" {
-			res["contentType"] = r.contentType
-		}
-		reply(c, f.ID, res)
-	default:
-		replyErr(c, f.ID, -32601, f.Method+" is not implemented by the test host", nil)
 	}
+	h.createSessionLocked(SessionSpec{URI: uri, WorkingDirectories: dirs})
+	if ac, ok := params["activeClient"].(map[string]any); ok && ac["clientId"] == c.clientID {
+		h.emitLocked(uri, map[string]any{"type": "session/activeClientSet", "activeClient": ac}, nil)
+		h.clientLocked(c.clientID).sessions[uri] = true
+		h.onActiveClientSetLocked(uri, c.clientID, ac)
+	}
+	reply(c, id, nil)
+}
+
+func (h *Host) createChatRequestLocked(c *hconn, id *int64, params map[string]any) {
+	s, _ := params["channel"].(string)
+	chat, _ := params["chat"].(string)
+	if h.channels[s] == nil || h.channels[s].kind != reduce.Session {
+		replyErr(c, id, -32001, "session not found: "+s, nil)
+		return
+	}
+	if h.channels[chat] != nil {
+		replyErr(c, id, -32010, "chat exists: "+chat, nil)
+		return
+	}
+	h.createChatLocked(s, chat, "Chat")
+	reply(c, id, nil)
+}
+
+func (h *Host) disposeRequestLocked(c *hconn, id *int64, params map[string]any) {
+	uri, _ := params["channel"].(string)
+	if h.channels[uri] == nil {
+		replyErr(c, id, -32001, "not found: "+uri, nil)
+		return
+	}
+	h.disposeLocked(uri)
+	reply(c, id, nil)
+}
+
+func (h *Host) resourceReadLocked(c *hconn, id *int64, params map[string]any) {
+	uri, _ := params["uri"].(string)
+	r, ok := h.resources[uri]
+	if !ok {
+		replyErr(c, id, -32008, "not found: "+uri, nil)
+		return
+	}
+	res := map[string]any{"data": r.data, "encoding": "utf-8"}
+	if r.contentType != "" {
+		res["contentType"] = r.contentType
+	}
+	reply(c, id, res)
 }
 
 func (h *Host) clientLocked(id string) *clientRecord {
@@ -819,7 +858,7 @@ func (h *Host) summaryChangedLocked(uri string, before, after map[string]any) {
 		return
 	}
 	changes["modifiedAt"] = h.isoNow()
-	h.rootNotifyLocked("root/sessionSummaryChanged", map[string]any{"session": uri, "changes": changes})
+	h.rootNotifyLocked(wire.MethodSessionSummaryChanged, map[string]any{"session": uri, "changes": changes})
 }
 
 func (h *Host) recordLocked(channel string, env map[string]any) {
@@ -833,7 +872,7 @@ func (h *Host) recordLocked(channel string, env map[string]any) {
 func (h *Host) broadcastLocked(channel string, env map[string]any) {
 	for c := range h.conns {
 		if c.initialized && c.subs[channel] {
-			c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": env})
+			c.send(map[string]any{"jsonrpc": "2.0", "method": wire.MethodAction, "params": env})
 			h.resendLocked(c, env)
 		}
 	}
@@ -856,7 +895,7 @@ func (h *Host) resendLocked(c *hconn, env map[string]any) {
 		held = maps.Clone(held)
 		held["serverSeq"] = h.serverSeq
 	}
-	c.send(map[string]any{"jsonrpc": "2.0", "method": "action", "params": held})
+	c.send(map[string]any{"jsonrpc": "2.0", "method": wire.MethodAction, "params": held})
 }
 
 func (h *Host) rootNotifyLocked(method string, params map[string]any) {
@@ -866,6 +905,19 @@ func (h *Host) rootNotifyLocked(method string, params map[string]any) {
 			c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 		}
 	}
+}
+
+// NotifyRoot sends a host→client notification on the root channel to every
+// initialized client subscribed to it (method: a wire.Method… constant), so
+// a test of a new host notification needs no change here.
+func (h *Host) NotifyRoot(method string, params map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p := maps.Clone(params)
+	if p == nil {
+		p = map[string]any{}
+	}
+	h.rootNotifyLocked(method, p)
 }
 
 // SetRejectPolicy installs a policy consulted for every client action that
@@ -934,7 +986,7 @@ func (h *Host) Request(ctx context.Context, clientID, method string, params map[
 
 // ResourceRead asks a client for a resource and decodes the data.
 func (h *Host) ResourceRead(ctx context.Context, clientID, uri string) (string, error) {
-	res, err := h.Request(ctx, clientID, "resourceRead", map[string]any{"uri": uri})
+	res, err := h.Request(ctx, clientID, wire.MethodResourceRead, map[string]any{"uri": uri})
 	if err != nil {
 		return "", err
 	}

@@ -47,135 +47,17 @@ var childOrder = map[string]int{"skill": 0, "agent": 1, "prompt": 2, "rule": 3, 
 // across reloads. It never panics on any input.
 func parsePlugin(id, root string, files map[string][]byte) *parsedPlugin {
 	p := &parsedPlugin{mcpErrors: map[string]string{}}
-	mpath := ""
-	for _, m := range manifestPaths {
-		if _, ok := files[m]; ok {
-			mpath = m
-			break
-		}
-	}
-	if mpath == "" {
-		p.fatal = "no plugin manifest (looked for " + strings.Join(manifestPaths, ", ") + ")"
+	if p.version, p.fatal = readManifest(files); p.fatal != "" {
 		return p
 	}
-	var manifest map[string]any
-	if err := json.Unmarshal(files[mpath], &manifest); err != nil {
-		p.fatal = mpath + ": invalid JSON: " + err.Error()
-		return p
-	}
-	if name, _ := manifest["name"].(string); strings.TrimSpace(name) == "" {
-		p.fatal = mpath + ": manifest has no name"
-		return p
-	}
-	p.version, _ = manifest["version"].(string)
-
-	uri := func(rel string) string { return strings.TrimSuffix(root, "/") + "/" + rel }
-	add := func(kind, name, rel string, extra map[string]any) {
-		c := map[string]any{"type": kind, "id": id + "/" + kind + "/" + name, "uri": uri(rel), "name": name}
-		for k, v := range extra {
-			c[k] = v
-		}
-		p.children = append(p.children, c)
-	}
-	problem := func(rel, why string) { p.problems = append(p.problems, rel+": "+why) }
-
+	b := &childBuilder{p: p, id: id, root: strings.TrimSuffix(root, "/")}
 	paths := make([]string, 0, len(files))
 	for rel := range files {
 		paths = append(paths, rel)
 	}
 	sort.Strings(paths)
 	for _, rel := range paths {
-		data := files[rel]
-		parts := strings.Split(rel, "/")
-		switch {
-		case len(parts) == 3 && parts[0] == "skills" && parts[2] == "SKILL.md":
-			fm, err := frontmatter(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			name := str(fm["name"])
-			if name == "" {
-				name = parts[1]
-			}
-			add("skill", name, rel, pick(fm, "description"))
-		case len(parts) == 2 && parts[0] == "agents" && strings.HasSuffix(rel, ".md"):
-			fm, err := frontmatter(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			name := str(fm["name"])
-			if name == "" {
-				name = strings.TrimSuffix(strings.TrimSuffix(parts[1], ".md"), ".agent")
-			}
-			extra := pick(fm, "description", "model")
-			if tools := stringList(fm["tools"]); tools != nil {
-				extra["tools"] = tools
-			}
-			add("agent", name, rel, extra)
-		case len(parts) >= 2 && parts[0] == "commands" && strings.HasSuffix(rel, ".md"):
-			fm, err := frontmatter(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			// Nested commands are namespaced dir:name, as Claude Code does.
-			name := strings.ReplaceAll(strings.TrimSuffix(strings.Join(parts[1:], "/"), ".md"), "/", ":")
-			add("prompt", name, rel, pick(fm, "description"))
-		case len(parts) >= 2 && parts[0] == "rules" && (strings.HasSuffix(rel, ".md") || strings.HasSuffix(rel, ".mdc")):
-			fm, err := frontmatter(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			name := strings.Join(parts[1:], "/")
-			for _, ext := range []string{".instructions.md", ".mdc", ".md"} {
-				if strings.HasSuffix(name, ext) {
-					name = strings.TrimSuffix(name, ext)
-					break
-				}
-			}
-			extra := pick(fm, "description")
-			if b, ok := fm["alwaysApply"].(bool); ok {
-				extra["alwaysApply"] = b
-			}
-			globs := stringList(fm["globs"])
-			if globs == nil {
-				globs = stringList(fm["applyTo"])
-			}
-			if globs != nil {
-				extra["globs"] = globs
-			}
-			add("rule", name, rel, extra)
-		case rel == "hooks/hooks.json":
-			events, err := hookEvents(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			for _, ev := range events {
-				add("hook", ev, rel, nil)
-			}
-		case rel == ".mcp.json":
-			servers, err := mcpServers(data)
-			if err != nil {
-				problem(rel, err.Error())
-				continue
-			}
-			names := make([]string, 0, len(servers))
-			for n := range servers {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				add("mcpServer", n, rel, map[string]any{"enabled": true, "state": map[string]any{"kind": "starting"}})
-				cfg, _ := servers[n].(map[string]any)
-				if str(cfg["command"]) == "" && str(cfg["url"]) == "" {
-					p.mcpErrors[id+"/mcpServer/"+n] = "MCP server " + n + " has neither command nor url"
-				}
-			}
-		}
+		b.file(rel, files[rel])
 	}
 	sort.SliceStable(p.children, func(i, j int) bool {
 		a, b := p.children[i], p.children[j]
@@ -186,6 +68,157 @@ func parsePlugin(id, root string, files map[string][]byte) *parsedPlugin {
 	})
 	p.children = dedupeIDs(p.children)
 	return p
+}
+
+// readManifest finds and checks the plugin manifest: fatal says why the
+// plugin cannot load (no manifest, bad JSON, no name).
+func readManifest(files map[string][]byte) (version, fatal string) {
+	mpath := ""
+	for _, m := range manifestPaths {
+		if _, ok := files[m]; ok {
+			mpath = m
+			break
+		}
+	}
+	if mpath == "" {
+		return "", "no plugin manifest (looked for " + strings.Join(manifestPaths, ", ") + ")"
+	}
+	var manifest map[string]any
+	if err := json.Unmarshal(files[mpath], &manifest); err != nil {
+		return "", mpath + ": invalid JSON: " + err.Error()
+	}
+	if name, _ := manifest["name"].(string); strings.TrimSpace(name) == "" {
+		return "", mpath + ": manifest has no name"
+	}
+	version, _ = manifest["version"].(string)
+	return version, ""
+}
+
+// childBuilder turns a plugin's files into its children, one file kind per
+// method, the way the agent host discovers them.
+type childBuilder struct {
+	p    *parsedPlugin
+	id   string
+	root string // without a trailing slash
+}
+
+func (b *childBuilder) add(kind, name, rel string, extra map[string]any) {
+	c := map[string]any{"type": kind, "id": b.id + "/" + kind + "/" + name, "uri": b.root + "/" + rel, "name": name}
+	for k, v := range extra {
+		c[k] = v
+	}
+	b.p.children = append(b.p.children, c)
+}
+
+func (b *childBuilder) problem(rel, why string) { b.p.problems = append(b.p.problems, rel+": "+why) }
+
+// file routes one file by its place in the plugin.
+func (b *childBuilder) file(rel string, data []byte) {
+	parts := strings.Split(rel, "/")
+	switch {
+	case len(parts) == 3 && parts[0] == "skills" && parts[2] == "SKILL.md":
+		b.markdown(rel, data, b.skill)
+	case len(parts) == 2 && parts[0] == "agents" && strings.HasSuffix(rel, ".md"):
+		b.markdown(rel, data, b.agent)
+	case len(parts) >= 2 && parts[0] == "commands" && strings.HasSuffix(rel, ".md"):
+		b.markdown(rel, data, b.command)
+	case len(parts) >= 2 && parts[0] == "rules" && (strings.HasSuffix(rel, ".md") || strings.HasSuffix(rel, ".mdc")):
+		b.markdown(rel, data, b.rule)
+	case rel == "hooks/hooks.json":
+		b.hooks(rel, data)
+	case rel == ".mcp.json":
+		b.mcp(rel, data)
+	}
+}
+
+// markdown reads a markdown file's frontmatter and hands it to add; a
+// frontmatter that does not parse is a problem of the plugin.
+func (b *childBuilder) markdown(rel string, data []byte, add func(rel string, parts []string, fm map[string]any)) {
+	fm, err := frontmatter(data)
+	if err != nil {
+		b.problem(rel, err.Error())
+		return
+	}
+	add(rel, strings.Split(rel, "/"), fm)
+}
+
+func (b *childBuilder) skill(rel string, parts []string, fm map[string]any) {
+	name := str(fm["name"])
+	if name == "" {
+		name = parts[1]
+	}
+	b.add("skill", name, rel, pick(fm, "description"))
+}
+
+func (b *childBuilder) agent(rel string, parts []string, fm map[string]any) {
+	name := str(fm["name"])
+	if name == "" {
+		name = strings.TrimSuffix(strings.TrimSuffix(parts[1], ".md"), ".agent")
+	}
+	extra := pick(fm, "description", "model")
+	if tools := stringList(fm["tools"]); tools != nil {
+		extra["tools"] = tools
+	}
+	b.add("agent", name, rel, extra)
+}
+
+// command: nested commands are namespaced dir:name, as Claude Code does.
+func (b *childBuilder) command(rel string, parts []string, fm map[string]any) {
+	name := strings.ReplaceAll(strings.TrimSuffix(strings.Join(parts[1:], "/"), ".md"), "/", ":")
+	b.add("prompt", name, rel, pick(fm, "description"))
+}
+
+func (b *childBuilder) rule(rel string, parts []string, fm map[string]any) {
+	name := strings.Join(parts[1:], "/")
+	for _, ext := range []string{".instructions.md", ".mdc", ".md"} {
+		if strings.HasSuffix(name, ext) {
+			name = strings.TrimSuffix(name, ext)
+			break
+		}
+	}
+	extra := pick(fm, "description")
+	if v, ok := fm["alwaysApply"].(bool); ok {
+		extra["alwaysApply"] = v
+	}
+	globs := stringList(fm["globs"])
+	if globs == nil {
+		globs = stringList(fm["applyTo"])
+	}
+	if globs != nil {
+		extra["globs"] = globs
+	}
+	b.add("rule", name, rel, extra)
+}
+
+func (b *childBuilder) hooks(rel string, data []byte) {
+	events, err := hookEvents(data)
+	if err != nil {
+		b.problem(rel, err.Error())
+		return
+	}
+	for _, ev := range events {
+		b.add("hook", ev, rel, nil)
+	}
+}
+
+func (b *childBuilder) mcp(rel string, data []byte) {
+	servers, err := mcpServers(data)
+	if err != nil {
+		b.problem(rel, err.Error())
+		return
+	}
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.add("mcpServer", n, rel, map[string]any{"enabled": true, "state": map[string]any{"kind": "starting"}})
+		cfg, _ := servers[n].(map[string]any)
+		if str(cfg["command"]) == "" && str(cfg["url"]) == "" {
+			b.p.mcpErrors[b.id+"/mcpServer/"+n] = "MCP server " + n + " has neither command nor url"
+		}
+	}
 }
 
 // dedupeIDs drops later children whose id repeats (two files naming the

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/enablement"
 )
 
@@ -374,7 +375,7 @@ func (h *Host) readPluginTree(ctx context.Context, clientID, root string) (map[s
 		if rel != "" {
 			dir += "/" + rel
 		}
-		res, err := call("resourceList", dir, nil)
+		res, err := call(wire.MethodResourceList, dir, nil)
 		if err != nil {
 			return err
 		}
@@ -425,7 +426,7 @@ func (h *Host) readPluginTree(ctx context.Context, clientID, root string) (map[s
 }
 
 func (h *Host) readFile(call func(method, uri string, params map[string]any) (json.RawMessage, error), uri string) ([]byte, error) {
-	res, err := call("resourceRead", uri, nil)
+	res, err := call(wire.MethodResourceRead, uri, nil)
 	if err != nil {
 		return nil, err
 	}

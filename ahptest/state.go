@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // SessionSpec describes a session the host creates.
@@ -56,7 +58,7 @@ func (h *Host) createSessionLocked(spec SessionSpec) string {
 	h.order = append(h.order, spec.URI)
 	h.created[spec.URI] = h.opts.Now()
 	h.sessionCreatedLocked(spec.URI)
-	h.rootNotifyLocked("root/sessionAdded", map[string]any{"summary": h.summaryLocked(spec.URI)})
+	h.rootNotifyLocked(wire.MethodSessionAdded, map[string]any{"summary": h.summaryLocked(spec.URI)})
 	h.notifyWatchersLocked()
 	return spec.URI
 }
@@ -135,7 +137,7 @@ func (h *Host) disposeLocked(uri string) {
 			delete(cr.sessions, uri)
 		}
 		h.sessionDisposedLocked(uri)
-		h.rootNotifyLocked("root/sessionRemoved", map[string]any{"session": uri})
+		h.rootNotifyLocked(wire.MethodSessionRemoved, map[string]any{"session": uri})
 	case reduce.Chat:
 		h.dropChannelLocked(uri)
 		h.emitLocked(hc.session, map[string]any{"type": "session/chatRemoved", "chat": uri}, nil)

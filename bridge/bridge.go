@@ -5,9 +5,11 @@
 // link's Editor, the tools' Editor and the executor's Observer.
 //
 // Start at NewServer: it returns the server `ahpls serve` runs, with the
-// bridge installed. Settings are decoded once, by the server
-// (server.Settings); the bridge reads the same value for the host keys and,
-// live, for the rule options that decide which files are published. The
+// bridge installed. Settings are decoded once, by the server, into one
+// settings.Settings value; the bridge hands its host keys (settings.Host)
+// whole to the link, restarting it when they change, and reads the rule
+// options live for the files it publishes. The host commands are named and
+// answered here (commands.go): the server knows none of them. The
 // link asks the server for findings it already has (server.Findings)
 // instead of checking a changed file a second time.
 package bridge
@@ -16,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"os"
 	"reflect"
 	"sync"
@@ -28,6 +29,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
 	"github.com/ahpls-dev/ahpls/server"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/tools"
 )
 
@@ -36,7 +38,9 @@ const Source = "ahpls-host"
 
 // Config configures the bridge. The zero value is what `ahpls serve` uses.
 type Config struct {
-	// Log receives the link's logs (nil: discarded).
+	// Log is the process's logger (nil: the server's Options.Logger, else
+	// discarded); the bridge, the link, the AHP client and the tool
+	// executor each enrich it with their "part".
 	Log *slog.Logger
 	// Getenv reads AHPLS_HOST and AHPLS_HOST_AUTHORIZATION (nil: os.Getenv).
 	Getenv func(string) string
@@ -47,20 +51,6 @@ type Config struct {
 	LinkDebounce time.Duration
 	// ClientVersion is sent to the host as clientInfo.version.
 	ClientVersion string
-}
-
-// hostKey is the part of the settings that fixes a link: a change of any
-// of them restarts it.
-type hostKey struct {
-	Host        string
-	HostHeaders map[string]string
-	Sessions    []string
-	Trust       bool
-	Tools       string
-}
-
-func keyOf(st server.Settings) hostKey {
-	return hostKey{Host: st.Host, HostHeaders: st.HostHeaders, Sessions: st.Sessions, Trust: st.TrustWorkspaceTools, Tools: string(st.Tools)}
 }
 
 // Bridge owns the server's hostlink.Link: it starts one when the settings
@@ -74,8 +64,8 @@ type Bridge struct {
 	applyMu  sync.Mutex // one settings/folder change at a time
 	mu       sync.Mutex
 	ctx      context.Context
-	cur      hostKey
-	applied  bool // cur describes the running (or deliberately absent) link
+	cur      settings.Host // the host keys the running link was made with
+	applied  bool          // cur describes the running (or deliberately absent) link
 	link     *hostlink.Link
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -90,12 +80,15 @@ type Bridge struct {
 // are kept.
 func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 	if cfg.Log == nil {
+		cfg.Log = opts.Logger
+	}
+	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	b := &Bridge{cfg: cfg, log: cfg.Log, progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
+	b := &Bridge{cfg: cfg, log: cfg.Log.With("part", "bridge"), progress: map[string]*server.Progress{}, shown: map[string]bool{}, tested: map[string]bool{}}
 	// The client tool config (.ahpls/tools.json) is validated by package
 	// tools; the server and the publisher report it as tools/config.
 	if opts.ToolsConfig == nil {
@@ -110,8 +103,8 @@ func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 	for name, f := range opts.Commands {
 		cmds[name] = f
 	}
-	cmds[server.CommandShowHostConnection] = b.showHostConnection
-	cmds[server.CommandToggleCustomization] = b.toggleCustomization
+	cmds[CommandShowHostConnection] = b.showHostConnection
+	cmds[CommandToggleCustomization] = b.toggleCustomization
 	cmds[CommandListCustomizations] = b.listCustomizations
 	opts.Commands = cmds
 	b.srv = server.New(opts)
@@ -125,18 +118,15 @@ func (b *Bridge) Link() *hostlink.Link {
 	return b.link
 }
 
-// settings are the server's settings with AHPLS_HOST as the host default.
-func (b *Bridge) settings() server.Settings {
-	st := b.srv.Settings()
-	if st.Host == "" {
-		st.Host = b.cfg.Getenv("AHPLS_HOST")
-	}
-	return st
+// host is the settings' host keys with what the environment supplies
+// (AHPLS_HOST, AHPLS_HOST_AUTHORIZATION).
+func (b *Bridge) host() settings.Host {
+	return b.srv.Settings().Host.WithEnv(b.cfg.Getenv)
 }
 
 // settingsChanged runs on the server's read loop: hand off.
-func (b *Bridge) settingsChanged(old, cur server.Settings) {
-	rules := !server.SameRules(old, cur)
+func (b *Bridge) settingsChanged(old, cur settings.Settings) {
+	rules := !settings.SameFindings(old, cur)
 	go func() {
 		if !b.apply() && rules {
 			// The same link goes on: it reads the rules live, but files
@@ -172,41 +162,32 @@ func (b *Bridge) foldersChanged(folders []string) {
 func (b *Bridge) apply() bool {
 	b.applyMu.Lock()
 	defer b.applyMu.Unlock()
-	st := b.settings()
-	key := keyOf(st)
+	host := b.host()
 	b.mu.Lock()
-	same := b.applied && reflect.DeepEqual(key, b.cur)
+	same := b.applied && reflect.DeepEqual(host, b.cur)
 	ctx := b.ctx
 	if ctx != nil && ctx.Err() == nil {
-		b.cur, b.applied = key, true
+		b.cur, b.applied = host, true
 	}
 	b.mu.Unlock()
 	if same || ctx == nil || ctx.Err() != nil {
 		return false // unchanged, not initialized yet, or the connection has ended
 	}
 	b.stop()
-	if st.Host == "" {
+	if host.URL == "" {
 		b.srv.SendHostStatus(server.HostStatus{State: "disconnected", Message: "no agent host configured (ahpls.host)"})
 		return true
 	}
 	cfg := hostlink.Config{
-		URL: st.Host, Auto: len(st.Sessions) == 0, Sessions: st.Sessions,
-		TrustWorkspaceTools: st.TrustWorkspaceTools, ToolSettings: st.Tools, ToolsEditor: editorTools{b},
-		OnTestDiagnostics: b.testDiagnostics,
-		Header:            http.Header{}, StateDir: b.cfg.StateDir, DebounceDelay: b.cfg.LinkDebounce, ClientVersion: b.cfg.ClientVersion,
+		Host: host, ToolsEditor: editorTools{b}, OnTestDiagnostics: b.testDiagnostics,
+		StateDir: b.cfg.StateDir, DebounceDelay: b.cfg.LinkDebounce, ClientVersion: b.cfg.ClientVersion,
 		// One settings value, read live: a change of ahpls.rules or
 		// ahpls.targets reaches publication without a restart.
 		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
 		Findings: b.srv.Findings,
-		Exclude:  st.Exclude,
+		Exclude:  b.srv.Settings().Exclude,
 	}
-	for k, v := range st.HostHeaders {
-		cfg.Header.Set(k, v)
-	}
-	if auth := b.cfg.Getenv("AHPLS_HOST_AUTHORIZATION"); auth != "" && cfg.Header.Get("Authorization") == "" {
-		cfg.Header.Set("Authorization", auth)
-	}
-	link, err := hostlink.New(cfg, linkEditor{b}, b.log)
+	link, err := hostlink.New(cfg, linkEditor{b}, b.cfg.Log)
 	if err != nil {
 		b.mu.Lock()
 		b.applied = false // the same settings may be retried
@@ -214,10 +195,10 @@ func (b *Bridge) apply() bool {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls cannot connect to the agent host: "+err.Error())
 		return true
 	}
-	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.log))
+	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.cfg.Log))
 	// Report at once (the link's own first report comes from its
 	// goroutine), so the server's "no host" default never shows (#18).
-	b.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: st.Host})
+	b.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: host.URL})
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	b.mu.Lock()

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/bridge"
-	"github.com/ahpls-dev/ahpls/demo"
+	"github.com/ahpls-dev/ahpls/internal/lspeditor"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
@@ -31,7 +31,7 @@ type hosted struct {
 	host    *ahptest.Host
 	url     string
 	session string
-	ed      *demo.Editor
+	ed      *lspeditor.Editor
 
 	mu         sync.Mutex
 	violations []error
@@ -45,7 +45,7 @@ func newHosted(t *testing.T, settings map[string]any) *hosted {
 // newHostedWith sets the link's rebuild debounce too.
 func newHostedWith(t *testing.T, settings map[string]any, linkDebounce time.Duration) *hosted {
 	t.Helper()
-	src, err := demo.FindExampleWorkspace()
+	src, err := filepath.Abs(filepath.Join("..", "examples", "workspace"))
 	require.NoError(t, err)
 	h := &hosted{t: t, ws: filepath.Join(t.TempDir(), "ws")}
 	require.NoError(t, os.CopyFS(h.ws, os.DirFS(src)))
@@ -60,7 +60,7 @@ func newHostedWith(t *testing.T, settings map[string]any, linkDebounce time.Dura
 	h.session = h.host.CreateSession(ahptest.SessionSpec{Title: t.Name(), WorkingDirectories: []string{virtualplugin.FolderURI(h.ws)}})
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	h.ed, err = demo.StartEditor(ctx, demo.EditorOptions{
+	h.ed, err = lspeditor.StartEditor(ctx, lspeditor.EditorOptions{
 		Folders:  []string{h.ws},
 		Settings: h.settings(settings),
 		Bridge:   bridge.Config{StateDir: t.TempDir(), LinkDebounce: linkDebounce, Getenv: func(string) string { return "" }},

@@ -11,8 +11,16 @@ import (
 	"github.com/ahpls-dev/ahpls/enablement"
 )
 
-// CommandListCustomizations lists every joined session's customization rows.
-const CommandListCustomizations = "ahpls.listCustomizations"
+// The host commands (workspace/executeCommand), all answered by the
+// bridge; without a host they say so.
+const (
+	// CommandShowHostConnection returns the link's hostlink.Status.
+	CommandShowHostConnection = "ahpls.showHostConnection"
+	// CommandToggleCustomization enables or disables a customization.
+	CommandToggleCustomization = "ahpls.toggleCustomization"
+	// CommandListCustomizations lists every joined session's customization rows.
+	CommandListCustomizations = "ahpls.listCustomizations"
+)
 
 func (b *Bridge) showHostConnection(ctx context.Context, args []json.RawMessage) (any, error) {
 	l := b.Link()

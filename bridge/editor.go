@@ -52,7 +52,7 @@ func (e linkEditor) remember(absPath string, diags []model.Diagnostic) {
 
 func (e linkEditor) HostStatus(state, message string) {
 	b := e.b
-	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.settings().Host})
+	b.srv.SendHostStatus(server.HostStatus{State: state, Message: message, Host: b.host().URL})
 	if state == "refused" {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
 	}
@@ -64,7 +64,7 @@ func (e linkEditor) HostStatus(state, message string) {
 func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
 	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
 	e.b.srv.SendHostStatus(server.HostStatus{
-		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.settings().Host,
+		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.host().URL,
 		RetryIn: secs, LastError: lastError,
 	})
 }
@@ -176,7 +176,13 @@ type observer struct{ b *Bridge }
 func (o observer) Started(call toolexec.CallInfo) {
 	b := o.b
 	b.srv.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("agent runs %s (%s, %s)", call.ToolName, call.Chat, call.ToolCallID))
-	p := b.srv.StartProgress(context.Background(), "ahpls: "+call.DisplayName, call.Invocation)
+	b.mu.Lock()
+	ctx := b.ctx // the connection's context (started)
+	b.mu.Unlock()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	p := b.srv.StartProgress(ctx, "ahpls: "+call.DisplayName, call.Invocation)
 	b.mu.Lock()
 	b.progress[call.Token()] = p
 	b.mu.Unlock()

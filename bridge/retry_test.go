@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/bridge"
-	"github.com/ahpls-dev/ahpls/demo"
+	"github.com/ahpls-dev/ahpls/internal/lspeditor"
 	"github.com/ahpls-dev/ahpls/server"
 )
 
@@ -25,7 +25,7 @@ func TestUnreachableHostSaysWhyAndWhen(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	ed, err := demo.StartEditor(ctx, demo.EditorOptions{
+	ed, err := lspeditor.StartEditor(ctx, lspeditor.EditorOptions{
 		Folders:  []string{t.TempDir()},
 		Settings: map[string]any{"host": url},
 		Bridge:   bridge.Config{StateDir: t.TempDir(), Getenv: func(string) string { return "" }},

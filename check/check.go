@@ -29,6 +29,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -56,6 +57,11 @@ type Finding struct {
 	// text the rules saw), for --fix and SARIF.
 	fixes []model.Fix
 	src   []byte
+	// named: the file was named on the command line, not found in a
+	// folder walk (--fix then finds its workspace folder: writeTarget).
+	named bool
+	// root is Config.Root of a named file's run ("" = the current folder).
+	root string
 }
 
 // Config is everything Run needs besides the paths.
@@ -70,6 +76,10 @@ type Config struct {
 	// Warn receives problems that do not stop the run (a malformed
 	// .ahpls/config.json); nil drops them.
 	Warn func(string)
+	// Root, when set, is the workspace folder of named files in place of
+	// the current folder: they are classified below it and --fix writes
+	// them through its writer. The MCP server sets it to a root it serves.
+	Root string
 	// NoGitIgnore walks what .gitignore files ignore too (by default it
 	// is skipped, except the files consumers load although ignored:
 	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
@@ -195,7 +205,7 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Rules, t)
+		fs, err := checkFile(p, cfg.Root, cfg.Rules, t)
 		if err != nil {
 			return nil, Summary{}, err
 		}
@@ -327,20 +337,12 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 // caller's and the folder's .ahpls/config.json) and whether .gitignore
 // files count.
 func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, err error) {
-	globs := cfg.Exclude
-	gitignore = !cfg.NoGitIgnore
-	if wc, err := wsfs.LoadConfig(root); err != nil {
-		if cfg.Warn != nil {
-			cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-		}
-	} else {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
-		if wc.GitIgnore != nil && !*wc.GitIgnore {
-			gitignore = false
-		}
+	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
+	if err != nil && cfg.Warn != nil {
+		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
 	}
-	ex, err = wsfs.NewMatcher(globs)
-	return ex, gitignore, err
+	ex, err = wsfs.NewMatcher(folder.Exclude)
+	return ex, folder.GitIgnore, err
 }
 
 // checkEntry classifies, reads and checks one walked entry. A customization
@@ -411,7 +413,7 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) {
+func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, error) {
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -421,7 +423,11 @@ func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) 
 		return nil, err
 	}
 	root, rel := "", ""
-	if cwd, err := os.Getwd(); err == nil {
+	cwd, err := os.Getwd()
+	if base != "" {
+		cwd, err = filepath.Abs(base)
+	}
+	if err == nil {
 		if r, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(r, "..") {
 			if model.Classify(filepath.ToSlash(r), DirLayout(cwd)) != model.KindNone {
 				root, rel = cwd, filepath.ToSlash(r)
@@ -452,7 +458,11 @@ func checkFile(p string, opts diagnostics.Options, t *tally) ([]Finding, error) 
 		return nil, nil
 	}
 	t.check(kind)
-	return findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts)), nil
+	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
+	for i := range out {
+		out[i].named, out[i].root = true, base
+	}
+	return out, nil
 }
 
 func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {

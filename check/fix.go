@@ -6,6 +6,7 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,6 +133,10 @@ type FixResult struct {
 	Changes []FileFix
 	// Remaining are the findings after the fixes (re-checked when written).
 	Remaining []Finding
+	// Refused are the files --fix would have changed but did not write,
+	// with why (a symlink out of the workspace, other hard links, a file
+	// changed since it was read); their findings stay in Remaining.
+	Refused []error
 	// Summary is what the first check looked at (fixing changes no file
 	// set).
 	Summary Summary
@@ -139,22 +144,29 @@ type FixResult struct {
 
 // Fix applies the safe fixes under paths, pass after pass until nothing
 // more is fixable (at most maxFixPasses). With write, each changed file is
-// replaced atomically and the folders re-checked from disk; without it
-// (--diff), each changed file is re-checked in memory, so the planned
-// change is the one --fix would make.
+// replaced through its workspace folder's wsfs.Writer and the folders
+// re-checked from disk; a file the writer refuses is left as it is and
+// named in Refused. Without write (--diff), each changed file is re-checked
+// in memory, so the planned change is the one --fix would make.
 func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	var res FixResult
 	index := map[string]int{}
+	refused := map[string]bool{}
+	ws := writers{}
+	defer ws.close()
 	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
 	}
 	res.Summary = sum
 	for pass := 0; ; pass++ {
-		plans := PlanFixes(found)
+		plans := PlanFixes(withoutFixes(found, refused))
 		if len(plans) == 0 || pass == maxFixPasses {
 			res.Remaining = found
 			return res, nil
+		}
+		if write {
+			plans = writePlans(ws, plans, refused, &res)
 		}
 		for _, p := range plans {
 			if i, ok := index[p.Path]; ok {
@@ -166,11 +178,6 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 			res.Changes = append(res.Changes, p)
 		}
 		if write {
-			for _, p := range plans {
-				if err := WriteAtomic(p.Path, p.New); err != nil {
-					return res, err
-				}
-			}
 			if found, err = RunConfig(paths, cfg); err != nil {
 				return res, err
 			}
@@ -180,6 +187,36 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	}
 }
 
+// writePlans writes each plan and returns those written; a refused one is
+// recorded in res and refused and not planned again.
+func writePlans(ws writers, plans []FileFix, refused map[string]bool, res *FixResult) []FileFix {
+	done := plans[:0:0]
+	for _, p := range plans {
+		if err := ws.write(p); err != nil {
+			refused[p.Path] = true
+			res.Refused = append(res.Refused, err)
+			continue
+		}
+		done = append(done, p)
+	}
+	return done
+}
+
+// withoutFixes is found with the fixes of the paths in skip dropped.
+func withoutFixes(found []Finding, skip map[string]bool) []Finding {
+	if len(skip) == 0 {
+		return found
+	}
+	out := make([]Finding, len(found))
+	for i, f := range found {
+		if skip[f.Path] {
+			f.fixes = nil
+		}
+		out[i] = f
+	}
+	return out
+}
+
 // recheckInMemory replaces the findings of each planned file with those of
 // its new text. A file whose workspace folder cannot be recovered from its
 // path keeps its unfixed findings and is not planned again.
@@ -187,13 +224,10 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 	redone := map[string][]Finding{}
 	for _, p := range plans {
 		rel := p.Fixed[0].Rel
-		root, ok := strings.CutSuffix(p.Path, filepath.FromSlash(rel))
+		root, ok := rootOf(p.Fixed[0])
 		if !ok {
 			redone[p.Path] = noFixes(unfixed(found, []FileFix{p}), p.Path)
 			continue
-		}
-		if root == "" {
-			root = "."
 		}
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
@@ -249,48 +283,141 @@ func unfixed(found []Finding, plans []FileFix) []Finding {
 	return out
 }
 
-// WriteAtomic replaces the file at path with data: a temporary file in the
-// same folder, with the old file's mode, synced and renamed over it, so a
-// reader sees the old text or the new one, never half. A symlink is
-// followed, so the file it points to is replaced and the link stays.
-func WriteAtomic(path string, data []byte) error {
-	real, err := filepath.EvalSymlinks(path)
+// rootOf recovers the workspace folder a finding was checked under: its
+// path without the path below the folder.
+func rootOf(f Finding) (string, bool) {
+	root, ok := strings.CutSuffix(f.Path, filepath.FromSlash(f.Rel))
+	if !ok || f.Rel == "" {
+		return "", false
+	}
+	if root == "" {
+		root = "."
+	}
+	return root, true
+}
+
+// writeTarget is the workspace folder a fix of f is written under, and
+// f's path below it. A file found in a folder walk belongs to that folder.
+// A file named on the command line belongs to the current folder when it
+// is below it, else to the nearest folder above it holding .git; with
+// neither, --fix does not guess (the folder "/" would confine nothing).
+func writeTarget(f Finding) (root, rel string, err error) {
+	if !f.named {
+		root, ok := rootOf(f)
+		if !ok {
+			return "", "", fmt.Errorf("%s: cannot tell which workspace folder it belongs to; not written", f.Path)
+		}
+		return root, f.Rel, nil
+	}
+	abs, err := filepath.Abs(f.Path)
+	if err != nil {
+		return "", "", err
+	}
+	cwd, err := os.Getwd()
+	if f.root != "" {
+		cwd, err = filepath.Abs(f.root)
+	}
+	if err == nil {
+		if r, err := filepath.Rel(cwd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return cwd, filepath.ToSlash(r), nil
+		}
+	}
+	if f.root != "" {
+		return "", "", fmt.Errorf("%s: not below the workspace folder %s; not written", f.Path, f.root)
+	}
+	for d := filepath.Dir(abs); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			r, err := filepath.Rel(d, abs)
+			if err != nil {
+				break
+			}
+			return d, filepath.ToSlash(r), nil
+		}
+	}
+	return "", "", fmt.Errorf("%s: not below the current folder or a git repository, so ahpls cannot tell which workspace it may write in; run --fix from the workspace folder", f.Path)
+}
+
+// writers holds one wsfs.Writer per workspace folder for a --fix run.
+type writers map[string]*wsfs.Writer
+
+func (ws writers) close() {
+	for _, w := range ws {
+		w.Close()
+	}
+}
+
+// write replaces p's file through the workspace folder's writer: below
+// the folder, never through a symlink leading out of it, only if the file
+// still holds the text the fix was planned from, keeping mode and owner.
+func (ws writers) write(p FileFix) error {
+	root, rel, err := writeTarget(p.Fixed[0])
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return err
+	w := ws[root]
+	if w == nil {
+		var err error
+		if w, err = wsfs.OpenWriter(root); err != nil {
+			return err
+		}
+		ws[root] = w
 	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".ahpls-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, real); err != nil {
-		os.Remove(name)
+	if err := w.Replace(rel, p.Old, p.New); err != nil {
+		var we *wsfs.Error
+		if errors.As(err, &we) {
+			// The error names the path below the folder; say the user's.
+			we.Path = p.Path
+		}
 		return err
 	}
 	return nil
+}
+
+// FixInfo is one quick fix of a finding, for callers outside this package
+// (the MCP server's `check` tool): what it does, whether --fix applies it
+// unasked, and its edits in the finding's own coordinates.
+type FixInfo struct {
+	Title string `json:"title"`
+	// Safe: `ahpls check --fix` (and the MCP `fix` tool) applies it.
+	Safe  bool       `json:"safe"`
+	Edits []EditInfo `json:"edits"`
+}
+
+// EditInfo is one edit: 1-based lines, 1-based UTF-16 columns, end
+// exclusive, like Finding. Path is set when the edit is in another file.
+type EditInfo struct {
+	Path      string `json:"path,omitempty"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	NewText   string `json:"newText"`
+}
+
+// Fixes lists the finding's quick fixes; the one --fix would apply is
+// marked Safe.
+func (f Finding) Fixes() []FixInfo {
+	if len(f.fixes) == 0 {
+		return nil
+	}
+	chosen := chosenFix(f)
+	var idx *model.LineIndex
+	out := make([]FixInfo, 0, len(f.fixes))
+	for i := range f.fixes {
+		fx := &f.fixes[i]
+		info := FixInfo{Title: fx.Title, Safe: fx == chosen, Edits: []EditInfo{}}
+		for _, e := range fx.Edits {
+			ei := EditInfo{Path: e.Path, NewText: e.NewText}
+			if e.Path == "" && f.src != nil && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(f.src) {
+				if idx == nil {
+					idx = model.NewLineIndex(f.src)
+				}
+				r := idx.Range(e.Span, model.UTF16)
+				ei.Line, ei.Column, ei.EndLine, ei.EndColumn = r.Start.Line+1, r.Start.Character+1, r.End.Line+1, r.End.Character+1
+			}
+			info.Edits = append(info.Edits, ei)
+		}
+		out = append(out, info)
+	}
+	return out
 }

@@ -331,43 +331,109 @@ func (r ruleFlags) Set(v string) error {
 	return nil
 }
 
+// Exit codes of Main.
+const (
+	exitClean = 0 // nothing at or above --fail-on
+	exitFound = 1 // a finding at or above --fail-on
+	exitUsage = 2 // a usage or I/O error, or a fix --fix refused to write
+)
+
+// cliFlags are the parsed flags of `ahpls check`.
+type cliFlags struct {
+	format, failOn, targets string
+	explain                 string
+	noGitIgnore             bool
+	noImplied, fix, diff    bool
+	rules                   ruleFlags
+	exclude                 globFlags
+}
+
 // Main runs `ahpls check` with args (after the subcommand name) and returns
 // the exit code: 0 clean, 1 a finding at or above --fail-on (default error),
-// 2 a usage or I/O error. base holds what no flag sets: the client tool
-// config validator (package tools' ConfigProblems, passed in by
-// cmd/ahpls because this room is below tools).
+// 2 a usage or I/O error (or a file --fix refused to write). base holds
+// what no flag sets: the client tool config validator (package tools'
+// ConfigProblems, passed in by cmd/ahpls because this room is below tools).
 func Main(args []string, stdout, stderr io.Writer, version string, base diagnostics.Options) int {
-	fl := flag.NewFlagSet("ahpls check", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	format := fl.String("format", "text", "output format: text, json or sarif")
-	failOn := fl.String("fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
-	targets := fl.String("targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
-	noImplied := fl.Bool("no-implied-targets", false, "do not add targets implied by a file's path")
-	noGitIgnore := fl.Bool("no-gitignore", false, "check files that .gitignore ignores too")
-	rules := ruleFlags{}
-	fl.Var(rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
-	fix := fl.Bool("fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
-	diff := fl.Bool("diff", false, "print the changes --fix would make as a unified diff, and change nothing")
-	var exclude globFlags
-	fl.Var(&exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
-	fl.Usage = func() {
+	fl, paths, code, ok := parseArgs(args, stderr)
+	if !ok {
+		return code
+	}
+	if fl.explain != "" {
+		return writeExplain(stdout, stderr, fl.explain)
+	}
+	threshold, ok := parseFailOn(fl.failOn, stderr)
+	if !ok {
+		return exitUsage
+	}
+	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, Warn: func(msg string) {
+		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
+	}}
+	if fl.diff {
+		return runDiff(paths, cfg, threshold, stdout, stderr)
+	}
+	var found []Finding
+	var sum Summary
+	refused := false
+	if fl.fix {
+		res, err := Fix(paths, cfg, true)
+		if err != nil {
+			return ioError(stderr, err)
+		}
+		reportFixes(stderr, res, "fixed")
+		found, sum, refused = res.Remaining, res.Summary, len(res.Refused) > 0
+	} else {
+		var err error
+		if found, sum, err = RunSummary(paths, cfg); err != nil {
+			return ioError(stderr, err)
+		}
+	}
+	if code := writeFindings(stdout, stderr, fl.format, found, sum, version); code != exitClean {
+		return code
+	}
+	if refused {
+		return exitUsage
+	}
+	return failed(found, threshold)
+}
+
+// ioError reports err and returns the usage/I/O exit code.
+func ioError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "ahpls check: %v\n", err)
+	return exitUsage
+}
+
+// parseArgs reads flags and paths (flags may follow paths: `ahpls check .
+// --format json`). ok is false when Main should return code at once.
+func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, code int, ok bool) {
+	fs := flag.NewFlagSet("ahpls check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&fl.format, "format", "text", "output format: text, json or sarif")
+	fs.StringVar(&fl.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info, hint or never")
+	fs.StringVar(&fl.targets, "targets", "", "comma-separated targets (default vscode-agent-host,agent-skills)")
+	fs.BoolVar(&fl.noImplied, "no-implied-targets", false, "do not add targets implied by a file's path")
+	fs.BoolVar(&fl.noGitIgnore, "no-gitignore", false, "check files that .gitignore ignores too")
+	fl.rules = ruleFlags{}
+	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
+	fs.BoolVar(&fl.fix, "fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
+	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
+	fs.Var(&fl.exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
+	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: ahpls check [flags] [paths...]\n\n"+
 			"Checks customization files below each folder (a workspace folder) or the named files.\n"+
 			"Prints path:line:col: severity: message [rule-id]; lines are 1-based, columns are\n"+
 			"1-based UTF-16 code units (the editor's column + 1).\n\nflags:\n")
-		fl.PrintDefaults()
+		fs.PrintDefaults()
 	}
-	// Accept flags after paths too (`ahpls check . --format json`).
-	var paths []string
 	rest := args
 	for {
-		if err := fl.Parse(rest); err != nil {
+		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return 0
+				return fl, nil, exitClean, false
 			}
-			return 2
+			return fl, nil, exitUsage, false
 		}
-		rest = fl.Args()
+		rest = fs.Args()
 		for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 			paths = append(paths, rest[0])
 			rest = rest[1:]
@@ -383,12 +449,18 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	return fl, paths, exitClean, true
+}
+
+// ruleOptions turns --rule, --targets and --no-implied-targets into rule
+// options; an unknown target is named on stderr and ignored.
+func ruleOptions(fl cliFlags, base diagnostics.Options, stderr io.Writer) diagnostics.Options {
 	opts := base
-	opts.NoImpliedTargets = *noImplied
-	if len(rules) > 0 {
-		opts.Rules = rules
+	opts.NoImpliedTargets = fl.noImplied
+	if len(fl.rules) > 0 {
+		opts.Rules = fl.rules
 	}
-	for _, id := range strings.Split(*targets, ",") {
+	for _, id := range strings.Split(fl.targets, ",") {
 		id = strings.TrimSpace(id)
 		if id == "" {
 			continue
@@ -399,47 +471,42 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 		}
 		opts.Targets = append(opts.Targets, model.Target(id))
 	}
-	threshold := model.Severity(0)
-	switch *failOn {
-	case "never":
-	default:
-		sev, ok := model.ParseSeverity(*failOn)
-		if !ok || sev == 0 {
-			fmt.Fprintf(stderr, "ahpls check: --fail-on %q is not error, warning, info, hint or never\n", *failOn)
-			return 2
-		}
-		threshold = sev
+	return opts
+}
+
+// parseFailOn reads --fail-on: the lowest failing severity, 0 for never.
+func parseFailOn(v string, stderr io.Writer) (model.Severity, bool) {
+	if v == "never" {
+		return 0, true
 	}
-	cfg := Config{Rules: opts, Exclude: exclude, NoGitIgnore: *noGitIgnore, Warn: func(msg string) {
-		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
-	}}
-	var found []Finding
-	var sum Summary
+	sev, ok := model.ParseSeverity(v)
+	if !ok || sev == 0 {
+		fmt.Fprintf(stderr, "ahpls check: --fail-on %q is not error, warning, info, hint or never\n", v)
+		return 0, false
+	}
+	return sev, true
+}
+
+// runDiff is --diff: the changes --fix would make, as a unified diff.
+func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stderr io.Writer) int {
+	res, err := Fix(paths, cfg, false)
+	if err != nil {
+		return ioError(stderr, err)
+	}
+	for _, c := range res.Changes {
+		if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
+			return ioError(stderr, err)
+		}
+	}
+	reportFixes(stderr, res, "would fix")
+	return failed(res.Remaining, threshold)
+}
+
+// writeFindings prints found in format; exitClean, or exitUsage on a bad
+// format or a failed write.
+func writeFindings(stdout, stderr io.Writer, format string, found []Finding, sum Summary, version string) int {
 	var err error
-	if *fix || *diff {
-		var res FixResult
-		res, err = Fix(paths, cfg, !*diff)
-		if err != nil {
-			fmt.Fprintf(stderr, "ahpls check: %v\n", err)
-			return 2
-		}
-		found, sum = res.Remaining, res.Summary
-		if *diff {
-			for _, c := range res.Changes {
-				if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
-					fmt.Fprintf(stderr, "ahpls check: %v\n", err)
-					return 2
-				}
-			}
-			reportFixes(stderr, res, "would fix")
-			return failed(found, threshold)
-		}
-		reportFixes(stderr, res, "fixed")
-	} else if found, sum, err = RunSummary(paths, cfg); err != nil {
-		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
-		return 2
-	}
-	switch *format {
+	switch format {
 	case "text":
 		if err = WriteText(stdout, found); err == nil {
 			err = WriteSummary(stderr, sum)
@@ -451,14 +518,13 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			err = WriteSummary(stderr, sum)
 		}
 	default:
-		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", *format)
-		return 2
+		fmt.Fprintf(stderr, "ahpls check: --format %q is not text, json or sarif\n", format)
+		return exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ahpls check: %v\n", err)
-		return 2
+		return ioError(stderr, err)
 	}
-	return failed(found, threshold)
+	return exitClean
 }
 
 // failed is the exit code for what was found: 1 when a finding is at or
@@ -489,6 +555,9 @@ func reportFixes(w io.Writer, res FixResult, verb string) {
 		}
 		total += len(c.Fixed)
 		fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %s [%s]\n", verb, len(c.Fixed), c.Path, strings.Join(rules, ", "))
+	}
+	for _, err := range res.Refused {
+		fmt.Fprintf(w, "ahpls check: not written: %v\n", err)
 	}
 	fmt.Fprintf(w, "ahpls check: %s %d problem(s) in %d file(s); %d remain\n", verb, total, len(res.Changes), len(res.Remaining))
 }

@@ -8,7 +8,7 @@
 // step must succeed or Run returns a *StepError naming it. ahpls itself runs
 // as it ships: the language server with its agent-host bridge (what `ahpls
 // serve` runs), driven over a pipe by an editor stand-in speaking LSP
-// (Editor, lspeditor.go) whose settings name the embedded host.
+// (lspeditor.Editor) whose settings name the embedded host.
 //
 // Start at Run; steps.go holds the steps in order.
 package demo

@@ -19,10 +19,13 @@ import (
 	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/hostlink"
+	"github.com/ahpls-dev/ahpls/internal/lspeditor"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/server"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // run is one demo's state, step by step.
@@ -38,8 +41,8 @@ type run struct {
 	session  string
 	chat     string
 	clientID string
-	ed       *Editor // the editor stand-in, speaking LSP to the real server
-	state    string  // scratch dir for the client's state
+	ed       *lspeditor.Editor // the editor stand-in, speaking LSP to the real server
+	state    string            // scratch dir for the client's state
 	// errFiles are the files the check step found errors in: the ones the
 	// publish step expects to see left out.
 	errFiles []string
@@ -143,7 +146,7 @@ func (r *run) startHost(ctx context.Context) error {
 			r.mu.Unlock()
 		},
 		OnPluginRead: func(clientID, method, uri string) {
-			if method == "resourceRead" {
+			if method == wire.MethodResourceRead {
 				r.mu.Lock()
 				r.reads = append(r.reads, uri)
 				r.mu.Unlock()
@@ -176,11 +179,11 @@ func (r *run) connect(ctx context.Context) error {
 	}
 	r.state = dir
 	srvOpts := server.DefaultOptions()
-	srvOpts.Log = nil
+	srvOpts.Logger = nil
 	if r.opts.Log != io.Discard {
-		srvOpts.Log = r.opts.Log
+		srvOpts.Logger = slog.New(server.NewLogHandler(r.opts.Log, nil))
 	}
-	r.ed, err = StartEditor(ctx, EditorOptions{
+	r.ed, err = lspeditor.StartEditor(ctx, lspeditor.EditorOptions{
 		Folders: []string{r.ws},
 		Settings: map[string]any{
 			"host":                r.hostURL,
@@ -196,7 +199,7 @@ func (r *run) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the language server did not start: %w", err)
 	}
-	var st HostConnection
+	var st lspeditor.HostConnection
 	err = r.ed.Wait(ctx, func() bool {
 		st, err = r.ed.HostStatus(ctx)
 		return err == nil && st.ClientID != ""

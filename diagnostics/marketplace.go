@@ -18,7 +18,7 @@ import (
 // marketplaceRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var marketplaceRules = []*Rule{
 	marketRequired, marketName, marketEntry, marketDuplicate, marketSourcePath,
-	marketSourceObject,
+	marketPathMissing, marketSourceObject,
 }
 
 var marketRequired = &Rule{
@@ -72,6 +72,16 @@ var marketSourcePath = &Rule{
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"plugins.0.source: Invalid string: must start with \"./\"\"; \"Path contains \"..\" … Plugin source paths are resolved relative to the marketplace root (the directory containing .claude-plugin/)\""},
 		{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332 `claude plugin validate` passes a marketplace whose \"./q\" source does not exist"},
+	},
+}
+
+var marketPathMissing = &Rule{
+	ID:       "market/path-missing",
+	Summary:  "A `skills`, `agents` or `commands` path of a plugin entry that does not exist.",
+	Kinds:    "market",
+	Severity: "CC LOSE (the plugin installs without that component; `validate` passes).",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "LOSE", Source: "Claude Code 2.1.332: `claude plugin validate` passes a marketplace entry with \"skills\": [\"./skills/pptx\"] that does not exist; `claude plugin install` succeeds and `claude plugin list --json` shows the plugin enabled with errors \"Path not found: …/skills/pptx (skills)\""},
 	},
 }
 
@@ -296,6 +306,7 @@ func checkMarketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mr
 		sourcePath(c, src, mroot, pluginRoot)
 		if rel, ok := localSourceRel(src.Str, pluginRoot); ok {
 			checkMarketVersion(c, e, path.Join(mroot, rel))
+			entryPaths(c, e, path.Join(mroot, rel))
 		}
 	case src.Is(JSONObject):
 		sourceObject(c, src)
@@ -306,6 +317,40 @@ func checkMarketEntry(c *jsonCheck, e *JSONValue, seen map[string]*JSONValue, mr
 	for _, s := range []*JSONValue{src, e.Get("name"), e.Get("description")} {
 		for _, sp := range tokenSpans(c.text, s, claudeRootToken) {
 			c.report(tokenPluginRoot, sp, c.all(model.Lose), "%s will not expand '${CLAUDE_PLUGIN_ROOT}' in a marketplace: write paths relative to it, starting './'.")
+		}
+	}
+}
+
+// entryPaths reports inline component paths of an entry (relative to its
+// plugin folder, as in plugin.json) that do not exist. Claude Code 2.1.332
+// installs the plugin anyway and lists "Path not found: … (skills)" among
+// its errors: the component is missing, the rest loads.
+func entryPaths(c *jsonCheck, e *JSONValue, pluginDir string) {
+	if c.f.FS == nil {
+		return
+	}
+	for _, key := range []string{"skills", "agents", "commands"} {
+		v := e.Get(key)
+		items := []*JSONValue{v}
+		if v.Is(JSONArray) {
+			items = v.Items
+		}
+		for _, it := range items {
+			if !it.Is(JSONString) {
+				continue
+			}
+			p := it.Str
+			if p == "" || strings.Contains(p, "${") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.Contains(p, "://") || len(p) > 1 && p[1] == ':' {
+				continue
+			}
+			rel := path.Join(pluginDir, strings.ReplaceAll(p, "\\", "/"))
+			if rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			if _, err := c.f.FS.Stat(rel); err != nil {
+				c.report(marketPathMissing, it.Span, model.Verdicts{model.TargetClaudeCode: model.Lose},
+					fmt.Sprintf("%%s will install this plugin without these %s: '%s' does not exist.", key, jClip(p)))
+			}
 		}
 	}
 }

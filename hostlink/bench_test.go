@@ -2,6 +2,7 @@ package hostlink
 
 import (
 	"fmt"
+	"github.com/ahpls-dev/ahpls/settings"
 	"io"
 	"log/slog"
 	"os"
@@ -27,7 +28,7 @@ func benchLink(b *testing.B, n int) (*Link, string) {
 	if err := os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	l, err := New(Config{URL: "ws://127.0.0.1:1/none", StateDir: root}, newFakeEditor(ws), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := New(Config{Host: settings.Host{URL: "ws://127.0.0.1:1/none"}, StateDir: root}, newFakeEditor(ws), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}

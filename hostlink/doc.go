@@ -41,21 +41,24 @@
 // nonces do.
 //
 // Lock order (acquire left before right, never the reverse): first one of
-// buildMu, pubMu, diagMu, es.mu; then sendMu; then mu; then
+// folderSet.buildMu, pubMu, diagMu, es.mu; then shown.mu; then mu; then
 // ahpclient.Client's own locks and Editor.Text.
 //
-//   - buildMu, pubMu, diagMu and es.mu each serialise one kind of work
-//     (builds, republishes, host-diagnostic refreshes, editor-state
+//   - buildMu (folders.go), pubMu, diagMu and es.mu each serialise one kind
+//     of work (builds, republishes, host-diagnostic refreshes, editor-state
 //     refreshes). They are outermost and never held together: republish
 //     runs refreshEditorState only after releasing pubMu.
-//   - sendMu serialises publications to the Editor; it is taken by
-//     publishDiagnostics, under any one serialiser, and the Editor's
+//   - shown.mu (parts.go) serialises publications to the Editor and guards
+//     what each file shows; it is taken by publishDiagnostics (and
+//     clearAll), under any one serialiser, and the Editor's
 //     PublishDiagnostics runs with it held but without mu.
 //   - mu guards the publication and diagnostic state; it is held briefly
 //     and may call into ahpclient (Dialect, State) and Editor.Text, never
 //     the other Editor callbacks.
-//   - pendMu guards pending file changes only and is never held with any
+//   - changes.mu and status.mu (parts.go) are leaves: never held with any
 //     other lock.
+//   - Placing load reports (loadPlacer) and wording hints (hintWriter)
+//     work on snapshots and values and take no lock.
 //   - ahpclient never calls back with its own lock held: events arrive on
 //     its event goroutine (onEvent takes mu), reverse requests on its
 //     workers (serve.go takes no Link lock but the Server's own).

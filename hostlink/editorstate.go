@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
@@ -192,6 +193,26 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 		return nil
 	}
 	sessions := l.client.Joined()
+	labels := l.sessionLabels(sessions)
+	if len(sessions) == 0 {
+		sessions = []string{""}
+	}
+	texts := &publishedTexts{old: l.es.texts, cur: map[[32]byte][]byte{}}
+	defer func() { l.es.texts = texts.cur }()
+	hs := &hintSet{found: map[hint][]string{}}
+	w := hintWriter{pluginFolder: l.pluginFolder}
+	for _, s := range sessions {
+		var custs []wire.Customization
+		if s != "" {
+			custs = l.sessionCustomizations(s)
+		}
+		w.sessionHints(s, l.Rows(s), custs, files, texts, hs)
+	}
+	return hs.diagnostics(labels)
+}
+
+// sessionLabels names each session in hints: its quoted title, else its URI.
+func (l *Link) sessionLabels(sessions []string) map[string]string {
 	labels := map[string]string{}
 	for _, s := range sessions {
 		labels[s] = s
@@ -201,106 +222,131 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 			}
 		}
 	}
-	if len(sessions) == 0 {
-		sessions = []string{""}
-	}
-	// The text a file was published with: the same the span is computed
-	// against until the next rebuild, which refreshes again.
-	texts := map[[32]byte][]byte{}
-	text := func(f stateFile) []byte {
-		if t, ok := texts[f.file.Sum]; ok {
-			return t
-		}
-		t, ok := l.es.texts[f.file.Sum]
-		if !ok {
-			t = fileData(f.file)
-		}
-		texts[f.file.Sum] = t
-		return t
-	}
-	defer func() { l.es.texts = texts }()
+	return labels
+}
 
-	found := map[hint][]string{} // → sessions it holds in
-	var order []hint
-	for _, s := range sessions {
-		rows := l.Rows(s)
-		byID := map[string]enablement.Row{}
-		for _, r := range rows {
-			byID[r.ID] = r
-		}
-		// Leaves the host lists for each of our plugins, by virtual URI.
-		leaves := map[string]string{}
-		if s != "" {
-			for _, c := range l.sessionCustomizations(s) {
-				for _, ch := range c.Children {
-					if ch.Type != enablement.TypeMCPServer {
-						leaves[ch.URI] = ch.ID
-					}
+// hintWriter words the enablement hints of rows: pure functions of the
+// rows and this editor's stored decisions (pluginFolder finds the store).
+type hintWriter struct {
+	pluginFolder func(key string) *folder
+}
+
+// sessionHints adds the hints of every state file in session s ("": no
+// session joined) to hs.
+func (w hintWriter) sessionHints(s string, rows []enablement.Row, custs []wire.Customization, files []stateFile, texts *publishedTexts, hs *hintSet) {
+	byID := map[string]enablement.Row{}
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	// Leaves the host lists for each of our plugins, by virtual URI.
+	leaves := map[string]string{}
+	if s != "" {
+		for _, c := range custs {
+			for _, ch := range c.Children {
+				if ch.Type != enablement.TypeMCPServer {
+					leaves[ch.URI] = ch.ID
 				}
 			}
 		}
-		add := func(h hint) {
-			in := found[h]
-			if in == nil {
-				order = append(order, h)
-			}
-			if len(in) == 0 || in[len(in)-1] != s {
-				found[h] = append(in, s)
-			}
-		}
-		for _, f := range files {
-			switch f.kind {
-			case model.KindMCP:
-				for _, r := range rows {
-					if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
-						continue
-					}
-					msg, ok := l.stateText(r, byID)
-					if !ok {
-						continue
-					}
-					span, ok := diagnostics.MCPServerKeySpan(text(f), r.Name)
-					if !ok {
-						span = firstLine(text(f))
-					}
-					add(hint{file: f.abs, span: span, text: msg})
+	}
+	for _, f := range files {
+		switch f.kind {
+		case model.KindMCP:
+			for _, r := range rows {
+				if r.Type != enablement.TypeMCPServer || r.Owner != f.pp.id {
+					continue
 				}
-			case model.KindNone:
-				// not a customization of its own
-			default:
-				r, ok := enablement.Row{}, false
-				if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
-					r, ok = byID[id]
-				}
-				if !ok {
-					r, ok = byID[f.pp.id]
-				}
+				msg, ok := w.stateText(r, byID)
 				if !ok {
 					continue
 				}
-				msg, ok := l.stateText(r, byID)
+				text := texts.of(f)
+				span, ok := diagnostics.MCPServerKeySpan(text, r.Name)
 				if !ok {
-					continue
+					span = firstLine(text)
 				}
-				if r.ID == f.pp.id && f.kind != model.KindPlugin && !r.Pending {
-					// A file the host shows no leaf for is off with its
-					// plugin: say that, not the plugin's own reason.
-					msg = "Disabled because plugin " + r.Name + " is disabled"
-					if w := l.scopeWords(r); w != "" {
-						msg += " (" + w + ")"
-					}
-				}
-				add(hint{file: f.abs, span: firstLine(text(f)), text: msg})
+				hs.add(hint{file: f.abs, span: span, text: msg}, s)
+			}
+		case model.KindNone:
+			// not a customization of its own
+		default:
+			if msg, ok := w.fileStateText(f, leaves, byID); ok {
+				hs.add(hint{file: f.abs, span: firstLine(texts.of(f)), text: msg}, s)
 			}
 		}
 	}
+}
 
+// fileStateText is the hint for a customization file: its own leaf's state
+// where the host lists one, else its plugin's.
+func (w hintWriter) fileStateText(f stateFile, leaves map[string]string, byID map[string]enablement.Row) (string, bool) {
+	r, ok := enablement.Row{}, false
+	if id, leaf := leaves[f.pp.source.URI+"/"+f.vpath]; leaf && f.kind != model.KindPlugin {
+		r, ok = byID[id]
+	}
+	if !ok {
+		r, ok = byID[f.pp.id]
+	}
+	if !ok {
+		return "", false
+	}
+	msg, ok := w.stateText(r, byID)
+	if !ok {
+		return "", false
+	}
+	if r.ID == f.pp.id && f.kind != model.KindPlugin && !r.Pending {
+		// A file the host shows no leaf for is off with its plugin: say
+		// that, not the plugin's own reason.
+		msg = "Disabled because plugin " + r.Name + " is disabled"
+		if w := w.scopeWords(r); w != "" {
+			msg += " (" + w + ")"
+		}
+	}
+	return msg, true
+}
+
+// publishedTexts is the text each file was published with: the same the
+// span is computed against until the next rebuild, which refreshes again.
+// cur keeps the texts used by this refresh (the next one's old).
+type publishedTexts struct {
+	old, cur map[[32]byte][]byte
+}
+
+func (t *publishedTexts) of(f stateFile) []byte {
+	if b, ok := t.cur[f.file.Sum]; ok {
+		return b
+	}
+	b, ok := t.old[f.file.Sum]
+	if !ok {
+		b = fileData(f.file)
+	}
+	t.cur[f.file.Sum] = b
+	return b
+}
+
+// hintSet collects hints in first-seen order with the sessions each holds in.
+type hintSet struct {
+	found map[hint][]string
+	order []hint
+}
+
+func (hs *hintSet) add(h hint, session string) {
+	in := hs.found[h]
+	if in == nil {
+		hs.order = append(hs.order, h)
+	}
+	if len(in) == 0 || in[len(in)-1] != session {
+		hs.found[h] = append(in, session)
+	}
+}
+
+// diagnostics are the hints by file. With several sessions joined, a hint
+// that does not hold in all of them names where it does.
+func (hs *hintSet) diagnostics(labels map[string]string) map[string][]model.Diagnostic {
 	out := map[string][]model.Diagnostic{}
-	for _, h := range order {
+	for _, h := range hs.order {
 		msg := h.text
-		// With several sessions joined, a hint that does not hold in all
-		// of them names where it does.
-		if in := found[h]; len(labels) > 1 && len(in) < len(labels) {
+		if in := hs.found[h]; len(labels) > 1 && len(in) < len(labels) {
 			names := make([]string, len(in))
 			for i, s := range in {
 				names[i] = labels[s]
@@ -323,11 +369,11 @@ func (l *Link) enablementDiags() map[string][]model.Diagnostic {
 // localValue is the Global decision ahpls publishes for an own item, and
 // whether the user made one (the store keeps only differences from the
 // source default).
-func (l *Link) localValue(r enablement.Row) (value, decided bool) {
+func (w hintWriter) localValue(r enablement.Row) (value, decided bool) {
 	if !r.Item.Owned || r.Item.Key == "" {
 		return true, false
 	}
-	f := l.pluginFolder(r.Item.Key)
+	f := w.pluginFolder(r.Item.Key)
 	if f == nil || !f.store.Loaded() {
 		return r.Item.SourceDefault, false
 	}
@@ -337,19 +383,19 @@ func (l *Link) localValue(r enablement.Row) (value, decided bool) {
 
 // stateText is the hint for a row, ok false when there is nothing to say
 // (it is on and confirmed).
-func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (string, bool) {
+func (w hintWriter) stateText(r enablement.Row, byID map[string]enablement.Row) (string, bool) {
 	if r.Pending {
 		// An untouched default waiting for the host is the normal start
 		// of every publication: only a decision of the user is worth a
 		// hint while unconfirmed.
-		_, decided := l.localValue(r)
+		_, decided := w.localValue(r)
 		if r.On && !decided {
 			return "", false
 		}
 		state := "enabled"
 		if !r.On {
 			state = "disabled"
-			if own, _ := l.localValue(r); !own {
+			if own, _ := w.localValue(r); !own {
 				state += " globally (this editor)"
 			} else if r.Owner != "" {
 				if p, ok := byID[r.Owner]; ok && !p.On {
@@ -364,13 +410,13 @@ func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (stri
 	}
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonPlugin && r.Cause.Plugin != nil {
 		if p, ok := byID[r.Cause.Plugin.ID]; ok {
-			if w := l.scopeWords(p); w != "" {
+			if w := w.scopeWords(p); w != "" {
 				return fmt.Sprintf("Disabled because plugin %s is disabled (%s)", r.Cause.Plugin.Name, w), true
 			}
 		}
 	}
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf {
-		return "Disabled " + l.scopeWords(r), true
+		return "Disabled " + w.scopeWords(r), true
 	}
 	if r.Reason != "" {
 		return r.Reason, true
@@ -382,14 +428,14 @@ func (l *Link) stateText(r enablement.Row, byID map[string]enablement.Row) (stri
 // session", "in workspace …", "globally (this editor)", "globally
 // (host)". The boolean dialect carries no scope: a disabled own item
 // whose local Global is off was decided here.
-func (l *Link) scopeWords(r enablement.Row) string {
+func (w hintWriter) scopeWords(r enablement.Row) string {
 	if r.Cause != nil && r.Cause.Kind == enablement.ReasonSelf && !r.Overridden {
-		if v, _ := l.localValue(r); !v {
+		if v, _ := w.localValue(r); !v {
 			return "globally (this editor)"
 		}
 	}
 	if r.Cause == nil {
-		if v, _ := l.localValue(r); !v {
+		if v, _ := w.localValue(r); !v {
 			return "globally (this editor)"
 		}
 		return ""

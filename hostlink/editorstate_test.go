@@ -15,6 +15,7 @@ import (
 	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
@@ -287,7 +288,7 @@ func esBenchLink(b *testing.B, n int) *Link {
 			b.Fatal(err)
 		}
 	}
-	l, err := New(Config{URL: "ws://127.0.0.1:1/none", StateDir: root}, newFakeEditor(ws), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := New(Config{Host: settings.Host{URL: "ws://127.0.0.1:1/none"}, StateDir: root}, newFakeEditor(ws), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}

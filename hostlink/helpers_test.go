@@ -23,6 +23,7 @@ import (
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
@@ -354,8 +355,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	}
 	ed := newFakeEditor(o.ws)
 	cfg := Config{
-		URL:           o.host.URL(),
-		Auto:          true,
+		Host:          settings.Host{URL: o.host.URL()},
 		StateDir:      o.stateDir,
 		DebounceDelay: 10 * time.Millisecond,
 		ClientOptions: func(opts *ahpclient.Options) {

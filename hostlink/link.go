@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
@@ -22,9 +20,9 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
-	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Host status words reported through Editor.HostStatus.
@@ -41,19 +39,12 @@ const DefaultDebounceDelay = 200 * time.Millisecond
 
 // Config is the `ahpls.host` part of the settings plus where state lives.
 type Config struct {
-	// URL is the host's ws:// or wss:// endpoint (required).
-	URL string
-	// Header is sent with the WebSocket upgrade (connection auth).
-	Header http.Header
-	// Sessions are joined explicitly; with Auto every session whose working
-	// directories cover a workspace folder is joined too.
-	Sessions []string
-	Auto     bool
-	// TrustWorkspaceTools enables command tools from settings and
-	// .ahpls/tools.json (workspace trust).
-	TrustWorkspaceTools bool
-	// ToolSettings is the `ahpls.tools` setting as {"tools":[…]} JSON.
-	ToolSettings json.RawMessage
+	// Host is the settings' host keys (package settings), taken whole: URL
+	// (required), Headers for the WebSocket upgrade, Sessions to join (none:
+	// every session whose working directories cover a workspace folder),
+	// TrustWorkspaceTools (command tools from settings and
+	// .ahpls/tools.json) and Tools (the `ahpls.tools` setting).
+	settings.Host
 	// StateDir holds the clientId file and, under "enablement", the
 	// per-folder enablement stores. Default: the parent of
 	// enablement.DefaultStateDir() (~/.local/state/ahpls).
@@ -143,27 +134,25 @@ type Link struct {
 	client *ahpclient.Client
 	served *virtualplugin.Server
 
-	folders []*folder
+	*folderSet // the folders, their builders, registries, stores (folders.go)
 
-	pendMu  sync.Mutex
-	pending map[string]bool
-	kick    chan struct{}
+	changes *changeQueue // file changes waiting for the debounce
+	status  statusBox    // the connection status shown to the editor
+	shown   shownSets    // what the editor shows per file
 
 	stopOnce sync.Once
 	stop     chan struct{}
 	runOnce  sync.Once
 
-	// mu guards the publication and diagnostic state below. It is held
-	// while building; Editor callbacks other than Text run outside it.
-	buildMu sync.Mutex // serialises builds (see buildFolder)
-	// verdicts hold, under buildMu, the text each file left out of
-	// publication was judged on (its exclusion's spans and hash).
-	verdicts map[string][]byte
-	pubMu    sync.Mutex // serialises republish, so entries reach ahpclient in order
-	diagMu   sync.Mutex // serialises host diagnostic refreshes
-	sendMu   sync.Mutex // serialises publications to the Editor
+	// The locks, outermost first: folderSet.buildMu, pubMu, diagMu and
+	// shown.mu each serialise one kind of work and are held across it; mu
+	// guards the state from dirty to es and is only ever held briefly,
+	// never while building, sending or calling the Editor (Text excepted).
+	// The parts above (changes, status) have their own leaf locks.
+	pubMu  sync.Mutex // serialises republish, so entries reach ahpclient in order
+	diagMu sync.Mutex // serialises host diagnostic refreshes
 
-	mu         sync.Mutex
+	mu         sync.Mutex      // guards dirty … es, see above
 	dirty      map[string]bool // files whose diagnostics may have changed
 	ready      bool            // stores loaded and first scan done
 	closed     bool            // Run ended: publish nothing more
@@ -177,13 +166,8 @@ type Link struct {
 	excl       map[string][]model.Diagnostic // by abs path
 	exclSum    map[string][32]byte           // hash of the text each excl was computed from
 	hostDiags  map[string][]model.Diagnostic // by abs path
-	shown      map[string]string             // abs path → JSON of what the editor has
-	state      string
-	stateMsg   string
 	executor   Executor
 	es         editorState // enablement hints, untrusted tools (editorstate.go)
-
-	checks atomic.Int64 // rules runs of the link's own, see Checks
 
 	// afterApply, when set (tests), runs after each debounced rebuild.
 	afterApply func()
@@ -214,10 +198,11 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 	l := &Link{
 		cfg:       cfg,
 		ed:        ed,
-		log:       logger,
+		log:       logger.With("part", "hostlink"),
 		served:    virtualplugin.NewServer(),
-		pending:   map[string]bool{},
-		kick:      make(chan struct{}, 1),
+		changes:   newChangeQueue(),
+		status:    statusBox{state: StatusDisconnected},
+		shown:     shownSets{byPath: map[string]string{}},
 		stop:      make(chan struct{}),
 		snaps:     map[string]*virtualplugin.Snapshot{},
 		pubs:      map[string]*pubPlugin{},
@@ -226,12 +211,10 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		dialect:   enablement.DialectUnknown,
 		excl:      map[string][]model.Diagnostic{},
 		exclSum:   map[string][32]byte{},
-		verdicts:  map[string][]byte{},
 		hostDiags: map[string][]model.Diagnostic{},
-		shown:     map[string]string{},
-		state:     StatusDisconnected,
 		executor:  cfg.Executor,
 	}
+	l.folderSet = &folderSet{cfg: &l.cfg, ed: ed, log: l.log, verdicts: map[string][]byte{}}
 	storeDir := filepath.Join(cfg.StateDir, "enablement")
 	var uris []string
 	seen := map[string]bool{}
@@ -254,13 +237,13 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 
 	opts := ahpclient.Options{
 		URL:          cfg.URL,
-		Header:       cfg.Header,
+		Header:       cfg.Header(),
 		StateDir:     cfg.StateDir,
 		WorkspaceKey: strings.Join(uris, "\n"),
 		ClientInfo:   ahpclient.Implementation{Name: "ahpls", Version: cfg.ClientVersion},
 		Logger:       logger,
 		Sessions:     cfg.Sessions,
-		Auto:         cfg.Auto,
+		Auto:         cfg.Auto(),
 		Folders:      uris,
 		ChatTurns:    1,
 	}
@@ -276,77 +259,6 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 	c.OnEvent(l.onEvent)
 	return l, nil
 }
-
-// newFolder prepares one folder. Only the first folder's registry gets the
-// built-in editor tools: they cover the whole workspace, and one copy per
-// folder would only produce renamed duplicates.
-func (l *Link) newFolder(abs, storeDir string, first bool) (*folder, error) {
-	f := &folder{abs: abs, uri: virtualplugin.FolderURI(abs), key: virtualplugin.FolderKey(abs)}
-	check := func(rel string, kind model.Kind, text []byte) string {
-		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
-	}
-	globs := l.cfg.Exclude
-	if wc, err := wsfs.LoadConfig(abs); err == nil {
-		globs = append(append([]string(nil), globs...), wc.Exclude...)
-	}
-	ex, err := wsfs.NewMatcher(globs)
-	if err != nil {
-		ex = nil // invalid globs were reported with the settings; keep the defaults
-	}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: ex})
-	if err != nil {
-		return nil, err
-	}
-	f.builder = b
-	var te tools.Editor
-	if first {
-		te = l.cfg.ToolsEditor
-	}
-	reg, err := tools.NewRegistry(tools.Options{Root: abs, Editor: te, Trusted: l.cfg.TrustWorkspaceTools, OnTestDiagnostics: l.cfg.OnTestDiagnostics})
-	if err != nil {
-		return nil, err
-	}
-	f.tools = reg
-	if len(l.cfg.ToolSettings) > 0 {
-		for _, p := range reg.SetSettings(l.cfg.ToolSettings) {
-			l.log.Warn("ahpls.tools setting", "problem", p.Message, "path", p.Path)
-		}
-	}
-	f.store = enablement.OpenClientStore(storeDir, f.uri, l.log)
-	return f, nil
-}
-
-// check is the Builder's publication gate: a file with an Error-severity
-// finding is left out, with that finding as the reason. The findings come
-// from the language server when it has them for this text (Config.Findings);
-// only otherwise does the link run the rules itself.
-func (l *Link) check(abs, rel string, kind model.Kind, text []byte) string {
-	var diags []model.Diagnostic
-	ok := false
-	if l.cfg.Findings != nil {
-		diags, ok = l.cfg.Findings(abs, kind, text)
-	}
-	if !ok {
-		opts := l.cfg.RuleOptions
-		if l.cfg.Rules != nil {
-			opts = l.cfg.Rules()
-		}
-		diags = diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text}, opts)
-		l.checks.Add(1)
-	}
-	for _, d := range diags {
-		if d.Severity == model.SeverityError {
-			l.verdicts[abs] = text // under buildMu, like every Build
-			return d.Message
-		}
-	}
-	delete(l.verdicts, abs)
-	return ""
-}
-
-// Checks is how many times the link ran the rules itself (Config.Findings
-// had no answer): a cost meter for tests.
-func (l *Link) Checks() int64 { return l.checks.Load() }
 
 // RulesChanged re-decides which files are published after the rule
 // settings changed: every file's verdict is dropped and the folders are
@@ -371,26 +283,6 @@ func (l *Link) SetExecutor(e Executor) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.executor = e
-}
-
-// ToolRegistry returns the registry that offers a tool under its wire name
-// (as of the last publication), for the tool executor.
-func (l *Link) ToolRegistry(wireName string) (*tools.Registry, bool) {
-	for _, f := range l.folders {
-		if _, ok := f.tools.Lookup(wireName); ok {
-			return f.tools, true
-		}
-	}
-	return nil, false
-}
-
-// Registries are the per-folder tool registries, in folder order.
-func (l *Link) Registries() []*tools.Registry {
-	out := make([]*tools.Registry, len(l.folders))
-	for i, f := range l.folders {
-		out[i] = f.tools
-	}
-	return out
 }
 
 // SetTrusted switches command tools on or off in every folder and
@@ -449,8 +341,9 @@ type PublishedPlugin struct {
 
 // Status reports the connection and what is published.
 func (l *Link) Status() Status {
+	state, msg := l.status.get()
 	l.mu.Lock()
-	s := Status{State: l.state, Message: l.stateMsg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
+	s := Status{State: state, Message: msg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
 	for id, p := range l.pubs {
 		pp := PublishedPlugin{ID: id, URI: p.source.URI, Name: p.source.Name, Nonce: p.nonce, Folder: p.folder.abs}
 		for _, n := range p.source.MCPServers {
@@ -556,11 +449,7 @@ func (l *Link) Run(ctx context.Context) error {
 }
 
 func (l *Link) setStatus(state, msg string) {
-	l.mu.Lock()
-	changed := l.state != state || l.stateMsg != msg
-	l.state, l.stateMsg = state, msg
-	l.mu.Unlock()
-	if changed {
+	if l.status.set(state, msg) {
 		l.ed.HostStatus(state, msg)
 	}
 }
@@ -645,9 +534,7 @@ func (l *Link) onEvent(e ahpclient.Event) {
 		}
 		secs := int((e.RetryIn + time.Second - 1) / time.Second)
 		msg := fmt.Sprintf("retrying in %d s", secs)
-		l.mu.Lock()
-		l.state, l.stateMsg = StatusConnecting, msg
-		l.mu.Unlock()
+		l.status.set(StatusConnecting, msg)
 		if re, ok := l.ed.(RetryEditor); ok {
 			re.HostRetrying(e.RetryIn, lastErr)
 		} else {
@@ -674,53 +561,15 @@ func (l *Link) sessionChanged() {
 // closed). The rebuild is debounced; the entry is republished only when it
 // changed.
 func (l *Link) FilesChanged(absPaths ...string) {
-	if len(absPaths) == 0 {
-		return
-	}
-	l.pendMu.Lock()
-	for _, p := range absPaths {
-		l.pending[filepath.Clean(p)] = true
-	}
-	l.pendMu.Unlock()
-	select {
-	case l.kick <- struct{}{}:
-	default:
+	if len(absPaths) > 0 {
+		l.changes.add(absPaths...)
 	}
 }
 
-// debounceLoop applies pending changes once they have been quiet for
-// DebounceDelay, or at the latest 10×DebounceDelay after the first of a
-// burst: continuous typing must not hold publication back for ever.
+// debounceLoop applies queued changes (changeQueue.loop) until ctx ends.
 func (l *Link) debounceLoop(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	var first time.Time // start of the current burst; zero when idle
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-l.kick:
-			now := time.Now()
-			if first.IsZero() {
-				first = now
-			}
-			wait := l.cfg.DebounceDelay
-			if rest := first.Add(10 * l.cfg.DebounceDelay).Sub(now); rest < wait {
-				wait = max(rest, 0)
-			}
-			timer.Stop()
-			select {
-			case <-timer.C:
-			default:
-			}
-			timer.Reset(wait)
-		case <-timer.C:
-			first = time.Time{}
-			l.applyPending()
-		}
-	}
+	l.changes.loop(ctx, l.cfg.DebounceDelay, l.applyPending)
 }
 
 // applyPending feeds pending paths to the builders and tool registries,
@@ -729,17 +578,10 @@ func (l *Link) applyPending() {
 	if l.afterApply != nil {
 		defer l.afterApply()
 	}
-	l.pendMu.Lock()
-	paths := make([]string, 0, len(l.pending))
-	for p := range l.pending {
-		paths = append(paths, p)
-	}
-	l.pending = map[string]bool{}
-	l.pendMu.Unlock()
+	paths := l.changes.take()
 	if len(paths) == 0 {
 		return
 	}
-	sort.Strings(paths)
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
@@ -790,33 +632,11 @@ var testProjectFiles = map[string]bool{
 	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
 }
 
-// loadToolConfig installs .ahpls/tools.json from the open buffer or disk.
-func (l *Link) loadToolConfig(f *folder) {
-	abs := filepath.Join(f.abs, filepath.FromSlash(tools.ConfigFile))
-	var probs []tools.Problem
-	if text, ok := l.ed.Text(abs); ok {
-		probs = f.tools.SetWorkspaceConfig(text)
-	} else {
-		var err error
-		probs, err = f.tools.LoadWorkspaceConfig()
-		if err != nil {
-			l.log.Warn("tool config not loaded", "file", abs, "err", err)
-		}
-	}
-	for _, p := range probs {
-		if p.Severity == tools.SeverityError {
-			l.log.Info("tool config problem", "file", abs, "problem", p.Message)
-		}
-	}
-}
-
 // publishDiagnostics sends the merged exclusion and host diagnostics of
 // the given files, each only when its set changed. Called without l.mu.
 func (l *Link) publishDiagnostics(files []string) {
-	// Held across the Editor calls: two publishers computing under mu and
-	// sending after it could otherwise deliver an older set last.
-	l.sendMu.Lock()
-	defer l.sendMu.Unlock()
+	l.shown.mu.Lock()
+	defer l.shown.mu.Unlock()
 	type out struct {
 		path  string
 		sum   [32]byte
@@ -835,13 +655,8 @@ func (l *Link) publishDiagnostics(files []string) {
 			b, _ := json.Marshal(ds)
 			key = fmt.Sprintf("%x %s", sums[p], b)
 		}
-		if l.shown[p] == key {
+		if !l.shown.changedLocked(p, key) {
 			continue
-		}
-		if key == "" {
-			delete(l.shown, p)
-		} else {
-			l.shown[p] = key
 		}
 		outs = append(outs, out{p, sums[p], ds})
 	}
@@ -862,17 +677,15 @@ func (l *Link) publishDiagnostics(files []string) {
 func (l *Link) clearAll() {
 	l.diagMu.Lock()
 	defer l.diagMu.Unlock()
+	l.shown.mu.Lock()
+	files := l.shown.pathsLocked()
 	l.mu.Lock()
 	l.closed = true
-	var files []string
-	for p := range l.shown {
-		files = append(files, p)
-	}
 	l.excl = map[string][]model.Diagnostic{}
 	l.exclSum = map[string][32]byte{}
 	l.hostDiags = map[string][]model.Diagnostic{}
 	l.clearEditorStateLocked()
 	l.mu.Unlock()
-	sort.Strings(files)
+	l.shown.mu.Unlock()
 	l.publishDiagnostics(files)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -54,12 +55,12 @@ type place struct {
 // with "; " ("skills/a/SKILL.md: …; agents/b.md: …"): when every part names
 // a file of its own, each part goes to its file; otherwise the whole
 // message goes to one place.
-func (l *Link) placeLoad(c wire.Customization, own *pubPlugin, msg string) []place {
+func (lp *loadPlacer) placeLoad(c wire.Customization, own *pubPlugin, msg string) []place {
 	locate := func(m string) (place, bool, bool) {
 		if own != nil {
-			return l.placeInOwn(own, m)
+			return lp.placeInOwn(own, m)
 		}
-		return l.placeInHost(c, m)
+		return lp.placeInHost(c, m)
 	}
 	if parts := strings.Split(msg, "; "); len(parts) > 1 {
 		var out []place
@@ -84,6 +85,26 @@ func (l *Link) placeLoad(c wire.Customization, own *pubPlugin, msg string) []pla
 	return []place{at}
 }
 
+// loadPlacer places the host's load reports on workspace files. One is
+// made per refresh over a snapshot of what is published, so it needs no
+// lock of its own and takes none of the link's.
+type loadPlacer struct {
+	host     string // the host's name in messages
+	clientID string
+	folders  []*folder
+	pubs     map[string]*pubPlugin // current publication, by customization id
+	history  map[string]*pubPlugin // by served nonce
+	readText func(abs string) ([]byte, bool)
+}
+
+func (l *Link) newLoadPlacer() *loadPlacer {
+	lp := &loadPlacer{host: l.hostName(), clientID: l.client.ClientID(), folders: l.folders, readText: l.readText}
+	l.mu.Lock()
+	lp.pubs, lp.history = maps.Clone(l.pubs), maps.Clone(l.history)
+	l.mu.Unlock()
+	return lp
+}
+
 // refreshHostDiagnostics recomputes every host diagnostic and publishes
 // the files whose set changed. Sessions are read one by one while actions
 // keep arriving, so a refresh may see one session a step ahead of another;
@@ -98,7 +119,7 @@ func (l *Link) refreshHostDiagnostics() {
 	if closed {
 		return
 	}
-	host := l.hostName()
+	lp := l.newLoadPlacer()
 	var reports []report
 	for _, s := range l.client.Joined() {
 		st, ok := l.client.State(s)
@@ -110,7 +131,7 @@ func (l *Link) refreshHostDiagnostics() {
 			label = strconv.Quote(t)
 		}
 		for _, c := range l.sessionCustomizations(s) {
-			reports = append(reports, l.containerReports(c, host, label)...)
+			reports = append(reports, lp.containerReports(c, label)...)
 		}
 	}
 
@@ -175,14 +196,15 @@ func (l *Link) refreshHostDiagnostics() {
 // containerReports maps one top-level customization (and its MCP
 // children) to findings. The session placeholder "\x00" in text is
 // replaced once sessions are merged.
-func (l *Link) containerReports(c wire.Customization, host, session string) []report {
+func (lp *loadPlacer) containerReports(c wire.Customization, session string) []report {
+	host := lp.host
 	var out []report
 	switch {
 	case c.IsContainer():
-		pp := l.ownPlugin(c)
+		pp := lp.ownPlugin(c)
 		if c.Load != nil && (c.Load.Kind == wire.LoadError || c.Load.Kind == wire.LoadDegraded) {
 			what := fmt.Sprintf("%s %q", c.Type, c.Name)
-			for _, part := range l.placeLoad(c, pp, c.Load.Message) {
+			for _, part := range lp.placeLoad(c, pp, c.Load.Message) {
 				r := report{file: part.file, span: part.span, session: session}
 				if c.Load.Kind == wire.LoadError {
 					r.rule, r.sev = RuleLoadError, model.SeverityError
@@ -198,12 +220,12 @@ func (l *Link) containerReports(c wire.Customization, host, session string) []re
 			if ch.Type != "mcpServer" {
 				continue
 			}
-			if r, ok := l.mcpReport(ch, &c, pp, host, session); ok {
+			if r, ok := lp.mcpReport(ch, &c, pp, host, session); ok {
 				out = append(out, r)
 			}
 		}
 	case c.Type == "mcpServer":
-		if r, ok := l.mcpReport(c, nil, nil, host, session); ok {
+		if r, ok := lp.mcpReport(c, nil, nil, host, session); ok {
 			out = append(out, r)
 		}
 	}
@@ -211,7 +233,7 @@ func (l *Link) containerReports(c wire.Customization, host, session string) []re
 }
 
 // mcpReport maps an MCP server in state error to its key in .mcp.json.
-func (l *Link) mcpReport(s wire.Customization, container *wire.Customization, own *pubPlugin, host, session string) (report, bool) {
+func (lp *loadPlacer) mcpReport(s wire.Customization, container *wire.Customization, own *pubPlugin, host, session string) (report, bool) {
 	if s.State == nil || s.State.Kind != "error" {
 		return report{}, false
 	}
@@ -224,18 +246,18 @@ func (l *Link) mcpReport(s wire.Customization, container *wire.Customization, ow
 	file := ""
 	switch {
 	case own != nil:
-		file = l.ownFile(own, ".mcp.json")
+		file = lp.ownFile(own, ".mcp.json")
 	case container != nil:
-		if abs, _, ok := l.workspacePath(container.URI); ok {
+		if abs, _, ok := lp.workspacePath(container.URI); ok {
 			file = mcpFileAt(abs)
 		}
 	default:
-		file = l.topLevelMCPFile(s)
+		file = lp.topLevelMCPFile(s)
 	}
 	if file == "" {
 		return report{}, false
 	}
-	text, _ := l.readText(file)
+	text, _ := lp.readText(file)
 	span, ok := diagnostics.MCPServerKeySpan(text, s.Name)
 	if !ok {
 		span = firstLine(text)
@@ -254,31 +276,29 @@ func (l *Link) mcpReport(s wire.Customization, container *wire.Customization, ow
 // that names a workspace file or one of our plugins; when the URI names no
 // file at all (mcp:, a host id), the root .mcp.json of a folder that
 // defines a server of that name.
-func (l *Link) topLevelMCPFile(s wire.Customization) string {
-	if abs, _, ok := l.workspacePath(s.URI); ok {
+func (lp *loadPlacer) topLevelMCPFile(s wire.Customization) string {
+	if abs, _, ok := lp.workspacePath(s.URI); ok {
 		if f := mcpFileAt(abs); f != "" {
 			return f
 		}
 	}
 	if strings.HasPrefix(s.URI, "virtual://ahpls/") {
-		l.mu.Lock()
 		var pp *pubPlugin
-		for _, p := range l.pubs {
+		for _, p := range lp.pubs {
 			if s.URI == p.source.URI || strings.HasPrefix(s.URI, p.source.URI+"/") {
 				pp = p
 			}
 		}
-		l.mu.Unlock()
 		if pp != nil {
-			return l.ownFile(pp, ".mcp.json")
+			return lp.ownFile(pp, ".mcp.json")
 		}
 	}
 	if strings.HasPrefix(s.URI, "file:") || strings.HasPrefix(s.URI, "virtual:") {
 		return "" // a config outside the workspace: not ours to mark
 	}
-	for _, f := range l.folders {
+	for _, f := range lp.folders {
 		p := filepath.Join(f.abs, ".mcp.json")
-		if text, ok := l.readText(p); ok {
+		if text, ok := lp.readText(p); ok {
 			if _, ok := diagnostics.MCPServerKeySpan(text, s.Name); ok {
 				return p
 			}
@@ -306,20 +326,18 @@ func mcpFileAt(abs string) string {
 // ownPlugin returns the published version a host container reports on,
 // or nil when the container is not one of ours. The nonce picks the exact
 // version when the host echoes it; else the current one.
-func (l *Link) ownPlugin(c wire.Customization) *pubPlugin {
-	me := l.client.ClientID()
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (lp *loadPlacer) ownPlugin(c wire.Customization) *pubPlugin {
+	me := lp.clientID
 	if c.Nonce != "" {
-		if p := l.history[c.Nonce]; p != nil && p.id == c.ID {
+		if p := lp.history[c.Nonce]; p != nil && p.id == c.ID {
 			return p
 		}
 	}
-	if p := l.pubs[c.ID]; p != nil {
+	if p := lp.pubs[c.ID]; p != nil {
 		return p
 	}
 	if c.ClientID == me || strings.HasPrefix(c.ID, me+":") {
-		for _, p := range l.pubs {
+		for _, p := range lp.pubs {
 			if p.source.URI == c.URI {
 				return p
 			}
@@ -338,7 +356,7 @@ func editorPath(f *folder, src string) string {
 }
 
 // ownFile is the real file behind a virtual path of one of our plugins.
-func (l *Link) ownFile(pp *pubPlugin, vpath string) string {
+func (lp *loadPlacer) ownFile(pp *pubPlugin, vpath string) string {
 	if f, ok := pp.source.File(vpath); ok && f.Source != "" {
 		return editorPath(pp.folder, f.Source)
 	}
@@ -400,7 +418,7 @@ func lineSpan(text []byte, line int) model.Span {
 // names (by virtual path, or by its workspace-relative path; a host's
 // materialized copy ends with the virtual path), else the plugin's
 // manifest, else its first Markdown file.
-func (l *Link) placeInOwn(pp *pubPlugin, msg string) (at place, named, ok bool) {
+func (lp *loadPlacer) placeInOwn(pp *pubPlugin, msg string) (at place, named, ok bool) {
 	refs := pathRefs(msg)
 	best, bestLen, bestLine := "", 0, 0
 	for _, f := range pp.source.Files {
@@ -421,7 +439,7 @@ func (l *Link) placeInOwn(pp *pubPlugin, msg string) (at place, named, ok bool) 
 	named = best != ""
 	if best == "" {
 		for _, m := range model.ManifestPaths {
-			if p := l.ownFile(pp, m); p != "" {
+			if p := lp.ownFile(pp, m); p != "" {
 				best = p
 				break
 			}
@@ -439,19 +457,19 @@ func (l *Link) placeInOwn(pp *pubPlugin, msg string) (at place, named, ok bool) 
 	if best == "" {
 		return place{}, false, false
 	}
-	text, _ := l.readText(best)
+	text, _ := lp.readText(best)
 	return place{file: best, span: lineSpan(text, bestLine)}, named, true
 }
 
 // workspacePath maps a file: URI to an absolute path inside a workspace
 // folder.
-func (l *Link) workspacePath(uri string) (string, *folder, bool) {
+func (lp *loadPlacer) workspacePath(uri string) (string, *folder, bool) {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "file" || u.Path == "" {
 		return "", nil, false
 	}
 	p := filepath.Clean(filepath.FromSlash(u.Path))
-	for _, f := range l.folders {
+	for _, f := range lp.folders {
 		for _, root := range []string{f.abs, f.builder.Folder()} {
 			if p == root || strings.HasPrefix(p, root+string(filepath.Separator)) {
 				rel, _ := filepath.Rel(root, p)
@@ -466,8 +484,8 @@ func (l *Link) workspacePath(uri string) (string, *folder, bool) {
 // a workspace folder: the file the message names (relative to the
 // container or the folder), else the container file itself, else the
 // manifest in the container folder, else its first customization file.
-func (l *Link) placeInHost(c wire.Customization, msg string) (at place, named, ok bool) {
-	abs, f, ok := l.workspacePath(c.URI)
+func (lp *loadPlacer) placeInHost(c wire.Customization, msg string) (at place, named, ok bool) {
+	abs, f, ok := lp.workspacePath(c.URI)
 	if !ok {
 		return place{}, false, false
 	}
@@ -489,7 +507,7 @@ func (l *Link) placeInHost(c wire.Customization, msg string) (at place, named, o
 				continue
 			}
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				text, _ := l.readText(p)
+				text, _ := lp.readText(p)
 				return place{file: p, span: lineSpan(text, r.line)}, true, true
 			}
 		}
@@ -512,7 +530,7 @@ func (l *Link) placeInHost(c wire.Customization, msg string) (at place, named, o
 	if target == "" {
 		return place{}, false, false
 	}
-	text, _ := l.readText(target)
+	text, _ := lp.readText(target)
 	return place{file: target, span: firstLine(text)}, false, true
 }
 

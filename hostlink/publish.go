@@ -12,7 +12,6 @@ import (
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
-	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // historyPerPlugin is how many published versions of one plugin are kept
@@ -138,20 +137,6 @@ func (l *Link) diagSums(files []string) (map[string][32]byte, map[string][]model
 		sums[p] = sha256.Sum256(text)
 	}
 	return sums, excl
-}
-
-// readText is a file's current text: the open buffer, else the disk.
-func (l *Link) readText(abs string) ([]byte, bool) {
-	if t, ok := l.ed.Text(abs); ok {
-		return t, true
-	}
-	// The safe reader: regular files only, opened without blocking, so a
-	// FIFO in the workspace cannot stall the link.
-	b, err := wsfs.ReadFile(abs, virtualplugin.MaxFileSize+1)
-	if err != nil || len(b) > virtualplugin.MaxFileSize {
-		return nil, false
-	}
-	return b, true
 }
 
 // firstLine spans the first line of text (without its line break).
@@ -477,15 +462,4 @@ func withoutServers(p *virtualplugin.Plugin, omitted []string, nonce string) *vi
 		}
 	}
 	return &virtualplugin.Plugin{Name: p.Name, URI: p.URI, Root: p.Root, Synth: p.Synth, Files: files, Nonce: nonce, MCPServers: names}
-}
-
-// pluginFolder finds the folder whose plugins live under a virtual URI
-// (plugin URI or MCP key).
-func (l *Link) pluginFolder(key string) *folder {
-	for _, f := range l.folders {
-		if strings.HasPrefix(key, "virtual://ahpls/"+f.key+"/") {
-			return f
-		}
-	}
-	return nil
 }

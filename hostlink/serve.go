@@ -8,6 +8,8 @@ import (
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
+
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
 // Reverse resource* requests (docs/ahp.md §6). The host walks our trees
@@ -22,7 +24,7 @@ type uriParams struct {
 
 func (l *Link) registerHandlers() {
 	c := l.client
-	c.Handle("resourceResolve", func(_ context.Context, raw json.RawMessage) (any, error) {
+	c.Handle(wire.MethodResourceResolve, func(_ context.Context, raw json.RawMessage) (any, error) {
 		p, err := decodeURIParams(raw)
 		if err != nil {
 			return nil, err
@@ -30,7 +32,7 @@ func (l *Link) registerHandlers() {
 		res, err := l.served.Resolve(p.URI)
 		return res, mapServeError(err)
 	})
-	c.Handle("resourceList", func(_ context.Context, raw json.RawMessage) (any, error) {
+	c.Handle(wire.MethodResourceList, func(_ context.Context, raw json.RawMessage) (any, error) {
 		p, err := decodeURIParams(raw)
 		if err != nil {
 			return nil, err
@@ -38,7 +40,7 @@ func (l *Link) registerHandlers() {
 		res, err := l.served.List(p.URI)
 		return res, mapServeError(err)
 	})
-	c.Handle("resourceRead", func(_ context.Context, raw json.RawMessage) (any, error) {
+	c.Handle(wire.MethodResourceRead, func(_ context.Context, raw json.RawMessage) (any, error) {
 		p, err := decodeURIParams(raw)
 		if err != nil {
 			return nil, err
@@ -59,12 +61,12 @@ func (l *Link) registerHandlers() {
 	for _, m := range []string{"resourceWrite", "resourceDelete", "resourceMove", "resourceCopy", "resourceMkdir"} {
 		c.Handle(m, readOnly)
 	}
-	c.Handle("createResourceWatch", func(context.Context, json.RawMessage) (any, error) {
+	c.Handle(wire.MethodCreateResourceWatch, func(context.Context, json.RawMessage) (any, error) {
 		// A host-initiated watch cannot work at 0.8.0; new nonces signal
 		// changes instead (docs/ahp.md §6).
 		return nil, ahpclient.NewError(ahpclient.CodeMethodNotFound, "createResourceWatch is not supported by this client", nil)
 	})
-	c.Handle("resourceRequest", func(_ context.Context, raw json.RawMessage) (any, error) {
+	c.Handle(wire.MethodResourceRequest, func(_ context.Context, raw json.RawMessage) (any, error) {
 		var p struct {
 			URI   string `json:"uri"`
 			Write bool   `json:"write"`

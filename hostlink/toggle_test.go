@@ -17,6 +17,7 @@ import (
 	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahptest"
 	"github.com/ahpls-dev/ahpls/enablement"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
@@ -283,7 +284,7 @@ func TestTwoFolders(t *testing.T) {
 		writeFiles(t, b, map[string]string{".github/skills/docs/SKILL.md": "---\nname: docs\ndescription: Write the docs for a change.\n---\n"})
 		session := host.CreateSession(ahptest.SessionSpec{Title: "Both", WorkingDirectories: []string{virtualplugin.FolderURI(filepath.Dir(a))}})
 		ed := newFakeEditor(a, b)
-		l, err := New(Config{URL: host.URL(), Auto: true, StateDir: t.TempDir(), DebounceDelay: time.Millisecond}, ed, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		l, err := New(Config{Host: settings.Host{URL: host.URL()}, StateDir: t.TempDir(), DebounceDelay: time.Millisecond}, ed, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)

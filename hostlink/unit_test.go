@@ -103,7 +103,7 @@ func TestDebounce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var applied []time.Duration
 		start := time.Now()
-		l := &Link{cfg: Config{DebounceDelay: 100 * time.Millisecond}, kick: make(chan struct{}, 1), pending: map[string]bool{}}
+		l := &Link{cfg: Config{DebounceDelay: 100 * time.Millisecond}, changes: newChangeQueue(), folderSet: &folderSet{}}
 		l.afterApply = func() { applied = append(applied, time.Since(start)) }
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,6 +121,9 @@ func TestCompletionJSONKeysNotPresent(t *testing.T) {
 // name and hook events alike, in Markdown headers and JSON files.
 func TestCompletionItemsSayWhatTheyAre(t *testing.T) {
 	root := t.TempDir()
+	// hooks/hooks.json is a plugin's hooks file only with a manifest beside it (#25).
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".claude-plugin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".claude-plugin", "plugin.json"), []byte(`{"name": "p"}`), 0o644))
 	c := newTestClient(t, clientSetup{folders: []string{root}})
 	gh := func(rel string) uri.URI { return uri.File(filepath.Join(root, filepath.FromSlash(rel))) }
 	cases := []struct {

@@ -66,6 +66,7 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 	enc := s.Encoding()
 	loc, _ := s.locate(u)
 	idx := model.NewLineIndex(fs.snap.Text)
+	can := editCache{}
 	for i, d := range fs.diags {
 		if len(d.Fixes) == 0 || i >= len(fs.lsp) {
 			continue
@@ -75,6 +76,9 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 			continue
 		}
 		for _, fix := range d.Fixes {
+			if !can.fixEditable(u, loc, fix) {
+				continue // it would write through a symlink out of the workspace
+			}
 			edit := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
 			for _, e := range fix.Edits {
 				target := relatedURI(u, loc, e.Path)

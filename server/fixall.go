@@ -43,6 +43,7 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 	taken := map[uri.URI][]model.Span{}
 	var edits []edit
 	n := 0
+	can := editCache{}
 	for _, d := range fs.diags {
 		var fix *model.Fix
 		for i := range d.Fixes {
@@ -54,7 +55,7 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 		if fix == nil && len(d.Fixes) == 1 {
 			fix = &d.Fixes[0]
 		}
-		if fix == nil || len(fix.Edits) == 0 {
+		if fix == nil || len(fix.Edits) == 0 || !can.fixEditable(u, loc, *fix) {
 			continue
 		}
 		clash := false

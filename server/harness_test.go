@@ -55,7 +55,7 @@ type clientSetup struct {
 func newTestClient(t testing.TB, cs clientSetup) *testClient {
 	t.Helper()
 	a, b := net.Pipe()
-	srv := New(cs.opts)
+	srv := New(withSync(cs.opts))
 	c := &testClient{t: t, srv: srv, code: make(chan int, 1), changed: make(chan struct{}), config: cs.config}
 	go func() { c.code <- srv.Serve(context.Background(), a) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b))
@@ -323,3 +323,17 @@ type protocolDiagnostic = protocol.Diagnostic
 func hostDiag(msg string) protocol.Diagnostic {
 	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError, Source: protocol.NewOptional("ahpls-host"), Message: protocol.String(msg)}
 }
+
+// withSync adds syncCommand to opts' commands.
+func withSync(opts Options) Options {
+	cmds := map[string]CommandFunc{syncCommand: func(context.Context, []json.RawMessage) (any, error) { return map[string]any{"ok": true}, nil }}
+	for k, v := range opts.Commands {
+		cmds[k] = v
+	}
+	opts.Commands = cmds
+	return opts
+}
+
+// syncCommand is a command every test server has: a request the tests send
+// to wait until the notifications before it were handled.
+const syncCommand = "test.sync"

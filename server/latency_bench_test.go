@@ -40,7 +40,7 @@ func newPipeSession(b *testing.B) *pipeSession {
 		b.Fatal(err)
 	}
 	opts := DefaultOptions()
-	opts.Log = io.Discard
+	opts.Logger = nil
 	srv := New(opts)
 	done := make(chan int, 1)
 	go func() {

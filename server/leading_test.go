@@ -79,7 +79,7 @@ func TestBurstCoalescesIntoOneFollowUp(t *testing.T) {
 	}
 	// The edits are applied on the read loop in order; a request after
 	// them returns once they all are.
-	require.NoError(t, c.call("workspace/executeCommand", `{"command":"ahpls.showHostConnection"}`, nil))
+	require.NoError(t, c.call("workspace/executeCommand", `{"command":"test.sync"}`, nil))
 	close(release)
 	c.waitPublish(u, ptr(edits+1), func(ds []wireDiag) bool { return len(withCode(ds, "skill/name-charset")) == 1 })
 	time.Sleep(50 * time.Millisecond) // a late stale publication would show now
@@ -126,34 +126,4 @@ func TestExternalFindingsFollowTheirText(t *testing.T) {
 	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(brokenSkill)), host) // late
 	c.srv.SetExternalFindingsFor("ahpls-host", path, sha256.Sum256([]byte(cleanSkill)), host)  // current
 	c.waitPublish(u, ptr(2), func(ds []wireDiag) bool { return len(withCode(ds, "publish/excluded")) == 1 })
-}
-
-// The host keys are decoded with the rest of the section, once, into the
-// one Settings value the bridge reads.
-func TestParseHostSettings(t *testing.T) {
-	cases := []struct {
-		name     string
-		raw      string
-		want     Settings
-		warnings int
-	}{
-		{"none", `{}`, Settings{}, 0},
-		{"all", `{"ahpls":{"host":"ws://127.0.0.1:1/ahp","hostHeaders":{"Authorization":"Bearer t"},"sessions":["ahp-session:/s1"],"trustWorkspaceTools":true,"tools":{"tools":[]}}}`,
-			Settings{Host: "ws://127.0.0.1:1/ahp", HostHeaders: map[string]string{"Authorization": "Bearer t"}, Sessions: []string{"ahp-session:/s1"}, TrustWorkspaceTools: true, Tools: []byte(`{"tools":[]}`)}, 0},
-		{"auto sessions", `{"sessions":"auto"}`, Settings{}, 0},
-		{"empty session list is auto", `{"sessions":[]}`, Settings{}, 0},
-		{"nulls", `{"host":null,"hostHeaders":null,"sessions":null,"trustWorkspaceTools":null,"tools":null}`, Settings{}, 0},
-		{"wrong types", `{"host":1,"hostHeaders":["x"],"sessions":"some","trustWorkspaceTools":"yes"}`, Settings{}, 4},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			st, warnings := ParseSettings([]byte(c.raw))
-			assert.Equal(t, c.want.Host, st.Host)
-			assert.Equal(t, c.want.HostHeaders, st.HostHeaders)
-			assert.Equal(t, c.want.Sessions, st.Sessions)
-			assert.Equal(t, c.want.TrustWorkspaceTools, st.TrustWorkspaceTools)
-			assert.Equal(t, string(c.want.Tools), string(st.Tools))
-			assert.Len(t, warnings, c.warnings, "%v", warnings)
-		})
-	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // textDocument/documentLink and textDocument/definition over the paths a
@@ -58,7 +59,7 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 			if st, err := os.Stat(fl.target); err == nil && st.IsDir() {
 				// A folder: its skill or manifest is the definition.
 				for _, f := range append([]string{"SKILL.md"}, model.ManifestPaths...) {
-					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil {
+					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil && s.confinedIn(d.loc)(filepath.Join(fl.target, filepath.FromSlash(f))) {
 						fl.target = filepath.Join(fl.target, filepath.FromSlash(f))
 						break
 					}
@@ -82,8 +83,9 @@ const maxLinks = 2000
 func (s *Server) links(d docInfo) []fileLink {
 	var out []fileLink
 	dir := filepath.Dir(d.loc.path)
+	confined := s.confinedIn(d.loc)
 	add := func(span model.Span, target string) {
-		if len(out) >= maxLinks || !s.confined(d.loc, target) {
+		if len(out) >= maxLinks || !confined(target) {
 			return
 		}
 		if _, err := os.Stat(target); err != nil {
@@ -168,15 +170,25 @@ func (s *Server) links(d docInfo) []fileLink {
 	return out
 }
 
-// confined reports whether target lies inside the workspace folder of loc
-// (or, for a file outside every folder, next to it).
-func (s *Server) confined(loc location, target string) bool {
+// confinedIn returns the test of whether a target lies inside the
+// workspace folder of loc (or, for a file outside every folder, next to
+// it): by its path, and by its real path, so a symlink in the workspace
+// to /etc offers no link to /etc/passwd. One wsfs.Root serves every
+// target of a request.
+func (s *Server) confinedIn(loc location) func(target string) bool {
 	root := loc.root
 	if root == "" {
 		root = filepath.Dir(loc.path)
 	}
-	target = filepath.Clean(target)
-	return target == root || strings.HasPrefix(target, root+string(filepath.Separator))
+	wr := wsfs.NewRoot(root)
+	return func(target string) bool {
+		target = filepath.Clean(target)
+		if target == root {
+			return true
+		}
+		rel, ok := strings.CutPrefix(target, root+string(filepath.Separator))
+		return ok && wr.Contains(filepath.ToSlash(rel))
+	}
 }
 
 // pluginRootOf finds the plugin root a JSON file belongs to: the nearest

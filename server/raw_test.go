@@ -38,7 +38,7 @@ type rawServer struct {
 func newRawServerOpts(t testing.TB, opts Options) *rawServer {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := New(opts)
+	srv := New(withSync(opts))
 	r := &rawServer{in: inW, srv: srv, code: make(chan int, 1), rd: newFrameReader(outR)}
 	if tt, ok := t.(*testing.T); ok {
 		r.t = tt

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -14,13 +16,20 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // textDocument/rename on a skill's `name`. Consumers find a skill by its
 // folder and most of them require the two to agree (skill/name-dir), so a
 // rename changes both: the value, then the folder, in one WorkspaceEdit
 // with a RenameFile. A client that cannot rename files gets the value edit
-// only and a message saying which folder to rename by hand.
+// only and a message saying which folder to rename by hand. Only the
+// skill's own folder moves: never the workspace folder, a hidden or
+// container folder (.github/SKILL.md keeps .github) or a plugin's root;
+// then the value changes and the message says why. The same edit updates
+// the references to the skill ahpls knows (rename_refs.go), and plans the
+// move through wsfs.RenameSteps (a case-only rename takes a temporary
+// name, which case-insensitive file systems need).
 
 // skillNameRE is a name every consumer accepts: kebab-case a–z, 0–9.
 var skillNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -34,6 +43,10 @@ func (s *Server) skillNameAt(u uri.URI, pos protocol.Position) (d docInfo, value
 	d, ok := s.doc(u)
 	if !ok || d.kind != model.KindSkill {
 		return d, value, jsonrpc2.NewError(errRequestFailed, "ahpls renames a skill's name: put the cursor on the value of 'name' in a SKILL.md")
+	}
+	if !editable(d.loc, u) {
+		// The editor would write the new name through the link.
+		return d, value, jsonrpc2.NewError(errRequestFailed, "ahpls does not rename this skill: its SKILL.md is a link that leads out of the workspace folder")
 	}
 	off := offsetAt(d.text, pos, s.Encoding())
 	key, _, vs, found := diagnostics.KeyAt(d.text, off)
@@ -64,36 +77,113 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 	}
 	r := lspRange(model.NewLineIndex(d.text).Range(vs, s.Encoding()))
 	edit := protocol.TextEdit{Range: r, NewText: yamlPlain(name)}
+	mv := skillMove{oldName: unquote(string(d.text[vs.Start:vs.End])), newName: name}
 
 	dir := filepath.Dir(d.loc.path)
-	target := filepath.Join(filepath.Dir(dir), name)
-	moveFolder := filepath.Base(dir) != name
-	if moveFolder {
-		if _, err := os.Lstat(target); err == nil {
-			return nil, jsonrpc2.NewError(errRequestFailed, fmt.Sprintf("cannot rename the skill folder to '%s': %s already exists", name, target))
-		}
-	}
 	s.mu.Lock()
-	canRename := s.caps.renameFiles
+	canRename, annotate := s.caps.renameFiles, s.caps.changeAnnotations
 	s.mu.Unlock()
-	if !moveFolder || !canRename {
-		if moveFolder {
-			s.ShowMessage(protocol.MessageTypeWarning, fmt.Sprintf(
-				"ahpls changed the skill's name only: your editor cannot rename folders through the language server. Rename the folder '%s' to '%s' so consumers find the skill under its new name.",
-				filepath.Base(dir), name))
+	why := s.notOwnFolder(d.loc, dir)
+	var steps []string
+	if why == "" && filepath.Base(dir) != name {
+		oldRel := path.Dir(d.loc.rel)
+		steps, err = wsfs.RenameSteps(d.loc.root, oldRel, path.Join(path.Dir(oldRel), name))
+		if wsfs.ReasonOf(err) == wsfs.Exists {
+			return nil, jsonrpc2.NewError(errRequestFailed, fmt.Sprintf("cannot rename the skill folder to '%s': %s already exists", name, filepath.Join(filepath.Dir(dir), name)))
 		}
-		return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{d.uri: {edit}}}, nil
+		if err != nil {
+			why = "not a folder ahpls can move (" + err.Error() + ")"
+		}
 	}
-	// The text edit names the file where it is now; the folder moves after.
-	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: d.uri}}
-	if snap, open := s.DocumentSnapshot(d.uri); open {
+	moveFolder := why == "" && len(steps) > 1 && canRename
+	if moveFolder {
+		mv.oldDir, mv.newDir = dir, filepath.Join(filepath.Dir(dir), name)
+	}
+	refs := s.renameRefs(mv)
+	if !moveFolder {
+		s.explainValueOnly(dir, name, why, canRename)
+		we := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{d.uri: {edit}}}
+		for _, u := range sortedURIs(refs) {
+			for _, e := range s.refTextEdits(u, refs[u].text, refs[u].edits, false) {
+				we.Changes[u] = append(we.Changes[u], *e.(*protocol.TextEdit))
+			}
+		}
+		return we, nil
+	}
+	// Text edits name files where they are now; the folder moves after.
+	we := &protocol.WorkspaceEdit{}
+	self := []protocol.TextDocumentEditElement{&edit}
+	if own, ok := refs[d.uri]; ok && bytes.Equal(own.text, d.text) {
+		self = append(self, s.refTextEdits(d.uri, d.text, own.edits, false)...)
+	}
+	delete(refs, d.uri) // one TextDocumentEdit per file
+	we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(d.uri), Edits: self})
+	for _, u := range sortedURIs(refs) {
+		we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(u), Edits: s.refTextEdits(u, refs[u].text, refs[u].edits, annotate)})
+	}
+	if annotate && len(refs) > 0 {
+		yes := true
+		desc := fmt.Sprintf("Paths and names that refer to the skill '%s' in other files", mv.oldName)
+		we.ChangeAnnotations = map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{
+			refAnnotation: {Label: "Update references to the renamed skill", NeedsConfirmation: &yes, Description: &desc},
+		}
+	}
+	for i := 1; i < len(steps); i++ {
+		we.DocumentChanges = append(we.DocumentChanges, &protocol.RenameFile{Kind: "rename",
+			OldURI: uri.File(filepath.Join(d.loc.root, filepath.FromSlash(steps[i-1]))),
+			NewURI: uri.File(filepath.Join(d.loc.root, filepath.FromSlash(steps[i])))})
+	}
+	return we, nil
+}
+
+// docID names a file in a TextDocumentEdit, with its version when open.
+func (s *Server) docID(u uri.URI) protocol.OptionalVersionedTextDocumentIdentifier {
+	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
+	if snap, open := s.DocumentSnapshot(u); open {
 		v := snap.Version
 		id.Version = &v
 	}
-	return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
-		&protocol.TextDocumentEdit{TextDocument: id, Edits: []protocol.TextDocumentEditElement{&edit}},
-		&protocol.RenameFile{Kind: "rename", OldURI: uri.File(dir), NewURI: uri.File(target)},
-	}}, nil
+	return id
+}
+
+// notOwnFolder says why dir, the folder of a SKILL.md, is not the skill's
+// own folder to move with its name, or "" when it is: the workspace folder
+// itself, a folder outside every workspace folder, a hidden or container
+// folder (.github, skills), or a plugin's root.
+func (s *Server) notOwnFolder(loc location, dir string) string {
+	switch {
+	case loc.root == "":
+		return "outside every workspace folder"
+	case dir == loc.root || !strings.Contains(loc.rel, "/"):
+		return "the workspace folder itself"
+	}
+	base := filepath.Base(dir)
+	if strings.HasPrefix(base, ".") || slices.Contains([]string{"skills", "agents", "commands", "prompts", "plugins"}, strings.ToLower(base)) {
+		return "'" + base + "', which holds more than this skill"
+	}
+	for _, m := range model.ManifestPaths {
+		if _, err := wsfs.NewRoot(loc.root).Stat(path.Join(path.Dir(loc.rel), m)); err == nil {
+			return "a plugin's root folder"
+		}
+	}
+	return ""
+}
+
+// explainValueOnly tells the user why a rename changed the name only.
+func (s *Server) explainValueOnly(dir, name, why string, canRename bool) {
+	if filepath.Base(dir) == name {
+		return
+	}
+	switch {
+	case why != "":
+		s.ShowMessage(protocol.MessageTypeWarning, fmt.Sprintf(
+			"ahpls changed the skill's name only: its SKILL.md sits in %s, not in a folder of its own, so no folder was moved. Move the skill into a folder named '%s' so consumers find it under its new name.",
+			why, name))
+	case !canRename:
+		s.ShowMessage(protocol.MessageTypeWarning, fmt.Sprintf(
+			"ahpls changed the skill's name only: your editor cannot rename folders through the language server. Rename the folder '%s' to '%s' so consumers find the skill under its new name.",
+			filepath.Base(dir), name))
+	}
 }
 
 // yamlPlain writes a kebab-case name as a YAML scalar that reads back as
@@ -123,5 +213,6 @@ func readFeatureCaps(p *protocol.InitializeParams, c *clientCaps) {
 		// "rename" implies documentChanges (Neovim 0.7 lists the one without
 		// the other and applies both).
 		c.renameFiles = slices.Contains(e.ResourceOperations, protocol.ResourceOperationKindRename)
+		c.changeAnnotations = e.ChangeAnnotationSupport != nil
 	}
 }

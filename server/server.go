@@ -21,17 +21,12 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 )
 
 // DefaultDebounce is how long the server waits after a file-watcher event
 // before checking, so a branch switch costs one check per file.
 const DefaultDebounce = 150 * time.Millisecond
-
-// Command names registered with workspace/executeCommand.
-const (
-	CommandShowHostConnection  = "ahpls.showHostConnection"
-	CommandToggleCustomization = "ahpls.toggleCustomization"
-)
 
 // CommandFunc runs one workspace/executeCommand. It runs released from the
 // read loop (jsonrpc2.Async), so it may call back into the client (for
@@ -47,12 +42,11 @@ type Options struct {
 	// Logger is the process's one logger. Give it a LogHandler (see
 	// NewLogHandler) and the server routes it: records below WARN reach the
 	// editor as window/logMessage (and $/logTrace), warnings and errors go
-	// to the handler's stderr. Nil: a LogHandler over Log.
+	// to the handler's stderr (never stdout, which carries the protocol).
+	// Each part enriches it with its name ("part"=server, bridge, hostlink,
+	// ahpclient, toolexec). Nil: a LogHandler that sends records to the
+	// editor and discards warnings and errors.
 	Logger *slog.Logger
-	// Log is where warnings and errors go when Logger is nil (stderr in
-	// production; never stdout, which carries the protocol). Nil discards
-	// them.
-	Log io.Writer
 	// Debounce delays checks caused by file-watcher events and turns on the
 	// pacing of checks during bursts of edits (an edit on an idle file is
 	// checked at once either way); 0 checks every event at once (tests).
@@ -70,7 +64,7 @@ type Options struct {
 	// returns them). It may run on the read loop (settings from
 	// initializationOptions or a didChangeConfiguration push): it must not
 	// block or call the client; hand the value to a goroutine of yours.
-	OnSettings func(old, cur Settings)
+	OnSettings func(old, cur settings.Settings)
 	// Commands adds or replaces workspace/executeCommand handlers; a name
 	// equal to a built-in command replaces it.
 	Commands map[string]CommandFunc
@@ -95,7 +89,7 @@ type Options struct {
 
 // DefaultOptions is what `ahpls serve` uses.
 func DefaultOptions() Options {
-	return Options{Name: "ahpls", Log: os.Stderr, Debounce: DefaultDebounce}
+	return Options{Name: "ahpls", Logger: slog.New(NewLogHandler(os.Stderr, nil)), Debounce: DefaultDebounce}
 }
 
 type lifecycle int
@@ -128,16 +122,21 @@ type Server struct {
 
 	hostStatusSent atomic.Bool // an ahpls/hostStatus went out (outbound.go)
 
-	mu sync.Mutex // guards everything below
+	// exMu guards exCache alone (a leaf: nothing else is locked under it).
+	exMu    sync.Mutex
+	exCache map[string]exEntry // workspace folder → its exclude matcher
+
+	// mu guards the fields from state to recheckTimer. sem, checks and
+	// checkHook below it are not under mu (a channel, an atomic, and a hook
+	// set before Serve).
+	mu sync.Mutex
 	// state moves forward only: new → initialized (after initialize) → shutdown.
 	state      lifecycle
 	exitCode   int
 	enc        model.Encoding
 	caps       clientCaps
 	folders    []folder
-	exMu       sync.Mutex
-	exCache    map[string]exEntry // workspace folder → its exclude matcher
-	settings   Settings
+	settings   settings.Settings
 	settingsOK bool // at least one settings source was read
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
 	// changed); a memoized check is reused only under the generation it
@@ -166,6 +165,9 @@ type clientCaps struct {
 	showDocument  bool
 	workDone      bool
 	renameFiles   bool // workspace edits may rename files and folders (rename.go)
+	// changeAnnotations: workspace edits may carry change annotations
+	// (a rename's reference updates ask for confirmation).
+	changeAnnotations bool
 }
 
 // New returns a server that is not yet connected.
@@ -175,8 +177,10 @@ func New(opts Options) *Server {
 	}
 	log := opts.Logger
 	if log == nil {
-		log = slog.New(NewLogHandler(opts.Log, nil))
+		log = slog.New(NewLogHandler(nil, nil))
+		opts.Logger = log
 	}
+	log = log.With("part", "server")
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -187,20 +191,15 @@ func New(opts Options) *Server {
 		exitCh:   make(chan struct{}),
 		exitCode: 1,
 		enc:      model.UTF16,
-		settings: defaultSettings(),
+		settings: settings.Default(),
 		docs:     map[uri.URI]*document{},
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
-	s.commands = map[string]CommandFunc{
-		CommandShowHostConnection: func(context.Context, []json.RawMessage) (any, error) {
-			return HostStatus{State: "disconnected"}, nil
-		},
-		CommandToggleCustomization: func(context.Context, []json.RawMessage) (any, error) {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no agent host connected")
-		},
-	}
-	s.commands[CommandListView] = s.listView
+	// The host commands are the bridge's (package bridge); the server's own
+	// is the list view (what each consumer loads), others come with
+	// opts.Commands.
+	s.commands = map[string]CommandFunc{CommandListView: s.listView}
 	for name, f := range opts.Commands {
 		s.commands[name] = f
 	}

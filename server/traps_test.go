@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/jsonrpc2"
@@ -73,7 +74,7 @@ func TestTrapHandlerCallsClient(t *testing.T) {
 // Trap 3: a notification handler that returns an error (or panics) must not
 // close the connection.
 func TestTrapNotificationErrorKeepsConnection(t *testing.T) {
-	opts := Options{OnSettings: func(_, _ Settings) { panic("settings hook exploded") }}
+	opts := Options{OnSettings: func(_, _ settings.Settings) { panic("settings hook exploded") }}
 	c := newTestClient(t, clientSetup{opts: opts})
 	require.NoError(t, c.notify("textDocument/didChange", didChangeFull("file:///not/open.md", 2, "x")))
 	require.NoError(t, c.notify("textDocument/didOpen", `{"textDocument":42}`))
@@ -85,8 +86,8 @@ func TestTrapNotificationErrorKeepsConnection(t *testing.T) {
 		return n.Method == "window/logMessage" && strings.Contains(string(n.Params), "settings hook exploded")
 	})
 	var res map[string]any
-	require.NoError(t, c.call("workspace/executeCommand", `{"command":"ahpls.showHostConnection"}`, &res))
-	assert.Equal(t, "disconnected", res["state"])
+	require.NoError(t, c.call("workspace/executeCommand", `{"command":"test.sync"}`, &res))
+	assert.Equal(t, true, res["ok"])
 }
 
 // A request handler that panics answers InternalError and the session goes on.
@@ -99,7 +100,7 @@ func TestPanicInRequestIsAnswered(t *testing.T) {
 	var je *jsonrpc2.Error
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, jsonrpc2.InternalError, je.Code)
-	require.NoError(t, c.call("workspace/executeCommand", `{"command":"ahpls.showHostConnection"}`, nil))
+	require.NoError(t, c.call("workspace/executeCommand", `{"command":"test.sync"}`, nil))
 }
 
 // Trap 4: decoded values may alias the read buffer. A document's text must
@@ -114,7 +115,7 @@ func TestTrapDecodedTextIsOwned(t *testing.T) {
 		other := skillURI(root, fmt.Sprintf("b%d", i))
 		require.NoError(t, c.notify("textDocument/didOpen", didOpen(other, 1, strings.Repeat("X", len(text)))))
 	}
-	require.NoError(t, c.call("workspace/executeCommand", `{"command":"ahpls.showHostConnection"}`, nil))
+	require.NoError(t, c.call("workspace/executeCommand", `{"command":"test.sync"}`, nil))
 	snap, ok := c.srv.DocumentSnapshot(a)
 	require.True(t, ok)
 	assert.Equal(t, text, string(snap.Text))
@@ -150,7 +151,7 @@ func TestMalformedInput(t *testing.T) {
 	c.send(frame(`{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":5,"position":"x"}}`))
 	c.send(frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":"nope"}}`))
 	c.send([]byte("stray bytes without a newline"))
-	c.send(frame(`{"jsonrpc":"2.0","id":5,"method":"workspace/executeCommand","params":{"command":"ahpls.showHostConnection"}}`))
+	c.send(frame(`{"jsonrpc":"2.0","id":5,"method":"workspace/executeCommand","params":{"command":"test.sync"}}`))
 	c.send(frame(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`))
 
 	got := map[string]int{} // id → error code (0 = success)

@@ -9,36 +9,6 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-func TestParseSettings(t *testing.T) {
-	cases := []struct {
-		name     string
-		raw      string
-		targets  []model.Target
-		implied  bool
-		rules    map[string]model.Severity
-		warnings int
-	}{
-		{"empty", ``, nil, true, nil, 0},
-		{"null", `null`, nil, true, nil, 0},
-		{"wrapped", `{"ahpls":{"targets":["claude-code"]}}`, []model.Target{model.TargetClaudeCode}, true, nil, 0},
-		{"bare section", `{"targets":["vscode","copilot-cli"],"impliedTargets":false}`, []model.Target{model.TargetVSCode, model.TargetCopilotCLI}, false, nil, 0},
-		{"unknown target", `{"targets":["vscode","nope","zed"]}`, []model.Target{model.TargetVSCode}, true, nil, 1},
-		{"rules", `{"rules":{"skill/name-dir":"off","fm/crlf":"Error"}}`, nil, true, map[string]model.Severity{"skill/name-dir": 0, "fm/crlf": model.SeverityError}, 0},
-		{"bad level", `{"rules":{"x/y":"loud"}}`, nil, true, nil, 1},
-		{"wrong types", `{"targets":"vscode","impliedTargets":"yes","rules":[]}`, nil, true, nil, 3},
-		{"not an object", `[1,2]`, nil, true, nil, 1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			st, warnings := ParseSettings([]byte(c.raw))
-			assert.Equal(t, c.targets, st.Targets)
-			assert.Equal(t, c.implied, st.ImpliedTargets)
-			assert.Equal(t, c.rules, st.Rules)
-			assert.Len(t, warnings, c.warnings, "%v", warnings)
-		})
-	}
-}
-
 func TestApplyChanges(t *testing.T) {
 	rng := func(l1, c1, l2, c2 uint32) protocol.Range {
 		return protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}}

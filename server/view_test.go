@@ -81,4 +81,3 @@ func TestListViewBadArgument(t *testing.T) {
 		assert.Empty(t, cons.Items, cons.Target)
 	}
 }
-

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -259,10 +260,10 @@ func (s *Server) gitIgnore(root string) bool {
 
 // excludes is the cached exclude set of root (see excludeMatcher).
 func (s *Server) excludes(root string) exEntry {
-	globs := s.Settings().Exclude
-	key := strings.Join(globs, "\x00")
-	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(wsfs.ConfigFile))); err == nil {
-		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	st := s.Settings()
+	key := strings.Join(st.Exclude, "\x00")
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(settings.ConfigFile))); err == nil {
+		key += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
 	// The index says which files git tracks (never skipped for .gitignore).
 	if st, err := os.Stat(filepath.Join(root, ".git", "index")); err == nil {
@@ -273,14 +274,11 @@ func (s *Server) excludes(root string) exEntry {
 	if c, ok := s.exCache[root]; ok && c.key == key {
 		return c
 	}
-	all := globs
-	noGitIgnore := false
-	if wc, err := wsfs.LoadConfig(root); err != nil {
+	folder, err := st.FolderOf(root, false)
+	if err != nil {
 		s.log.Warn("workspace config ignored", "folder", root, "error", err)
-	} else {
-		all = append(append([]string(nil), globs...), wc.Exclude...)
-		noGitIgnore = wc.GitIgnore != nil && !*wc.GitIgnore
 	}
+	all, noGitIgnore := folder.Exclude, !folder.GitIgnore
 	m, err := wsfs.NewMatcher(all)
 	if err != nil {
 		m, _ = wsfs.NewMatcher(nil) // globs were validated when parsed; keep the defaults

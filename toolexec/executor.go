@@ -22,7 +22,7 @@ type Host interface {
 	Dispatch(channel string, action any) (*ahpclient.Dispatched, error)
 	OnEvent(f func(ahpclient.Event)) (remove func())
 	State(uri string) (map[string]any, bool)
-	Sessions() map[string]map[string]any
+	Sessions() map[string]wire.SessionSummary
 	ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error)
 }
 
@@ -167,7 +167,7 @@ func New(opts Options) *Executor {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Executor{
 		client: opts.Client, clientID: opts.Client.ClientID(), toolsFor: opts.Tools, obs: opts.Observer,
-		log: opts.Logger, streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
+		log: opts.Logger.With("part", "toolexec"), streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
 		runs: map[callKey]*entry{}, chats: map[string]map[string]any{}, sessions: map[string]map[string]any{},
 		chatSession: map[string]string{},
 	}

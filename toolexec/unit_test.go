@@ -19,6 +19,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/tools"
 )
 
@@ -176,8 +177,8 @@ func (f *fakeHost) State(uri string) (map[string]any, bool) {
 	return st, ok
 }
 
-func (f *fakeHost) Sessions() map[string]map[string]any {
-	return map[string]map[string]any{"s": {}}
+func (f *fakeHost) Sessions() map[string]wire.SessionSummary {
+	return map[string]wire.SessionSummary{"s": {Resource: "s"}}
 }
 
 func (f *fakeHost) ResourceRead(ctx context.Context, uri, enc string) ([]byte, string, error) {

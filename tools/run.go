@@ -55,9 +55,36 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		r.Cancelled = true
 		return r
 	}
+	cmd, tree, pr, err := startProcess(s)
+	if err != nil {
+		r := failure(CodeStartFailed, fmt.Sprintf("could not start %s: %v", s.Label, err))
+		r.Duration = time.Since(start)
+		return r
+	}
+	out := &capture{buf: newOutBuf(s.Limit), readDone: make(chan struct{})}
+	go out.read(pr, s.OnOutput)
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- cmd.Wait() }()
+
+	p := &progressor{s: s, out: out, start: start, onProgress: onProgress}
+	end := supervise(ctx, s.Timeout, tree, waitDone, p)
+	// The leader is reaped; whatever is left of its tree goes too
+	// (including, on Linux, descendants that left the process group).
+	tree.release()
+	out.drain(pr)
+	if onProgress != nil {
+		p.emit()
+	}
+	return processResult(s, cmd, start, out, end)
+}
+
+// startProcess starts s with stdout and stderr on one pipe and returns the
+// pipe's read end; only the child tree holds the write end afterwards, so
+// EOF on it means they have all exited or closed it.
+func startProcess(s execSpec) (*exec.Cmd, *procTree, *os.File, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return failure(CodeStartFailed, fmt.Sprintf("could not start %s: %v", s.Label, err))
+		return nil, nil, nil, err
 	}
 	cmd := &exec.Cmd{
 		Path:   s.Path,
@@ -71,154 +98,174 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 		// process-tree attributes (proc_*.go).
 	}
 	tree, err := startTree(cmd)
+	pw.Close()
 	if err != nil {
 		pr.Close()
-		pw.Close()
-		r := failure(CodeStartFailed, fmt.Sprintf("could not start %s: %v", s.Label, err))
-		r.Duration = time.Since(start)
-		return r
+		return nil, nil, nil, err
 	}
-	// Only the child (and its descendants) hold the write end now, so EOF on
-	// pr means they have all exited or closed it.
-	pw.Close()
+	return cmd, tree, pr, nil
+}
 
-	var (
-		mu      sync.Mutex
-		buf     = newOutBuf(s.Limit)
-		version uint64 // bumped on every write, guarded by mu
-	)
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		chunk := make([]byte, 64<<10)
-		for {
-			n, err := pr.Read(chunk)
-			if n > 0 {
-				if s.OnOutput != nil {
-					s.OnOutput(chunk[:n])
-				}
-				mu.Lock()
-				buf.Write(chunk[:n])
-				version++
-				mu.Unlock()
+// capture collects a process's output while it runs.
+type capture struct {
+	mu      sync.Mutex
+	buf     *outBuf // guarded by mu
+	version uint64  // bumped on every write, guarded by mu
+	// readDone is closed when read returns.
+	readDone chan struct{}
+}
+
+// read copies the pipe into the buffer (and to onOutput) until EOF.
+func (c *capture) read(pr *os.File, onOutput func([]byte)) {
+	defer close(c.readDone)
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := pr.Read(chunk)
+		if n > 0 {
+			if onOutput != nil {
+				onOutput(chunk[:n])
 			}
-			if err != nil {
-				return
-			}
+			c.mu.Lock()
+			c.buf.Write(chunk[:n])
+			c.version++
+			c.mu.Unlock()
 		}
-	}()
-	waitDone := make(chan error, 1)
-	go func() { waitDone <- cmd.Wait() }()
-
-	var sent uint64
-	var sentStatus string
-	emit := func() {
-		if s.Status != nil {
-			if text := s.Status(); text != sentStatus {
-				sentStatus = text
-				onProgress(Progress{Output: text, Elapsed: time.Since(start)})
-			}
+		if err != nil {
 			return
 		}
-		mu.Lock()
-		if version == sent {
-			mu.Unlock()
-			return
-		}
-		sent = version
-		text, _ := buf.Text()
-		total := buf.total
-		mu.Unlock()
-		onProgress(Progress{Output: text, TotalBytes: total, Elapsed: time.Since(start)})
 	}
+}
 
-	timeout := time.NewTimer(s.Timeout)
+// drain waits for the reader after the process ended. A process that
+// escaped the tree (where the platform cannot contain it) may still hold
+// the pipe; it does not keep the call open longer than drainGrace.
+func (c *capture) drain(pr *os.File) {
+	drain := time.NewTimer(drainGrace)
+	select {
+	case <-c.readDone:
+	case <-drain.C:
+		_ = pr.SetReadDeadline(time.Now())
+		<-c.readDone
+	}
+	drain.Stop()
+	pr.Close()
+}
+
+// snapshot is the output so far, its total size and how much was cut.
+func (c *capture) snapshot() (text string, total int64, cut int64, version uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	text, cut = c.buf.Text()
+	return text, c.buf.total, cut, c.version
+}
+
+// progressor reports progress, only when there is something new: the
+// spec's status line when it has one, else the output so far. It is used
+// by one goroutine (runProcess's).
+type progressor struct {
+	s          execSpec
+	out        *capture
+	start      time.Time
+	onProgress ProgressFunc
+	sent       uint64 // output version last reported
+	sentStatus string
+}
+
+func (p *progressor) emit() {
+	if p.s.Status != nil {
+		if text := p.s.Status(); text != p.sentStatus {
+			p.sentStatus = text
+			p.onProgress(Progress{Output: text, Elapsed: time.Since(p.start)})
+		}
+		return
+	}
+	text, total, _, version := p.out.snapshot()
+	if version == p.sent {
+		return
+	}
+	p.sent = version
+	p.onProgress(Progress{Output: text, TotalBytes: total, Elapsed: time.Since(p.start)})
+}
+
+// ending is how a supervised process ended.
+type ending struct {
+	waitErr   error
+	cancelled bool
+	timedOut  bool
+}
+
+// supervise waits for the process, reporting progress on a tick; on
+// cancellation or timeout it terminates the tree, and kills it killGrace
+// later if it is still there.
+func supervise(ctx context.Context, timeoutAfter time.Duration, tree *procTree, waitDone <-chan error, p *progressor) ending {
+	timeout := time.NewTimer(timeoutAfter)
 	defer timeout.Stop()
 	var tick <-chan time.Time
-	if onProgress != nil {
+	if p.onProgress != nil {
 		t := time.NewTicker(progressInterval)
 		defer t.Stop()
 		tick = t.C
 	}
 	var (
-		waitErr      error
-		cancelled    bool
-		timedOut     bool
-		done         = ctx.Done()
-		hardKill     *time.Timer
-		hardKillC    <-chan time.Time
-		startKilling = func() {
-			tree.terminate()
-			hardKill = time.NewTimer(killGrace)
-			hardKillC = hardKill.C
-		}
+		end       ending
+		done      = ctx.Done()
+		hardKill  *time.Timer
+		hardKillC <-chan time.Time
 	)
-wait:
+	startKilling := func() {
+		tree.terminate()
+		hardKill = time.NewTimer(killGrace)
+		hardKillC = hardKill.C
+	}
+	defer func() {
+		if hardKill != nil {
+			hardKill.Stop()
+		}
+	}()
 	for {
 		select {
-		case waitErr = <-waitDone:
-			break wait
+		case end.waitErr = <-waitDone:
+			return end
 		case <-done:
 			done = nil
-			if !timedOut {
-				cancelled = true
+			if !end.timedOut {
+				end.cancelled = true
 				startKilling()
 			}
 		case <-timeout.C:
-			if !cancelled {
-				timedOut = true
+			if !end.cancelled {
+				end.timedOut = true
 				startKilling()
 			}
 		case <-hardKillC:
 			hardKillC = nil
 			tree.kill()
 		case <-tick:
-			emit()
+			p.emit()
 		}
 	}
-	if hardKill != nil {
-		hardKill.Stop()
-	}
-	// The leader is reaped; whatever is left of its tree goes too
-	// (including, on Linux, descendants that left the process group).
-	tree.release()
+}
 
-	// A process that escaped the tree (where the platform cannot contain
-	// it) may still hold the pipe; do not let it keep the call open forever.
-	drain := time.NewTimer(drainGrace)
-	select {
-	case <-readDone:
-	case <-drain.C:
-		_ = pr.SetReadDeadline(time.Now())
-		<-readDone
-	}
-	drain.Stop()
-	pr.Close()
-	if onProgress != nil {
-		emit()
-	}
-
-	mu.Lock()
-	text, cut := buf.Text()
-	total := buf.total
-	mu.Unlock()
+// processResult turns how the process ended into the tool's Result.
+func processResult(s execSpec, cmd *exec.Cmd, start time.Time, out *capture, end ending) Result {
+	text, total, cut, _ := out.snapshot()
 	r := Result{
 		Output:     text,
 		TotalBytes: total,
 		CutBytes:   cut,
 		ExitCode:   -1,
 		Duration:   time.Since(start),
-		TimedOut:   timedOut,
-		Cancelled:  cancelled,
+		TimedOut:   end.timedOut,
+		Cancelled:  end.cancelled,
 	}
 	if cmd.ProcessState != nil {
 		r.ExitCode = cmd.ProcessState.ExitCode()
 	}
 	switch {
-	case cancelled:
+	case end.cancelled:
 		r.ErrorCode = CodeCancelled
 		r.PastTenseMessage = s.Label + " was cancelled"
-	case timedOut:
+	case end.timedOut:
 		r.ErrorCode = CodeTimeout
 		r.PastTenseMessage = fmt.Sprintf("%s timed out after %s", s.Label, s.Timeout)
 	case r.ExitCode == 0:
@@ -226,14 +273,13 @@ wait:
 		r.PastTenseMessage = "Ran " + s.Label
 	default:
 		r.ErrorCode = CodeExitStatus
+		r.PastTenseMessage = fmt.Sprintf("%s failed with exit code %d", s.Label, r.ExitCode)
 		var ee *exec.ExitError
-		if errors.As(waitErr, &ee) && r.ExitCode < 0 {
+		if errors.As(end.waitErr, &ee) && r.ExitCode < 0 {
 			if sig, ok := killedBySignal(ee); ok {
 				r.PastTenseMessage = fmt.Sprintf("%s was killed by signal %v", s.Label, sig)
-				break
 			}
 		}
-		r.PastTenseMessage = fmt.Sprintf("%s failed with exit code %d", s.Label, r.ExitCode)
 	}
 	if !r.Success {
 		r.ErrorMessage = r.PastTenseMessage

@@ -618,3 +618,49 @@ type ToolCallResult struct {
 	StructuredContent map[string]any      `json:"structuredContent,omitempty"`
 	Error             *ToolCallError      `json:"error,omitempty"`
 }
+
+// With returns the summary with a root/sessionSummaryChanged's changes
+// applied: every field the changes carry replaces the summary's, the
+// identity (resource) never changes.
+func (s SessionSummary) With(c PartialSessionSummary) SessionSummary {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&s.Provider, c.Provider)
+	set(&s.Title, c.Title)
+	set(&s.CreatedAt, c.CreatedAt)
+	set(&s.ModifiedAt, c.ModifiedAt)
+	set(&s.Activity, c.Activity)
+	set(&s.WorkingDirectory, c.WorkingDirectory)
+	set(&s.DefaultChat, c.DefaultChat)
+	if c.Status != nil {
+		s.Status = *c.Status
+	}
+	if c.Project != nil {
+		s.Project = c.Project
+	}
+	if c.WorkingDirectories != nil {
+		s.WorkingDirectories = c.WorkingDirectories
+	}
+	if c.Annotations != nil {
+		s.Annotations = c.Annotations
+	}
+	if c.Changes != nil {
+		s.Changes = c.Changes
+	}
+	if c.Meta != nil {
+		s.Meta = c.Meta
+	}
+	if c.Origin != nil {
+		s.Origin = c.Origin
+	}
+	if c.Repositories != nil {
+		s.Repositories = c.Repositories
+	}
+	if c.Chats != nil {
+		s.Chats = c.Chats
+	}
+	return s
+}

@@ -430,3 +430,16 @@ func TestIsV1AgreesWithDialectForWithoutAllocating(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { IsV1("1.0.0") }))
 	assert.Zero(t, testing.AllocsPerRun(100, func() { IsV1("0.8.0") }))
 }
+
+// A summary change replaces exactly the fields it carries.
+func TestSessionSummaryWith(t *testing.T) {
+	title, dir := "new", "file:///b"
+	s := SessionSummary{Resource: "ahp-session:/a", Title: "old", Provider: "p", WorkingDirectories: []string{"file:///a"}}
+	got := s.With(PartialSessionSummary{Title: &title, WorkingDirectories: []string{dir}})
+	if got.Resource != s.Resource || got.Title != title || got.Provider != "p" || len(got.WorkingDirectories) != 1 || got.WorkingDirectories[0] != dir {
+		t.Fatalf("got %+v", got)
+	}
+	if s.Title != "old" {
+		t.Fatal("the original summary changed")
+	}
+}

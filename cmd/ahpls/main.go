@@ -53,6 +53,10 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 		return serve(args, stdin, stdout, stderr)
 	case "check":
 		return check.Main(args, stdout, stderr, versionString(), diagnostics.Options{ToolsConfig: tools.ConfigProblems})
+	case "rules":
+		return check.RulesMain(args, stdout, stderr)
+	case "mcp":
+		return runMCP(args, stdin, stdout, stderr)
 	case "list":
 		return check.ListMain(args, stdout, stderr)
 	case "version", "--version", "-version":
@@ -75,7 +79,9 @@ func usage(w io.Writer) {
 
 commands:
   serve     run the language server over stdio (the default)
-  check     check customization files: ahpls check [--format text|json|sarif] [paths...]
+  check     check customization files: ahpls check [--format text|json|sarif] [paths...]; --explain rule-id
+  rules     list every rule with its kinds, level per target and fix tier: ahpls rules [--format text|json]
+  mcp       serve the Model Context Protocol over stdio (check, fix, explain, list_customizations): ahpls mcp [--root DIR]...
   list      what each consumer loads from a folder: ahpls list [--targets a,b] [--format text|json] [DIR]
   demo      run ahpls end to end against an embedded agent host: ahpls demo [--json] [workspace]
   version   print the version
@@ -108,7 +114,6 @@ func serve(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.
 	// One logger for the whole process: warnings and errors to stderr,
 	// the rest to the editor (window/logMessage), #18.
 	log := slog.New(server.NewLogHandler(stderr, nil))
-	opts.Log = stderr
 	opts.Logger = log
 	opts.Version = versionString()
 	// The agent-host side (package bridge) follows the `ahpls.host`

@@ -146,3 +146,27 @@ func TestRunSubcommands(t *testing.T) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+func TestRunRulesAndMCPDispatch(t *testing.T) {
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, run([]string{"rules", "--format", "json"}, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb))
+	assert.Contains(t, out.String(), `"id": "skill/name-dir"`)
+	// Without ahpls-mcp next to the test binary or on PATH, `ahpls mcp`
+	// says how to get it (the e2e tests in cmd/ahpls-mcp run the real one).
+	t.Setenv("PATH", t.TempDir())
+	errb.Reset()
+	assert.Equal(t, 2, run([]string{"mcp"}, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb))
+	assert.Contains(t, errb.String(), "needs the ahpls-mcp binary")
+}
+
+// TestMCPSDKStaysOutOfAhpls: the MCP SDK's package init (encoding/gob,
+// jsonschema-go, the SDK) would run at every start of every subcommand;
+// it lives in ahpls-mcp only, which `ahpls mcp` execs (issue #33).
+func TestMCPSDKStaysOutOfAhpls(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		assert.False(t, strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || strings.HasPrefix(dep, "github.com/google/jsonschema-go") ||
+			dep == "github.com/ahpls-dev/ahpls/mcpserver" || dep == "encoding/gob", "cmd/ahpls imports %s", dep)
+	}
+}

@@ -38,16 +38,21 @@ import (
 )
 
 var (
-	corpus    = flag.String("corpus", "corpus", "folder of repositories, one per subfolder")
-	targets   = flag.String("targets", "", "passed to ahpls check --targets (empty: ahpls' default)")
-	cacheDir  = flag.String("cache", filepath.Join(os.TempDir(), "agree-cache"), "consumer result cache")
-	ahplsBin  = flag.String("ahpls", "", "ahpls binary (default: go build ./cmd/ahpls into the cache)")
-	claudeBin = flag.String("claude", "claude", "Claude Code binary (node_modules/@anthropic-ai/claude-code-linux-x64/claude of an npm install)")
-	skillsSrc = flag.String("skills-ref", "skills-ref/src", "skills-ref source folder (PYTHONPATH)")
-	python    = flag.String("python", "/usr/bin/python3", "python with python3-strictyaml and python3-click")
-	jobs      = flag.Int("j", 2, "consumer runs at once")
-	verbose   = flag.Bool("v", false, "list every disagreement with its messages (default: first 40 per table)")
-	skipSkill = flag.Bool("no-skills", false, "skip skills-ref")
+	corpus      = flag.String("corpus", "corpus", "folder of repositories, one per subfolder")
+	targets     = flag.String("targets", "", "passed to ahpls check --targets (empty: ahpls' default)")
+	cacheDir    = flag.String("cache", filepath.Join(os.TempDir(), "agree-cache"), "consumer result cache")
+	ahplsBin    = flag.String("ahpls", "", "ahpls binary (default: go build ./cmd/ahpls into the cache)")
+	claudeBin   = flag.String("claude", "claude", "Claude Code binary (node_modules/@anthropic-ai/claude-code-linux-x64/claude of an npm install)")
+	skillsSrc   = flag.String("skills-ref", "skills-ref/src", "skills-ref source folder (PYTHONPATH)")
+	python      = flag.String("python", "/usr/bin/python3", "python with python3-strictyaml and python3-click")
+	jobs        = flag.Int("j", 2, "consumer runs at once")
+	verbose     = flag.Bool("v", false, "list every disagreement with its messages (default: first 40 per table)")
+	skipSkill   = flag.Bool("no-skills", false, "skip skills-ref")
+	listFile    = flag.String("list", "", "corpus list (scripts/agree/corpus.tsv): check only its repositories, <corpus>/<owner>+<name>")
+	part        = flag.String("part", "tune", "with -list: tune, holdout or all")
+	judged      = flag.String("judged", "scripts/agree/judged.tsv", "judgements of error and warning findings (repo path rule severity verdict why)")
+	warm        = flag.Bool("warm", false, "only run the consumers into the cache (no ahpls run, no tables): a big part's consumer runs can happen ahead of its one measured run")
+	unjudgedOut = flag.String("unjudged", "", "write the unjudged error and warning findings to this file as judged.tsv rows to fill in")
 )
 
 // root is one plugin or marketplace root.
@@ -96,6 +101,10 @@ func main() {
 	if err := os.MkdirAll(*cacheDir, 0o755); err != nil {
 		fatal(err)
 	}
+	if *warm {
+		warmCache()
+		return
+	}
 	bin := *ahplsBin
 	if bin == "" {
 		bin = filepath.Join(*cacheDir, "ahpls")
@@ -103,26 +112,30 @@ func main() {
 			fatal(fmt.Errorf("go build ./cmd/ahpls (run from the repository root): %v\n%s", err, out))
 		}
 	}
-	repos, err := os.ReadDir(*corpus)
+	dirs, repoName, err := corpusRepos()
 	if err != nil {
 		fatal(err)
 	}
 	var roots []*root
 	var skills []*skillRun
-	findings := map[string][]finding{} // repo → findings
-	for _, e := range repos {
-		if !e.IsDir() {
-			continue
-		}
-		repo := e.Name()
+	findings := map[string][]finding{} // repository folder → findings
+	counts := map[string]fileCounts{}  // repository folder → files in the tree and ahpls' own count
+	for _, repo := range dirs {
 		rs, sk := discover(filepath.Join(*corpus, repo), repo)
 		roots = append(roots, rs...)
 		skills = append(skills, sk...)
-		fs, err := runAhpls(bin, filepath.Join(*corpus, repo))
+		fs, checked, err := runAhpls(bin, filepath.Join(*corpus, repo))
 		if err != nil {
 			fatal(fmt.Errorf("%s: %v", repo, err))
 		}
 		findings[repo] = fs
+		c := countTree(filepath.Join(*corpus, repo))
+		c.ahpls = checked
+		counts[repo] = c
+	}
+	js, err := readJudged(*judged)
+	if err != nil {
+		fatal(err)
 	}
 	parallel(len(roots), func(i int) { validateRoot(roots[i]) })
 	if !*skipSkill {
@@ -131,6 +144,66 @@ func main() {
 	byMarketplace(roots)
 	attribute(roots, findings)
 	report(roots, skills, findings)
+	precisionTable(findings, repoName, js)
+	countTable(dirs, counts)
+	summary(roots, skills, findings, repoName, js)
+}
+
+// warmCache runs the consumers over the selected repositories and prints
+// only how many roots and skill folders it ran, never a verdict.
+func warmCache() {
+	dirs, _, err := corpusRepos()
+	if err != nil {
+		fatal(err)
+	}
+	var roots []*root
+	var skills []*skillRun
+	for _, repo := range dirs {
+		rs, sk := discover(filepath.Join(*corpus, repo), repo)
+		roots = append(roots, rs...)
+		skills = append(skills, sk...)
+	}
+	parallel(len(roots), func(i int) { validateRoot(roots[i]) })
+	if !*skipSkill {
+		parallel(len(skills), func(i int) { validateSkill(skills[i]) })
+	}
+	fmt.Printf("warmed: %d repositories, %d plugin and marketplace roots, %d skill folders\n", len(dirs), len(roots), len(skills))
+}
+
+// corpusRepos lists the repository folders to check: the -list entries of
+// -part, or every subfolder of -corpus. repoName maps a folder to owner/name.
+func corpusRepos() (dirs []string, repoName map[string]string, err error) {
+	repoName = map[string]string{}
+	if *listFile == "" {
+		es, err := os.ReadDir(*corpus)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range es {
+			if e.IsDir() {
+				dirs = append(dirs, e.Name())
+				repoName[e.Name()] = strings.Replace(e.Name(), "+", "/", 1)
+			}
+		}
+		return dirs, repoName, nil
+	}
+	all, err := readList(*listFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	es, err := selectPart(all, *part)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range es {
+		d := dirName(e.Repo)
+		if st, err := os.Stat(filepath.Join(*corpus, d)); err != nil || !st.IsDir() {
+			return nil, nil, fmt.Errorf("%s: no folder %s in %s (check it out at %s)", e.Repo, d, *corpus, e.Commit)
+		}
+		dirs = append(dirs, d)
+		repoName[d] = e.Repo
+	}
+	return dirs, repoName, nil
 }
 
 func fatal(err error) {
@@ -220,7 +293,10 @@ func cleanDir(d string) string {
 	return d
 }
 
-func runAhpls(bin, dir string) ([]finding, error) {
+// runAhpls returns ahpls' findings and, when its JSON states them, how many
+// files of each kind it checked. It reads both the plain array of findings
+// and an object holding "findings" beside the counts.
+func runAhpls(bin, dir string) ([]finding, map[string]int, error) {
 	args := []string{"check", "--format", "json", "--fail-on", "never"}
 	if *targets != "" {
 		args = append(args, "--targets", *targets)
@@ -231,20 +307,9 @@ func runAhpls(bin, dir string) ([]finding, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("ahpls check: %v: %s", err, stderr.String())
+		return nil, nil, fmt.Errorf("ahpls check: %v: %s", err, stderr.String())
 	}
-	// A JSON object with "findings" since issue #25; a bare array before.
-	var rep struct {
-		Findings []finding `json:"findings"`
-	}
-	if err := json.Unmarshal(out, &rep); err == nil {
-		return rep.Findings, nil
-	}
-	var fs []finding
-	if err := json.Unmarshal(out, &fs); err != nil {
-		return nil, fmt.Errorf("ahpls check output: %v", err)
-	}
-	return fs, nil
+	return parseCheck(out)
 }
 
 // cached runs f unless a result for key is cached.
@@ -558,48 +623,71 @@ func nameProblem(msg string) bool {
 		strings.HasPrefix(msg, "Field 'name'") || strings.Contains(msg, "required field in frontmatter: name")
 }
 
-func skillTable(skills []*skillRun, findings map[string][]finding) {
-	fmt.Println("## Skill folders that skills-ref rejects for the name")
-	fmt.Println()
-	nameFind := map[string]bool{}
-	nested := 0
+// nameRecall counts the skill folders skills-ref rejects for the name
+// (nameProblem) and those of them ahpls reports with a skill/name-* finding
+// on their SKILL.md at Warning or above (shown: ahpls' default targets make
+// it visible in CI and editors) and at any severity.
+func nameRecall(skills []*skillRun, findings map[string][]finding) (rejected, nameRejected, shown, any int, missed []*skillRun) {
+	shownAt, anyAt := map[string]bool{}, map[string]bool{}
 	for repo, fs := range findings {
 		for _, f := range fs {
 			if strings.HasPrefix(f.Rule, "skill/name") {
-				nameFind[repo+"/"+f.Path] = true
-			}
-			if strings.Contains(f.Message, "inside another skill") {
-				nested++
+				anyAt[repo+"/"+f.Path] = true
+				if f.Severity == "error" || f.Severity == "warning" {
+					shownAt[repo+"/"+f.Path] = true
+				}
 			}
 		}
 	}
-	rejected, nameRejected, covered := 0, 0, 0
-	var missed []*skillRun
 	for _, s := range skills {
 		if len(s.Errors) > 0 {
 			rejected++
 		}
 		name := false
 		for _, e := range s.Errors {
+			// A SKILL.md at a repository's root takes the folder name of
+			// wherever it is cloned (here owner+name): not the author's.
+			if s.Dir == "." && strings.HasPrefix(e, "Directory name") {
+				continue
+			}
 			name = name || nameProblem(e)
 		}
 		if !name {
 			continue
 		}
 		nameRejected++
-		if nameFind[s.Repo+"/"+s.Dir+"/SKILL.md"] {
-			covered++
+		k := s.Repo + "/" + s.Dir + "/SKILL.md"
+		if anyAt[k] {
+			any++
+		}
+		if shownAt[k] {
+			shown++
 		} else {
 			missed = append(missed, s)
 		}
 	}
-	pct := 100.0
-	if nameRejected > 0 {
-		pct = 100 * float64(covered) / float64(nameRejected)
+	return
+}
+
+func skillTable(skills []*skillRun, findings map[string][]finding) {
+	fmt.Println("## Skill folders that skills-ref rejects for the name")
+	fmt.Println()
+	nested := 0
+	for _, fs := range findings {
+		for _, f := range fs {
+			if strings.Contains(f.Message, "inside another skill") {
+				nested++
+			}
+		}
 	}
-	fmt.Println("| skill folders | rejected by skills-ref | for the name | with a skill/name-* finding | covered |")
-	fmt.Println("|---:|---:|---:|---:|---:|")
-	fmt.Printf("| %d | %d | %d | %d | %.1f%% |\n\n", len(skills), rejected, nameRejected, covered, pct)
+	rejected, nameRejected, shown, any, missed := nameRecall(skills, findings)
+	fmt.Println("| skill folders | rejected by skills-ref | for the name | skill/name-* at warning+ | at any severity | name recall (warning+) |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|")
+	fmt.Printf("| %d | %d | %d | %d | %d | %s |\n\n", len(skills), rejected, nameRejected, shown, any, pct(shown, nameRejected))
+	if *targets != "" {
+		fmt.Println("(name recall is defined with ahpls' default targets; this run sets -targets)")
+		fmt.Println()
+	}
 	fmt.Printf("findings claiming \"inside another skill\": %d (check each has an enclosing SKILL.md)\n\n", nested)
 	for i, s := range missed {
 		if i == 20 && !*verbose {
@@ -609,4 +697,11 @@ func skillTable(skills []*skillRun, findings map[string][]finding) {
 		fmt.Printf("- %s/%s: %s\n", s.Repo, s.Dir, strings.Join(s.Errors, "; "))
 	}
 	fmt.Println()
+}
+
+func pct(n, d int) string {
+	if d == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(d))
 }

@@ -342,6 +342,17 @@ test(':checkhealth ahpls explains a missing binary', function()
   A.contains(text, 'No ahpls server running', 'report')
 end)
 
+test('capabilities: no folder renames advertised before Neovim 0.10', function()
+  local old = ahpls.capabilities({ workspace = { workspaceEdit = { resourceOperations = { 'create', 'rename', 'delete' } } } }, false)
+  A.eq({ 'create', 'delete' }, old.workspace.workspaceEdit.resourceOperations, 'before 0.10')
+  local dflt = ahpls.capabilities(nil, false)
+  A.truthy(not vim.tbl_contains(dflt.workspace.workspaceEdit.resourceOperations or {}, 'rename'), 'defaults before 0.10')
+  A.truthy(dflt.textDocument ~= nil, 'the other defaults are kept')
+  local user = { workspace = { workspaceEdit = { resourceOperations = { 'rename' } } } }
+  A.eq(user, ahpls.capabilities(user, true), '0.10+: the user\'s, untouched')
+  A.eq(nil, ahpls.capabilities(nil, true), '0.10+: Neovim\'s defaults')
+end)
+
 table.insert(tests, {
   name = 'cleanup',
   cleanup = true,

@@ -352,6 +352,33 @@ function M.root_for(path, bufnr, opts)
   return M.find_root(path, opts.root_markers)
 end
 
+--- The client capabilities to send: the user's, except that Neovim before
+--- 0.10 stops advertising file renames. It lists `rename` among its
+--- resource operations, but its util.rename cannot move a folder (it writes
+--- the folder's "buffer" first: E502, a traceback, the name changed and the
+--- folder left), and a folder is the only thing ahpls renames. Without the
+--- capability the server changes the skill's name only and says which
+--- folder to rename by hand. 0.10+ moves folders itself (with their open
+--- buffers) and keeps the capability.
+---@param user table|nil capabilities from setup()
+---@param version_010 boolean|nil Neovim is 0.10 or newer (default: this one)
+function M.capabilities(user, version_010)
+  if version_010 == nil then
+    version_010 = vim.fn.has('nvim-0.10') == 1
+  end
+  if version_010 then
+    return user
+  end
+  local caps = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), user or {})
+  local we = caps.workspace and caps.workspace.workspaceEdit
+  if type(we) == 'table' and type(we.resourceOperations) == 'table' then
+    we.resourceOperations = vim.tbl_filter(function(op)
+      return op ~= 'rename'
+    end, we.resourceOperations)
+  end
+  return caps
+end
+
 --- The client configuration shared by both paths (without root/attach logic).
 ---@param opts table|nil
 function M.client_config(opts)
@@ -363,7 +390,7 @@ function M.client_config(opts)
     filetypes = opts.filetypes,
     settings = opts.settings,
     init_options = opts.init_options,
-    capabilities = opts.capabilities,
+    capabilities = M.capabilities(opts.capabilities),
     flags = opts.flags,
     before_init = before_init,
     handlers = vim.tbl_extend('force', own_handlers(), opts.handlers or {}),

@@ -1,6 +1,6 @@
 // Command rulesettings writes the `ahpls.rules` setting of the VS Code
-// extension's package.json from the rule table (diagnostics.Rules with the
-// tools checker, as the server runs), so the Settings editor and settings.json
+// extension's package.json from the rule table (diagnostics.Rules, which
+// includes tools/config), so the Settings editor and settings.json
 // offer every rule id with its summary and a link to its documentation. A
 // test keeps package.json in step with the table; after a rule change run
 //

@@ -1,4 +1,9 @@
-package demo
+// Package lspeditor is an editor stand-in that speaks LSP over an
+// in-process pipe to the server `ahpls serve` runs (package server with the
+// agent-host bridge). `ahpls demo` drives the product through it and the
+// bridge's tests use it as their editor, so it lives apart from both: tests
+// of the bridge do not import the demo.
+package lspeditor
 
 import (
 	"context"
@@ -84,7 +89,7 @@ func (p Published) Has(code string) bool {
 // and initializes the session with the given folders and settings.
 func StartEditor(ctx context.Context, o EditorOptions) (*Editor, error) {
 	opts := server.DefaultOptions()
-	opts.Log = nil
+	opts.Logger = nil // the demo's output stays the transcript
 	if o.Server != nil {
 		opts = *o.Server
 	}
@@ -187,7 +192,7 @@ func (e *Editor) Command(ctx context.Context, name string, result any, args ...a
 // HostStatus is ahpls.showHostConnection's answer.
 func (e *Editor) HostStatus(ctx context.Context) (HostConnection, error) {
 	var st HostConnection
-	err := e.Command(ctx, server.CommandShowHostConnection, &st)
+	err := e.Command(ctx, bridge.CommandShowHostConnection, &st)
 	return st, err
 }
 

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestAssignPartsIsAThirdPerShapeAndIgnoresOrder(t *testing.T) {
+	var es []entry
+	for _, r := range []string{"a/1", "a/2", "a/3", "a/4", "a/5", "a/6"} {
+		es = append(es, entry{Repo: r, Shape: "s"})
+	}
+	es = append(es, entry{Repo: "b/1", Shape: "t"}, entry{Repo: "b/2", Shape: "t"})
+	p := assignParts(es)
+	rev := make([]entry, len(es))
+	for i, e := range es {
+		rev[len(es)-1-i] = e
+	}
+	q := assignParts(rev)
+	held := map[string]int{}
+	for _, e := range es {
+		if p[e.Repo] != q[e.Repo] {
+			t.Errorf("%s: %s in one order, %s in the other", e.Repo, p[e.Repo], q[e.Repo])
+		}
+		if p[e.Repo] == "holdout" {
+			held[e.Shape]++
+		}
+	}
+	if held["s"] != 2 || held["t"] != 1 {
+		t.Errorf("holdout per shape = %v, want s:2 t:1", held)
+	}
+}
+
+func TestSelectPartRefusesAnEditedPart(t *testing.T) {
+	es := []entry{{Repo: "a/1", Shape: "s"}, {Repo: "a/2", Shape: "s"}, {Repo: "a/3", Shape: "s"}}
+	p := assignParts(es)
+	for i := range es {
+		es[i].Part = p[es[i].Repo]
+	}
+	if _, err := selectPart(es, "tune"); err != nil {
+		t.Fatalf("list following the rule refused: %v", err)
+	}
+	for i := range es {
+		if es[i].Part == "holdout" {
+			es[i].Part = "tune"
+		}
+	}
+	if _, err := selectPart(es, "tune"); err == nil {
+		t.Fatal("a holdout repository moved to tune was accepted")
+	}
+}
+
+func TestTheCommittedListFollowsTheRule(t *testing.T) {
+	es, err := readList("corpus.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) < 30 {
+		t.Errorf("%d repositories, want at least 30", len(es))
+	}
+	if _, err := selectPart(es, "all"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestGlobMatch(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"**", "a/b/c.md", true},
+		{"skills/*/SKILL.md", "skills/x/SKILL.md", true},
+		{"skills/*/SKILL.md", "skills/x/y/SKILL.md", false},
+		{"skills/**/SKILL.md", "skills/x/y/SKILL.md", true},
+		{"skills/**/SKILL.md", "skills/SKILL.md", true},
+		{"**/hooks.json", "plugins/p/hooks/hooks.json", true},
+		{"**/hooks.json", "plugins/p/hooks/other.json", false},
+	} {
+		if got := globMatch(c.pattern, c.name); got != c.want {
+			t.Errorf("globMatch(%q, %q) = %v, want %v", c.pattern, c.name, got, c.want)
+		}
+	}
+}
+
+func TestJudgePrefersExactPathAndMatchesSeverity(t *testing.T) {
+	js := []judgement{
+		{Repo: "*", Path: "**", Rule: "md/link", Severity: "warning", Verdict: true},
+		{Repo: "o/r", Path: "a/SKILL.md", Rule: "md/link", Severity: "warning", Verdict: false},
+		{Repo: "o/r", Path: "h.json", Rule: "hooks/type", Severity: "error", Verdict: false},
+	}
+	if j := judge(js, "o/r", finding{Path: "a/SKILL.md", Rule: "md/link", Severity: "warning"}); j == nil || j.Verdict {
+		t.Errorf("exact path row not preferred: %+v", j)
+	}
+	if j := judge(js, "o/r", finding{Path: "b/SKILL.md", Rule: "md/link", Severity: "warning"}); j == nil || !j.Verdict {
+		t.Errorf("glob row not used: %+v", j)
+	}
+	if j := judge(js, "o/r", finding{Path: "h.json", Rule: "hooks/type", Severity: "warning"}); j != nil {
+		t.Errorf("an error's judgement was applied to a warning: %+v", j)
+	}
+}
+
+func TestReadJudgedRejectsABadVerdict(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "j.tsv")
+	if err := os.WriteFile(p, []byte("repo\tpath\trule\tseverity\tverdict\twhy\no/r\tx\tr\terror\tmaybe\tw\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readJudged(p); err == nil {
+		t.Fatal("verdict 'maybe' accepted")
+	}
+}
+
+func TestTheCommittedJudgementsParse(t *testing.T) {
+	if _, err := readJudged("judged.tsv"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseCheckReadsBothForms(t *testing.T) {
+	fs, counts, err := parseCheck([]byte(`[{"rel":"a","severity":"error","rule":"r"}]`))
+	if err != nil || len(fs) != 1 || counts != nil {
+		t.Errorf("array form: %v %v %v", fs, counts, err)
+	}
+	fs, counts, err = parseCheck([]byte(`{"findings":[{"rel":"a","severity":"error","rule":"r"}],"files":3,"checked":{"skill":2,"mcp":1},"skipped":[]}`))
+	if err != nil || len(fs) != 1 || counts["skill"] != 2 || counts["mcp"] != 1 {
+		t.Errorf("object form: %v %v %v", fs, counts, err)
+	}
+}
+
+func TestTreeKind(t *testing.T) {
+	for rel, want := range map[string]string{
+		"skills/x/SKILL.md":                      "skill",
+		"p/.claude-plugin/plugin.json":           "plugin",
+		".claude-plugin/marketplace.json":        "marketplace",
+		"hooks/hooks.json":                       "hooks",
+		".github/agents/a.agent.md":              "agent",
+		".github/prompts/p.prompt.md":            "prompt-or-command",
+		".claude/commands/x/y.md":                "prompt-or-command",
+		"docs/readme.md":                         "",
+		".github/instructions/a.instructions.md": "instructions",
+	} {
+		if got := treeKind(rel); got != want {
+			t.Errorf("treeKind(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+// Package settings is the one place ahpls's settings are defined and
+// decoded: the editor's `ahpls` section (rule keys, exclusions and the
+// agent-host keys) and each workspace folder's .ahpls/config.json. The
+// language server parses the section once per change and everyone reads
+// that one value; the CLI and the host link read a folder's file through
+// the same accessor (Settings.FolderExclude).
+//
+// Where to start: Settings and Parse (settings.go), Host (host.go, the keys
+// the agent-host bridge follows: a new host setting is a field and a case
+// there, and its use), WorkspaceConfig (workspace.go).
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
+)
+
+// Settings is the parsed `ahpls` settings section (customization-formats.md
+// §1): the one settings type of the process. The language server decodes
+// it once per change (Parse) and hands the same value to whoever needs a
+// part of it: the rule keys to the rule engine (Options), the host keys
+// (Host) to the agent-host bridge. Raw keeps the whole section for keys
+// nobody decodes.
+type Settings struct {
+	Targets        []model.Target
+	ImpliedTargets bool
+	Rules          map[string]model.Severity
+
+	// Host are the agent-host keys (host.go).
+	Host Host
+	// Exclude are `ahpls.exclude` globs (wsfs.Matcher syntax): matching
+	// files get no diagnostics and are not scanned or published. The
+	// workspace's .ahpls/config.json adds its own.
+	Exclude []string
+
+	Raw json.RawMessage
+}
+
+// Default is the settings before any source was read.
+func Default() Settings {
+	return Settings{ImpliedTargets: true, Raw: json.RawMessage("{}")}
+}
+
+// Options converts the rule keys to the rule engine's options.
+func (st Settings) Options() diagnostics.Options {
+	return diagnostics.Options{Targets: st.Targets, NoImpliedTargets: !st.ImpliedTargets, Rules: st.Rules}
+}
+
+// Parse reads an `ahpls` section. It accepts the section itself
+// (`{"targets": …}`) or an object wrapping it (`{"ahpls": {…}}`), as editors
+// send either in initializationOptions and didChangeConfiguration. Problems
+// (unknown target ids, bad levels) are returned as warnings for
+// window/showMessage and otherwise ignored.
+func Parse(raw []byte) (Settings, []string) {
+	st := Default()
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return st, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return st, []string{fmt.Sprintf("ahpls settings are not a JSON object: %v", err)}
+	}
+	if inner, ok := obj["ahpls"]; ok {
+		if err := json.Unmarshal(inner, &obj); err != nil || obj == nil {
+			return st, []string{"the `ahpls` settings section is not a JSON object"}
+		}
+		raw = inner
+	}
+	st.Raw = append(json.RawMessage(nil), raw...)
+	var warnings []string
+	if v, ok := obj["targets"]; ok {
+		var ids []string
+		if err := json.Unmarshal(v, &ids); err != nil {
+			warnings = append(warnings, "ahpls.targets must be a list of target ids; using the default")
+		}
+		var unknown []string
+		for _, id := range ids {
+			if model.KnownTarget(id) {
+				st.Targets = append(st.Targets, model.Target(id))
+			} else {
+				unknown = append(unknown, id)
+			}
+		}
+		if len(unknown) > 0 {
+			known := make([]string, len(model.AllTargets))
+			for i, t := range model.AllTargets {
+				known[i] = string(t)
+			}
+			warnings = append(warnings, fmt.Sprintf("ahpls.targets: unknown target %s ignored (known: %s)", quoteList(unknown), strings.Join(known, ", ")))
+		}
+	}
+	if v, ok := obj["impliedTargets"]; ok {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			warnings = append(warnings, "ahpls.impliedTargets must be true or false; using true")
+		} else {
+			st.ImpliedTargets = b
+		}
+	}
+	warnings = append(warnings, parseHost(obj, &st.Host)...)
+	if v, ok := obj["rules"]; ok {
+		var m map[string]string
+		if err := json.Unmarshal(v, &m); err != nil {
+			warnings = append(warnings, "ahpls.rules must map rule ids to off|error|warning|info|hint")
+		}
+		ids := make([]string, 0, len(m))
+		for id := range m {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			sev, ok := model.ParseSeverity(strings.ToLower(m[id]))
+			if !ok {
+				warnings = append(warnings, fmt.Sprintf("ahpls.rules: level '%s' for '%s' is not off|error|warning|info|hint; ignored", m[id], id))
+				continue
+			}
+			if st.Rules == nil {
+				st.Rules = map[string]model.Severity{}
+			}
+			st.Rules[id] = sev
+		}
+	}
+	if v, ok := obj["exclude"]; ok {
+		var globs []string
+		if err := json.Unmarshal(v, &globs); err != nil {
+			warnings = append(warnings, "ahpls.exclude must be a list of globs; ignored")
+		}
+		for _, g := range globs {
+			if _, err := wsfs.NewMatcher([]string{g}); err != nil {
+				warnings = append(warnings, fmt.Sprintf("ahpls.exclude: %v; ignored", err))
+				continue
+			}
+			st.Exclude = append(st.Exclude, g)
+		}
+	}
+	return st, warnings
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+// SameFindings reports whether two settings give the rules the same
+// options and exclusions, i.e. produce the same findings for the same text.
+func SameFindings(a, b Settings) bool {
+	if !slices.Equal(a.Exclude, b.Exclude) {
+		return false
+	}
+	if a.ImpliedTargets != b.ImpliedTargets || len(a.Targets) != len(b.Targets) || len(a.Rules) != len(b.Rules) {
+		return false
+	}
+	for i := range a.Targets {
+		if a.Targets[i] != b.Targets[i] {
+			return false
+		}
+	}
+	for k, v := range a.Rules {
+		if w, ok := b.Rules[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, ", ")
+}
