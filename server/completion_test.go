@@ -137,7 +137,7 @@ func TestCompletionItemsSayWhatTheyAre(t *testing.T) {
 		{"boolean", gh(".github/skills/b/SKILL.md"), "---\nuser-invocable: \n---\n", 1, 16},
 		{"enum", gh(".github/agents/a.agent.md"), "---\ntarget: \n---\n", 1, 8},
 		{"hook events in a header", gh(".github/agents/h.agent.md"), "---\nhooks:\n  \n---\n", 2, 2},
-		{"hook events in hooks.json", gh("hooks/hooks.json"), "{\n  \"hooks\": {\n    \"\"\n  }\n}\n", 2, 5},
+		{"hook events in hooks.json", gh(".github/hooks/hooks.json"), "{\n  \"hooks\": {\n    \"\"\n  }\n}\n", 2, 5},
 		{"JSON keys", gh(".mcp.json"), "{\n  \n}\n", 1, 2},
 	}
 	for _, tc := range cases {

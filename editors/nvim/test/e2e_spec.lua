@@ -69,7 +69,7 @@ step('copies the fixture workspace and starts ahpls on the broken SKILL.md', fun
   A.eq(s.root, c.config.root_dir, 'root_dir')
 end)
 
-step('reports skill/name-charset on the name value (Info with the default targets: only the Agent Skills spec forbids it)', function()
+step('reports skill/name-charset on the name value (a Warning with the default targets: the Agent Skills spec warns)', function()
   -- Either the publication for the opened buffer or, when the server's
   -- workspace scan already published the same set for the file on disk, that
   -- one: the server publishes only when the set changes.
@@ -81,7 +81,7 @@ step('reports skill/name-charset on the name value (Info with the default target
   d = d[1]
   A.eq('skill/name-charset', d.code, 'code')
   A.eq('ahpls', d.source, 'source')
-  A.eq(vim.diagnostic.severity.INFO, d.severity, 'severity')
+  A.eq(vim.diagnostic.severity.WARN, d.severity, 'severity')
   A.contains(d.message, 'My_Skill', 'message')
   A.eq({ 1, 6, 1, 14 }, { d.lnum, d.col, d.end_lnum, d.end_col }, 'range (line, col, end line, end col)')
   s.diag = d

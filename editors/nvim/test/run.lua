@@ -45,9 +45,11 @@ end
 local which = os.getenv('AHPLS_NVIM_TESTS') or 'all'
 local ok, err = xpcall(function()
   run_suite('unit', require('unit_spec'))
+  run_suite('list', require('list_spec'))
   if which ~= 'unit' then
     run_suite('e2e', require('e2e_spec'))
     run_suite('roots', require('roots_spec'))
+    run_suite('list-e2e', require('list_e2e_spec'))
   end
 end, debug.traceback)
 if not ok then

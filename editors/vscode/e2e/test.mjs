@@ -13,7 +13,9 @@
 // yet), its menu and the language status item with the server version; remove
 // the exclude and set `ahpls.host` in settings.json: the excluded skill's
 // problem appears and the status bar shows the host; see the skill in the
-// Customizations view and toggle it off for the session.
+// Customizations view and toggle it off for the session. Before the host,
+// the Customizations view already lists what each consumer loads (#32): a
+// command Claude Code shadows by a skill of the same name, opened by a click.
 // Every step waits for a condition (never a fixed sleep) under one overall
 // deadline. On failure a screenshot, the page text and code-server's log are
 // kept in AHPLS_E2E_ARTIFACTS; on success the final screenshot is kept too.
@@ -130,6 +132,11 @@ async function main() {
   const draftDir = path.join(ws, '.github/skills/draft-skill');
   fs.mkdirSync(draftDir, { recursive: true });
   fs.writeFileSync(path.join(draftDir, 'SKILL.md'), '---\nname: Draft_Skill\ndescription: A draft that ahpls.exclude silences.\n---\n\n# Draft\n');
+  // What each agent sees (#32): Claude Code prefers this skill over the command of the same name.
+  fs.mkdirSync(path.join(ws, '.claude/skills/deploy'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the site to staging.\n---\n\n# Deploy\n');
+  fs.mkdirSync(path.join(ws, '.claude/commands'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.claude/commands/deploy.md'), 'Deploy by hand.\n');
   const exclude = ['.github/skills/draft-skill/**'];
   const userData = path.join(work, 'user-data');
   const extDir = path.join(work, 'extensions');
@@ -231,7 +238,7 @@ async function main() {
   log('workbench loaded');
 
   // --- open the broken skill -------------------------------------------------------------
-  await palette('SKILL.md', { pick: 'SKILL.md' });
+  await palette('my-skill/SKILL.md', { pick: 'SKILL.md' });
   await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor .view-lines', { hasText: 'My_Skill' }).waitFor({ timeout: remaining() });
   log('SKILL.md open');
@@ -352,6 +359,25 @@ async function main() {
   log(`language status without a host: ${langText0.slice(0, 200)}`);
   if (!langText0.includes(`ahpls ${version}`)) throw new Error(`the language status does not show ahpls ${version}: ${langText0}`);
   await page.keyboard.press('Escape');
+
+  // --- what each agent sees, without a host (#32) -----------------------------------------
+  // The Customizations view lists, per consumer, what it loads: Claude Code's
+  // group shows the command shadowed by the skill, and a click opens it.
+  await runCommand('Focus on Customizations View');
+  const cpane = page.locator('.pane:has(> .pane-header:has-text("Customizations"))');
+  await cpane.waitFor({ state: 'visible', timeout: remaining() });
+  const ccGroup = cpane.locator('.monaco-list-row', { hasText: 'Claude Code' }).first();
+  await ccGroup.waitFor({ state: 'visible', timeout: Math.min(remaining(), 90000) });
+  await ccGroup.click(); // expands the group
+  const shadowedRow = cpane.locator('.monaco-list-row', { hasText: 'shadowed by .claude/skills/deploy/SKILL.md' }).first();
+  await shadowedRow.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
+  log(`Customizations without a host: ${(await shadowedRow.innerText()).replace(/\s+/g, ' ')}`);
+  await shadowedRow.click(); // opens .claude/commands/deploy.md
+  await page.locator('.tab.active', { hasText: 'deploy.md' }).waitFor({ timeout: remaining() });
+  await runCommand('View: Close Editor');
+  await page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor({ timeout: remaining() });
+  await ccGroup.click(); // collapsed again: the host step below looks for the live my-skill row
+  log('Customizations: the shadowed command opened from the view');
 
   // --- settings.json changes: the exclude goes, the host comes ------------------------------
   // Edited in VS Code as a user would (code-server does not see a write from

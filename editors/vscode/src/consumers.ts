@@ -6,6 +6,9 @@
 
 export const LSP_LIST_VIEW = 'ahpls.listView';
 
+/** The view's title-bar switch between one consumer and all. */
+export const CHOOSE_CONSUMER = 'ahpls.customizations.chooseConsumer';
+
 /** Every consumer the view knows, in the server's order. */
 export const CONSUMERS: readonly { target: string; label: string }[] = [
   { target: 'vscode', label: 'VS Code' },
@@ -49,6 +52,8 @@ export interface ConsumerGroupNode {
 
 export interface ConsumerItemNode {
   kind: 'consumerItem';
+  /** Unique in the tree (one hooks file holds several "Stop" handlers). */
+  key: string;
   target: string;
   label: string;
   description: string;
@@ -122,7 +127,7 @@ function join(folder: string, rel: string): string {
   return folder.replace(/[\\/]+$/, '') + sep + rel.split('/').join(sep);
 }
 
-function itemNode(target: string, folder: string, it: ViewItem): ConsumerItemNode {
+function itemNode(target: string, folder: string, it: ViewItem, key: string): ConsumerItemNode {
   const lines = [`${it.name} (${it.category})`, `Source: ${it.source}`, `Status: ${statusText(it)}`];
   if (it.description !== undefined) {
     lines.push(`Description as the model sees it (${it.description.length} characters${it.description.budget ? `, budget ${it.description.budget}` : ''}):`);
@@ -132,6 +137,7 @@ function itemNode(target: string, folder: string, it: ViewItem): ConsumerItemNod
   for (const n of it.notes ?? []) lines.push(`Note: ${n}`);
   return {
     kind: 'consumerItem',
+    key,
     target,
     label: it.name,
     description: statusText(it),
@@ -139,7 +145,7 @@ function itemNode(target: string, folder: string, it: ViewItem): ConsumerItemNod
     path: join(folder, it.source),
     status: it.status,
     contextValue: `ahpls.view.${it.status}`,
-    children: (it.components ?? []).map((c) => itemNode(target, folder, c)),
+    children: (it.components ?? []).map((c, i) => itemNode(target, folder, c, `${key}/${i}`)),
   };
 }
 
@@ -168,7 +174,8 @@ export function buildConsumerTree(result: unknown, consumer?: string): ConsumerN
         g = { kind: 'consumer', target, label: str(c.name) ?? target, description: '', children: [] };
         groups.set(target, g);
       }
-      g.children.push(...items.map((it) => itemNode(target, folder, it)));
+      const base = g.children.length;
+      g.children.push(...items.map((it, i) => itemNode(target, folder, it, `${target}/${folder}/${base + i}`)));
       g.description = counts(items);
     }
   }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { CONSUMERS, ConsumerNode } from './consumers';
 
-export const CHOOSE_CONSUMER = 'ahpls.customizations.chooseConsumer';
+export { CHOOSE_CONSUMER } from './consumers';
 
 const ICONS: Record<string, string> = {
   loads: 'pass-filled',
@@ -29,7 +29,7 @@ export function consumerTreeItem(n: ConsumerNode): vscode.TreeItem {
     return t;
   }
   const t = new vscode.TreeItem(n.label, n.children.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  t.id = `consumer\u0000${n.target}\u0000${n.path}\u0000${n.label}`;
+  t.id = `consumer\u0000${n.key}`;
   t.description = n.description;
   t.tooltip = n.tooltip;
   t.contextValue = n.contextValue;

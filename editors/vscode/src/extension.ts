@@ -41,7 +41,9 @@ import {
   toggleChoices,
   unadvertisedLspCommands,
 } from './commands';
-import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, toggleFor, ViewNode } from './customizations';
+import { buildConsumerTree, ConsumerNode, LSP_LIST_VIEW } from './consumers';
+import { CHOOSE_CONSUMER, chooseConsumer, chosenConsumer, consumerTreeItem } from './consumersView';
+import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, SessionNode, toggleFor, ViewNode } from './customizations';
 import { ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from './filekinds';
 import { answerConfigurationItem, MappedSettings, sameSettings, SECTION, ServerSettings, toServerSettings } from './settings';
 import {
@@ -123,8 +125,8 @@ function updateStatus(): void {
 }
 
 /** The "Customizations" view: ahpls.listCustomizations, re-read on every status change. */
-class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode> {
-  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode | ConsumerNode> {
+  private readonly changed = new vscode.EventEmitter<ViewNode | ConsumerNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
 
@@ -139,7 +141,10 @@ class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode> {
     }, 100);
   }
 
-  getTreeItem(n: ViewNode): vscode.TreeItem {
+  getTreeItem(n: ViewNode | ConsumerNode): vscode.TreeItem {
+    if (n.kind === 'consumer' || n.kind === 'consumerItem') {
+      return consumerTreeItem(n);
+    }
     if (n.kind === 'message') {
       return new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
     }
@@ -161,8 +166,9 @@ class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode> {
     return t;
   }
 
-  async getChildren(n?: ViewNode): Promise<ViewNode[]> {
+  async getChildren(n?: ViewNode | ConsumerNode): Promise<(ViewNode | ConsumerNode)[]> {
     if (n !== undefined) {
+      if (n.kind === 'consumer' || n.kind === 'consumerItem') return n.children;
       return n.kind === 'session' ? n.rows : n.kind === 'customization' ? n.children : [];
     }
     if (client === undefined || !client.isRunning()) {
@@ -173,13 +179,36 @@ class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode> {
       for (const d of hostStatus?.sessionDetails ?? []) {
         if (d.title !== undefined) titles[d.uri] = d.title;
       }
-      return buildTree(await executeLsp(LSP_LIST_CUSTOMIZATIONS, []), titles);
+      const host = buildTree(await executeLsp(LSP_LIST_CUSTOMIZATIONS, []), titles);
+      return withConsumers(await consumerNodes(), host);
     } catch (e) {
       return [{ kind: 'message', label: `Cannot list customizations: ${e instanceof Error ? e.message : String(e)}` }];
     }
   }
 }
 const customizations = new CustomizationsProvider();
+
+/** What each consumer loads (#32), from ahpls.listView: needs no agent host. */
+async function consumerNodes(): Promise<ConsumerNode[]> {
+  try {
+    return buildConsumerTree(await executeLsp(LSP_LIST_VIEW, []), chosenConsumer());
+  } catch (e) {
+    output.warn(`${LSP_LIST_VIEW}: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+}
+
+/**
+ * The view's top level: the consumer groups, then (with a host) the live
+ * load state and toggles of today's session tree.
+ */
+function withConsumers(consumers: ConsumerNode[], host: ViewNode[]): (ViewNode | ConsumerNode)[] {
+  if (consumers.length === 0) return host;
+  if (host.length === 1 && host[0].kind === 'message') return consumers;
+  if (host.every((h) => h.kind === 'session')) return [...consumers, ...host];
+  const live: SessionNode = { kind: 'session', session: '', label: 'Agent host (live)', rows: host.filter((h): h is CustomizationNode => h.kind === 'customization') };
+  return [...consumers, live];
+}
 
 async function toggleFromTree(node: unknown, scope: 'session' | 'workspace' | 'global'): Promise<void> {
   const n = node as CustomizationNode | undefined;
@@ -564,6 +593,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     languageStatus,
     tree,
     vscode.commands.registerCommand(CMD_REFRESH_CUSTOMIZATIONS, () => customizations.refresh()),
+    vscode.commands.registerCommand(CHOOSE_CONSUMER, async () => {
+      if (await chooseConsumer()) customizations.refresh();
+    }),
+    vscode.workspace.onDidSaveTextDocument(() => customizations.refresh()),
+    vscode.workspace.onDidCreateFiles(() => customizations.refresh()),
+    vscode.workspace.onDidDeleteFiles(() => customizations.refresh()),
     vscode.commands.registerCommand(CMD_TOGGLE_SESSION, (n: unknown) => toggleFromTree(n, 'session')),
     vscode.commands.registerCommand(CMD_TOGGLE_WORKSPACE, (n: unknown) => toggleFromTree(n, 'workspace')),
     vscode.commands.registerCommand(CMD_TOGGLE_GLOBAL, (n: unknown) => toggleFromTree(n, 'global')),

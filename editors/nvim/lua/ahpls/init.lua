@@ -672,7 +672,8 @@ end
 
 local commands_created = false
 
---- :AhplsRestart, :AhplsToggle enable|disable [session|workspace|global], :AhplsHostConnection
+--- :AhplsRestart, :AhplsToggle enable|disable [session|workspace|global], :AhplsHostConnection,
+--- :AhplsList [consumer]
 function M.create_user_commands()
   if commands_created then
     return
@@ -702,6 +703,15 @@ function M.create_user_commands()
   vim.api.nvim_create_user_command('AhplsHostConnection', function()
     M.show_host_connection()
   end, { desc = 'Show the agent host connection of ahpls' })
+  vim.api.nvim_create_user_command('AhplsList', function(a)
+    require('ahpls.list').open({ consumer = a.fargs[1] })
+  end, {
+    nargs = '?',
+    desc = 'What each agent loads from the workspace (one consumer: vscode, vscode-agent-host, claude-code, copilot-cli, agent-skills)',
+    complete = function()
+      return { 'vscode', 'vscode-agent-host', 'claude-code', 'copilot-cli', 'agent-skills' }
+    end,
+  })
 end
 
 return M

@@ -25,6 +25,7 @@ import {
   toggleChoices,
   unadvertisedLspCommands,
 } from '../../src/commands';
+import { CHOOSE_CONSUMER, LSP_LIST_VIEW } from '../../src/consumers';
 import { LSP_LIST_CUSTOMIZATIONS } from '../../src/customizations';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
@@ -81,9 +82,10 @@ describe('LSP command forwarding', () => {
         CMD_CHECK_WORKSPACE,
         CMD_FIX_ALL_WORKSPACE,
         CMD_OPEN_RULES_DOCS,
+        CHOOSE_CONSUMER,
       ].sort(),
     );
-    for (const id of [...LSP_COMMANDS, LSP_LIST_CUSTOMIZATIONS]) {
+    for (const id of [...LSP_COMMANDS, LSP_LIST_CUSTOMIZATIONS, LSP_LIST_VIEW]) {
       assert.ok(!palette.includes(id), id);
     }
   });

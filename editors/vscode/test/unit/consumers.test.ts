@@ -54,6 +54,9 @@ describe('consumers view', () => {
     const plugin = tree[1].children[0];
     assert.equal(plugin.description, 'fails: plugin/name-reserved — reserved');
     assert.equal(plugin.children[0].label, 'claude-x:s');
+    // Keys are unique: two items of one file and name still differ.
+    const keys = tree.flatMap((g) => g.children.flatMap((n) => [n.key, ...n.children.map((c) => c.key)]));
+    assert.equal(new Set(keys).size, keys.length);
     assert.match(tree[1].children[1].description, /description cut at 1536/);
   });
 
