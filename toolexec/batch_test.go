@@ -103,8 +103,8 @@ func (r *batchRig) batch(tb testing.TB, n int, limit time.Duration) int {
 
 // A thousand calls in flight at once all complete.
 func TestThousandConcurrentCallsComplete(t *testing.T) {
-	if testing.Short() {
-		t.Skip("1,000 calls")
+	if testing.Short() || raceEnabled {
+		t.Skip("1,000 calls: run without -short and -race")
 	}
 	r := newBatchRig(t)
 	require.Equal(t, 1000, r.batch(t, 1000, 5*time.Minute))
