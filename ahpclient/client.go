@@ -355,7 +355,6 @@ func New(opts Options) (*Client, error) {
 		c.joiner.st.explicit[s] = true
 	}
 	c.joiner.st.folders = append([]string(nil), opts.Folders...)
-	go c.q.run()
 	go c.mirror.sweep(c.stop)
 	go c.joiner.run(c.stop)
 	return c, nil

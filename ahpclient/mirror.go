@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -31,6 +32,44 @@ type mirror struct {
 
 	mu sync.Mutex  // taken after joiner.mu, never before it
 	st mirrorState // guarded by mu
+
+	out outbox // dispatches in clientSeq order; filled under mu, written after it
+}
+
+// outbox keeps dispatched actions in the order their clientSeq was given
+// (under mirror.mu) while the frames are written without that lock. Sent
+// out of order, the host echoes our actions out of order, and each echo
+// that is not the oldest pending one costs a replay of every pending
+// action (issue 28).
+type outbox struct {
+	mu      sync.Mutex // a leaf: guards items
+	items   []func()
+	writeMu sync.Mutex // one writer at a time, so items leave in order
+}
+
+func (o *outbox) add(f func()) {
+	o.mu.Lock()
+	o.items = append(o.items, f)
+	o.mu.Unlock()
+}
+
+// flush writes every queued item; when it returns, all items added before
+// the call have been written (by this caller or another).
+func (o *outbox) flush() {
+	o.writeMu.Lock()
+	defer o.writeMu.Unlock()
+	for {
+		o.mu.Lock()
+		items := o.items
+		o.items = nil
+		o.mu.Unlock()
+		if len(items) == 0 {
+			return
+		}
+		for _, f := range items {
+			f()
+		}
+	}
 }
 
 // mirrorState is the mirror's mutable state.
@@ -135,10 +174,11 @@ func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
 		return
 	}
 	var mine *Dispatched
+	head := false // mine was the oldest pending action
 	if env.Origin != nil && env.Origin.ClientID == c.clientID {
 		for i, p := range ch.pending {
 			if p.ClientSeq == env.Origin.ClientSeq {
-				mine = p
+				mine, head = p, i == 0
 				ch.pending = append(ch.pending[:i:i], ch.pending[i+1:]...)
 				break
 			}
@@ -159,6 +199,14 @@ func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
 	c.observeEnablementLocked(ch)
 	if mine != nil {
 		mine.resolve(nil)
+	}
+	if head && reflect.DeepEqual(action, mine.Action) {
+		// The echo of our oldest pending action, as sent: confirmed plus
+		// the rest of pending is the state already rendered. Replaying
+		// every pending action on each echo made a burst of n own actions
+		// cost O(n²) reductions (issue 28: 1,000 concurrent tool calls).
+		c.emitLocked(ch, ch.rendered, action)
+		return
 	}
 	c.renderLocked(ch, action)
 }
@@ -300,6 +348,12 @@ func (c *mirror) renderLocked(ch *channelState, cause map[string]any) {
 	for _, p := range ch.pending {
 		r = c.apply(ch.kind, r, p.Action)
 	}
+	c.emitLocked(ch, r, cause)
+}
+
+// emitLocked sets the rendered state, emits the change and tells the
+// joiner of a session's.
+func (c *mirror) emitLocked(ch *channelState, r, cause map[string]any) {
 	ch.rendered = r
 	c.q.push(Event{Kind: EventStateChanged, Channel: ch.uri, ChannelKind: ch.kind, State: r, Action: cause})
 	if ch.kind == reduce.Session && ch.live {
@@ -440,16 +494,19 @@ func (c *mirror) dispatchLocked(conn *rpcConn, channel string, action map[string
 	ch := c.st.channels[channel]
 	if ch != nil && ch.live {
 		ch.pending = append(ch.pending, d)
-		c.renderLocked(ch, action)
+		// A new action goes last: apply it to what is rendered rather
+		// than replaying every pending action again.
+		c.emitLocked(ch, c.apply(ch.kind, ch.rendered, action), action)
 	} else {
 		d.resolve(nil)
 	}
 	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
-	out.add(func() {
+	c.out.add(func() {
 		if err := conn.Notify(conn.ctx, wire.MethodDispatchAction, params); err != nil {
 			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
 		}
 	})
+	out.add(c.out.flush)
 	return d
 }
 

@@ -15,6 +15,7 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -171,6 +172,10 @@ func (b *Bridge) apply() bool {
 	host := b.host()
 	b.mu.Lock()
 	same := b.applied && reflect.DeepEqual(host, b.cur)
+	// Trust and the tools setting change on the running link: a restart
+	// would end running calls without their completion.
+	live := b.applied && b.link != nil && !same && sameLink(host, b.cur)
+	link, was := b.link, b.cur
 	ctx := b.ctx
 	if ctx != nil && ctx.Err() == nil {
 		b.cur, b.applied = host, true
@@ -178,6 +183,15 @@ func (b *Bridge) apply() bool {
 	b.mu.Unlock()
 	if same || ctx == nil || ctx.Err() != nil {
 		return false // unchanged, not initialized yet, or the connection has ended
+	}
+	if live {
+		if host.TrustWorkspaceTools != was.TrustWorkspaceTools {
+			link.SetTrusted(host.TrustWorkspaceTools)
+		}
+		if !bytes.Equal(host.Tools, was.Tools) {
+			link.SetToolSettings(host.Tools)
+		}
+		return false
 	}
 	b.stop()
 	if host.URL == "" {
@@ -217,6 +231,13 @@ func (b *Bridge) apply() bool {
 		}
 	}()
 	return true
+}
+
+// sameLink reports whether a and b differ at most in what a running link
+// takes live (trust, the tools setting).
+func sameLink(a, b settings.Host) bool {
+	a.TrustWorkspaceTools, a.Tools = b.TrustWorkspaceTools, b.Tools
+	return reflect.DeepEqual(a, b)
 }
 
 // stop ends the link and withdraws what it showed in the editor.

@@ -26,7 +26,7 @@ const waitLimit = 30 * time.Second
 // loopback with a session on it, and an editor stand-in speaking LSP to a
 // real server with the bridge installed.
 type hosted struct {
-	t       *testing.T
+	t       testing.TB
 	ws      string
 	host    *ahptest.Host
 	url     string
@@ -37,13 +37,13 @@ type hosted struct {
 	violations []error
 }
 
-func newHosted(t *testing.T, settings map[string]any) *hosted {
+func newHosted(t testing.TB, settings map[string]any) *hosted {
 	t.Helper()
 	return newHostedWith(t, settings, 20*time.Millisecond)
 }
 
 // newHostedWith sets the link's rebuild debounce too.
-func newHostedWith(t *testing.T, settings map[string]any, linkDebounce time.Duration) *hosted {
+func newHostedWith(t testing.TB, settings map[string]any, linkDebounce time.Duration) *hosted {
 	t.Helper()
 	src, err := filepath.Abs(filepath.Join("..", "examples", "workspace"))
 	require.NoError(t, err)

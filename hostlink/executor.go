@@ -3,6 +3,7 @@ package hostlink
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/toolexec"
@@ -20,22 +21,49 @@ type linkExecutor struct {
 	link *Link
 	obs  toolexec.Observer
 	log  *slog.Logger
+	mu   sync.Mutex // guards x, set by Start on the link's goroutine
 	x    *toolexec.Executor
 }
 
 func (e *linkExecutor) Start(ctx context.Context, c *ahpclient.Client) {
-	e.x = toolexec.New(toolexec.Options{
+	x := toolexec.New(toolexec.Options{
 		Client:   c,
 		Tools:    func(session string) toolexec.Runner { return linkRunner{e.link} },
 		Observer: e.obs,
 		Logger:   e.log,
 	})
-	e.x.Start()
+	e.mu.Lock()
+	e.x = x
+	e.mu.Unlock()
+	x.Start()
 }
 
 func (e *linkExecutor) Stop() {
-	if e.x != nil {
-		e.x.Stop()
+	if x := e.executor(); x != nil {
+		x.Stop()
+	}
+}
+
+func (e *linkExecutor) executor() *toolexec.Executor {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.x
+}
+
+// cancelUntrusted cancels the running calls of tools that need workspace
+// trust; each still gets its (cancelled) completion. Call it while the
+// registries still offer those tools.
+func (e *linkExecutor) cancelUntrusted() {
+	x := e.executor()
+	if x == nil {
+		return
+	}
+	n := x.Cancel(func(c toolexec.CallInfo) bool {
+		d, ok := linkRunner{e.link}.Lookup(c.ToolName)
+		return ok && d.NeedsTrust()
+	})
+	if n > 0 {
+		e.log.Info("workspace trust revoked; cancelled running command tools", "calls", n)
 	}
 }
 

@@ -295,6 +295,16 @@ func (l *Link) SetExecutor(e Executor) {
 // SetTrusted switches command tools on or off in every folder and
 // republishes.
 func (l *Link) SetTrusted(trusted bool) {
+	if !trusted {
+		// Runs of command tools end now, each with a cancelled
+		// completion; the lookup needs the tools still offered.
+		l.mu.Lock()
+		ex := l.executor
+		l.mu.Unlock()
+		if c, ok := ex.(interface{ cancelUntrusted() }); ok {
+			c.cancelUntrusted()
+		}
+	}
 	for _, f := range l.folders {
 		f.tools.SetTrusted(trusted)
 		l.loadToolConfig(f)

@@ -241,6 +241,24 @@ func (x *Executor) Stop() {
 	x.wg.Wait()
 }
 
+// Cancel stops the running calls match selects (for example command
+// tools once workspace trust is revoked) and reports how many. Unlike a
+// call the host withdrew, each of these still gets its completion: the
+// entry stays the run's, so finish sends the cancelled result (one
+// toolCallComplete per call, docs/ahp.md §5.4).
+func (x *Executor) Cancel(match func(CallInfo) bool) int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := 0
+	for _, e := range x.runs {
+		if e.phase == phaseRunning && e.cancel != nil && match(e.info) {
+			e.cancel()
+			n++
+		}
+	}
+	return n
+}
+
 // effects are client calls decided under the lock and made after it.
 type effects []func()
 

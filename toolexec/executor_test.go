@@ -578,3 +578,28 @@ func statusIn(chat map[string]any, id string) string {
 	}
 	return ""
 }
+
+// A run cancelled by the client itself (workspace trust revoked) still
+// gets exactly one completion, marked cancelled; the process group goes.
+func TestCancelledRunGetsOneCompletion(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dl dialect) {
+		h := newHarness(t, dl.with(ahptest.Options{}))
+		turn := h.turn()
+		id := h.call(turn, "hang", "")
+		pgid := h.hangPgid(id)
+		gated := func(c CallInfo) bool {
+			d, ok := h.reg.Lookup(c.ToolName)
+			return ok && d.NeedsTrust()
+		}
+		require.True(t, gated(CallInfo{ToolName: "ahpls_hang"}))
+		n := h.exec.Cancel(gated)
+		h.reg.SetTrusted(false)
+		assert.Equal(t, 1, n)
+		tc := h.done(id)
+		assert.Equal(t, "completed", tc["status"])
+		assert.Equal(t, tools.CodeCancelled, errorCode(tc))
+		h.settled(id)
+		waitFor(t, "process group gone", func() bool { return len(liveInGroup(pgid)) == 0 })
+		assert.Len(t, h.tr.sent("chat/toolCallComplete", id), 1)
+	})
+}

@@ -157,6 +157,10 @@ type ToolDefinition struct {
 // emptyObjectSchema is what a tool without inputSchema accepts: any object.
 var emptyObjectSchema = json.RawMessage(`{"type":"object"}`)
 
+// NeedsTrust reports whether the tool runs only in a trusted workspace
+// (a command tool, or a built-in that starts processes).
+func (d *Definition) NeedsTrust() bool { return d.Command != nil || d.trustGated }
+
 // Wire returns the definition under the given wire name.
 func (d *Definition) Wire(name string) ToolDefinition {
 	s := d.InputSchema

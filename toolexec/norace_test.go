@@ -1,0 +1,5 @@
+//go:build !race
+
+package toolexec
+
+const raceEnabled = false
