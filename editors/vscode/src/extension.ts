@@ -199,15 +199,15 @@ async function consumerNodes(): Promise<ConsumerNode[]> {
 }
 
 /**
- * The view's top level: the consumer groups, then (with a host) the live
- * load state and toggles of today's session tree.
+ * The view's top level: with a host, the live load state and toggles of
+ * today's session tree first, as they were before the consumer groups (what
+ * the agent has now, and the rows a user toggles), then the consumer groups
+ * (what each consumer would load). Without a host, the consumer groups alone.
  */
 function withConsumers(consumers: ConsumerNode[], host: ViewNode[]): (ViewNode | ConsumerNode)[] {
   if (consumers.length === 0) return host;
   if (host.length === 1 && host[0].kind === 'message') return consumers;
-  if (host.every((h) => h.kind === 'session')) return [...consumers, ...host];
-  const live: SessionNode = { kind: 'session', session: '', label: 'Agent host (live)', rows: host.filter((h): h is CustomizationNode => h.kind === 'customization') };
-  return [...consumers, live];
+  return [...host, ...consumers];
 }
 
 async function toggleFromTree(node: unknown, scope: 'session' | 'workspace' | 'global'): Promise<void> {
