@@ -438,11 +438,16 @@ async function main() {
   const pane = page.locator('.pane:has(> .pane-header:has-text("Customizations"))');
   await pane.waitFor({ state: 'visible', timeout: remaining() });
   if (hostURL) {
-    // The live rows come first; an earlier step scrolled the view to a consumer group.
-    await page.keyboard.press('Home');
+    // The live rows come first; an earlier step scrolled the view down to a consumer group,
+    // and the list renders only the rows in sight: scroll it back to the top before each look.
+    const list = pane.locator('.monaco-list').first();
     const row = pane.locator('.monaco-list-row', { hasText: 'my-skill' }).first();
     // The row's description is the effective state ("on", or "off — why").
-    const state = async () => (await row.locator('.label-description').innerText({ timeout: 5000 })).trim();
+    const state = async () => {
+      await list.hover();
+      await page.mouse.wheel(0, -10000);
+      return (await row.locator('.label-description').innerText({ timeout: 5000 })).trim();
+    };
     await waitFor('my-skill to be on in the Customizations view', async () => (await state()) === 'on', 90000);
     log(`Customizations: my-skill ${await state()}`);
     await row.click({ button: 'right' });
