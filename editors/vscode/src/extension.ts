@@ -43,7 +43,7 @@ import {
 } from './commands';
 import { buildConsumerTree, ConsumerNode, LSP_LIST_VIEW } from './consumers';
 import { CHOOSE_CONSUMER, chooseConsumer, chosenConsumer, consumerTreeItem } from './consumersView';
-import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, SessionNode, toggleFor, ViewNode } from './customizations';
+import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, toggleFor, ViewNode } from './customizations';
 import { ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from './filekinds';
 import { answerConfigurationItem, MappedSettings, sameSettings, SECTION, ServerSettings, toServerSettings } from './settings';
 import {
