@@ -57,11 +57,8 @@ func LoadWorkspaceConfig(root string) (WorkspaceConfig, error) {
 // ConfigFile. A bad file is returned as the error together with the
 // settings' globs alone, which the caller uses after reporting it.
 func (st Settings) FolderExclude(root string) ([]string, error) {
-	wc, err := LoadWorkspaceConfig(root)
-	if err != nil || len(wc.Exclude) == 0 {
-		return st.Exclude, err
-	}
-	return append(append([]string(nil), st.Exclude...), wc.Exclude...), nil
+	f, err := st.FolderOf(root, false)
+	return f.Exclude, err
 }
 
 // Folder is what a workspace folder's walk is told: its exclusions (see
