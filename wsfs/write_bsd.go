@@ -8,7 +8,7 @@ import (
 
 // commit puts tmp in name's place with renameat, which replaces the entry
 // itself and never writes through a symlink that took name's place.
-func commit(shown string, dirfd int, tmp, name string, _ *unix.Stat_t) error {
+func commit(shown string, dirfd int, tmp, name string, _, _ *unix.Stat_t) error {
 	return plainCommit(shown, dirfd, tmp, name)
 }
 

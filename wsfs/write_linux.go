@@ -7,11 +7,20 @@ import (
 )
 
 // commit puts tmp in name's place. Linux swaps the two entries in one step
-// (RENAME_EXCHANGE) and then looks at what it took out: if that is not the
-// file checked a moment ago (an editor saved, or someone swapped in a
-// link), it swaps back and refuses, so nobody's text is lost. File systems
-// without the flag get a plain rename.
-func commit(shown string, dirfd int, tmp, name string, st *unix.Stat_t) error {
+// (RENAME_EXCHANGE) and then looks at what it took out:
+//   - the file checked a moment ago: done, the old file is removed;
+//   - another regular file (an editor saved): swap back and refuse, so
+//     nobody's text is lost;
+//   - a symlink swapped in: it stays out, as a plain rename over it would
+//     have left it, and the write is reported as refused. Swapping a link
+//     back would hand whoever is moving entries around a different entry
+//     than the one they moved, and their next rename could then destroy
+//     the real file.
+//
+// File systems without the flag get a plain rename. mine is the temporary
+// file ahpls wrote; nothing but mine or a symlink ahpls itself took out of
+// name's place is ever deleted.
+func commit(shown string, dirfd int, tmp, name string, st, mine *unix.Stat_t) error {
 	err := unix.Renameat2(dirfd, tmp, dirfd, name, unix.RENAME_EXCHANGE)
 	if err == unix.EINVAL || err == unix.ENOSYS || err == unix.EOPNOTSUPP {
 		return plainCommit(shown, dirfd, tmp, name)
@@ -20,19 +29,59 @@ func commit(shown string, dirfd int, tmp, name string, st *unix.Stat_t) error {
 		return statErr(shown, err)
 	}
 	var was unix.Stat_t
-	if err := unix.Fstatat(dirfd, tmp, &was, unix.AT_SYMLINK_NOFOLLOW); err != nil || was.Dev != st.Dev || was.Ino != st.Ino || was.Nlink > 1 {
-		if unix.Renameat2(dirfd, tmp, dirfd, name, unix.RENAME_EXCHANGE) != nil {
-			// Cannot swap back: keep both, under the names they have now,
-			// rather than delete anything.
-			return &Error{Path: shown, Reason: Changed, Detail: "changed on disk while ahpls wrote it; the other version is kept beside it as " + tmp}
+	if err := unix.Fstatat(dirfd, tmp, &was, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &Error{Path: shown, Reason: Changed, Detail: "changed on disk while ahpls wrote it; what was there may be kept beside it as " + tmp}
+	}
+	if same(&was, st) && was.Nlink <= 1 {
+		if err := unix.Unlinkat(dirfd, tmp, 0); err != nil {
+			return statErr(shown, err)
 		}
+		return nil
+	}
+	switch uint32(was.Mode) & unix.S_IFMT {
+	case unix.S_IFREG:
+		return swapBack(shown, dirfd, tmp, name, &was, mine)
+	case unix.S_IFLNK:
+		unix.Unlinkat(dirfd, tmp, 0)
+		return &Error{Path: shown, Reason: Changed, Detail: "was replaced by a symlink while ahpls wrote it; the new text took the link's place (nothing the link led to was touched)"}
+	}
+	return &Error{Path: shown, Reason: Changed, Detail: "was replaced while ahpls wrote it; what was there is kept beside it as " + tmp}
+}
+
+// swapBack undoes an exchange that took out was (not the checked file).
+// After the swap, tmp should hold mine again. If it holds something else,
+// a writer put that under name after the exchange: it is newer than was, so
+// it goes back under name, and was stays under tmp (a symlink, which holds
+// no text, is removed).
+func swapBack(shown string, dirfd int, tmp, name string, was, mine *unix.Stat_t) error {
+	kept := &Error{Path: shown, Reason: Changed, Detail: "changed on disk while ahpls wrote it; the other version is kept beside it as " + tmp}
+	if unix.Renameat2(dirfd, tmp, dirfd, name, unix.RENAME_EXCHANGE) != nil {
+		return kept
+	}
+	var now unix.Stat_t
+	if unix.Fstatat(dirfd, tmp, &now, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return kept
+	}
+	if same(&now, mine) {
+		unix.Unlinkat(dirfd, tmp, 0)
 		return changedErr(shown)
 	}
-	if err := unix.Unlinkat(dirfd, tmp, 0); err != nil {
-		return statErr(shown, err)
+	// Someone's newer file is under tmp, was is back under name: swap once
+	// more so the newer file has the name.
+	if unix.Renameat2(dirfd, tmp, dirfd, name, unix.RENAME_EXCHANGE) != nil {
+		return kept
 	}
-	return nil
+	if unix.Fstatat(dirfd, tmp, &now, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return kept
+	}
+	if same(&now, was) && uint32(now.Mode)&unix.S_IFMT == unix.S_IFLNK {
+		unix.Unlinkat(dirfd, tmp, 0)
+		return changedErr(shown)
+	}
+	return kept
 }
+
+func same(a, b *unix.Stat_t) bool { return a.Dev == b.Dev && a.Ino == b.Ino }
 
 // renameNoReplace renames without ever replacing an existing entry.
 func renameNoReplace(fd1 int, from string, fd2 int, to string) error {

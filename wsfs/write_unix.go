@@ -100,13 +100,14 @@ func (h writeHandle) replace(shown, in string, old, data []byte) error {
 		return err
 	}
 	tmp := tempName(name)
-	if err := writeTemp(shown, dirfd, tmp, data, &st); err != nil {
+	var mine unix.Stat_t
+	if err := writeTemp(shown, dirfd, tmp, data, &st, &mine); err != nil {
 		return err
 	}
 	committed := false
 	defer func() {
 		if !committed {
-			unix.Unlinkat(dirfd, tmp, 0)
+			removeIfMine(dirfd, tmp, &mine)
 		}
 	}()
 	if beforeCommit != nil {
@@ -124,7 +125,7 @@ func (h writeHandle) replace(shown, in string, old, data []byte) error {
 	if err := sameText(shown, fd, old); err != nil {
 		return err
 	}
-	if err := commit(shown, dirfd, tmp, name, &st); err != nil {
+	if err := commit(shown, dirfd, tmp, name, &st, &mine); err != nil {
 		return err
 	}
 	committed = true
@@ -192,7 +193,7 @@ func sameText(shown string, fd int, old []byte) error {
 
 // writeTemp creates tmp in dirfd with data, the owner and the mode of st
 // (owner first: chown clears setuid/setgid), synced.
-func writeTemp(shown string, dirfd int, tmp string, data []byte, st *unix.Stat_t) error {
+func writeTemp(shown string, dirfd int, tmp string, data []byte, st, mine *unix.Stat_t) error {
 	tfd, err := retry(func() (int, error) {
 		return unix.Openat(dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	})
@@ -224,6 +225,9 @@ func writeTemp(shown string, dirfd int, tmp string, data []byte, st *unix.Stat_t
 		return fail(statErr(shown, err))
 	}
 	if err := unix.Fsync(tfd); err != nil {
+		return fail(statErr(shown, err))
+	}
+	if err := unix.Fstat(tfd, mine); err != nil {
 		return fail(statErr(shown, err))
 	}
 	if err := unix.Close(tfd); err != nil {
@@ -287,4 +291,14 @@ func plainCommit(shown string, dirfd int, tmp, name string) error {
 		return statErr(shown, err)
 	}
 	return nil
+}
+
+// removeIfMine unlinks tmp only while it is still the temporary file ahpls
+// wrote (mine): after a lost race the name may hold someone else's file,
+// and that is never deleted.
+func removeIfMine(dirfd int, tmp string, mine *unix.Stat_t) {
+	var now unix.Stat_t
+	if unix.Fstatat(dirfd, tmp, &now, unix.AT_SYMLINK_NOFOLLOW) == nil && now.Dev == mine.Dev && now.Ino == mine.Ino {
+		unix.Unlinkat(dirfd, tmp, 0)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -102,7 +103,10 @@ func TestReplaceSwapRaceSeam(t *testing.T) {
 
 // TestReplaceSwapRaceLoop runs 200 writes while another goroutine keeps
 // swapping SKILL.md between the real file and a symlink out of the root.
-// Whatever each write says, the file outside never changes.
+// Whatever each write says, the file outside never changes and the real
+// file is never deleted: it ends under its name or, when the racer moved
+// things between ahpls's swap and swap back, under the temporary name the
+// refusal named.
 func TestReplaceSwapRaceLoop(t *testing.T) {
 	root, skill, outside := writeFixture(t)
 	keep := filepath.Join(filepath.Dir(skill), "keep.md")
@@ -131,21 +135,38 @@ func TestReplaceSwapRaceLoop(t *testing.T) {
 	w := openW(t, root)
 	wrote := 0
 	texts := [2]string{oldText, newText}
+	keptAs := map[string]bool{}
 	for range 200 {
 		// Toggle the text so every write that goes through can be undone
 		// by the next; only the real file ever holds newText.
-		if w.Replace("skills/pdf/SKILL.md", []byte(texts[wrote%2]), []byte(texts[(wrote+1)%2])) == nil {
+		err := w.Replace("skills/pdf/SKILL.md", []byte(texts[wrote%2]), []byte(texts[(wrote+1)%2]))
+		if err == nil {
 			wrote++
+			continue
+		}
+		if _, name, ok := strings.Cut(err.Error(), "kept beside it as "); ok {
+			keptAs[name] = true
 		}
 	}
 	close(stop)
 	wg.Wait()
 	assert.Equal(t, oldText, readS(t, outside), "the file outside the workspace changed")
-	st, err := os.Lstat(skill)
+	ents, err := os.ReadDir(filepath.Dir(skill))
 	require.NoError(t, err)
-	assert.True(t, st.Mode().IsRegular(), "the real file is back")
-	assert.Equal(t, texts[wrote%2], readS(t, skill), "no write lost or doubled")
-	t.Logf("%d of 200 writes went through, the rest were refused", wrote)
+	var holders []string
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if e.Name() != "SKILL.md" && !keptAs[e.Name()] {
+			t.Errorf("%s left behind without a refusal naming it", e.Name())
+		}
+		if readS(t, filepath.Join(filepath.Dir(skill), e.Name())) == texts[wrote%2] {
+			holders = append(holders, e.Name())
+		}
+	}
+	assert.Len(t, holders, 1, "the real file, with the last written text, exists exactly once")
+	t.Logf("%d of 200 writes went through, the rest were refused; %d kept beside", wrote, len(keptAs))
 }
 
 func TestReplaceRefusesChangedText(t *testing.T) {
