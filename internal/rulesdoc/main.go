@@ -440,6 +440,10 @@ validator marks a skill name as an error but still loads the skill under its fol
   ` + "`vscode`" + `, and Info when only consumers that load the skill anyway (the agent host, Claude Code) are targeted.
 - **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
   sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
+- **Claude's validator fails a plugin whose command header does not parse**, yet its own message says "At runtime
+  this command loads with empty metadata (all frontmatter fields silently dropped)". The command loads, so ahpls
+  reports ` + "`yaml/syntax`" + ` there as a Warning (a loss), not an Error; for plugin agents, which Claude Code does not
+  load, it stays an Error.
 
 A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
 **[I]** marks a severity ahpls sets itself.

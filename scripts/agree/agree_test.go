@@ -144,3 +144,34 @@ func TestTreeKind(t *testing.T) {
 		}
 	}
 }
+
+func TestRuntimeLoadsTakesTheValidatorAtItsWord(t *testing.T) {
+	loads := &root{Kind: "claude-plugin", ccErr: true, ccMsgs: []string{
+		"commands/scan.md frontmatter: YAML frontmatter failed to parse: YAML Parse error: Unexpected token. At runtime this command loads with empty metadata (all frontmatter fields silently dropped).",
+	}}
+	mixed := &root{Kind: "claude-plugin", ccErr: true, ccMsgs: []string{
+		loads.ccMsgs[0],
+		"agents/a.md frontmatter: YAML frontmatter failed to parse",
+	}}
+	runtimeLoads([]*root{loads, mixed})
+	if loads.ccErr || !loads.loadsAnyway {
+		t.Errorf("a root whose only errors say the runtime loads the file is still counted as refused")
+	}
+	if !mixed.ccErr || mixed.loadsAnyway {
+		t.Errorf("a root with a real refusal beside a runtime-loads error lost its error")
+	}
+}
+
+func TestClaudeRootLeavesBarePluginJSONOutOnlyForClaude(t *testing.T) {
+	saved := *targets
+	t.Cleanup(func() { *targets = saved })
+	bare := &root{Kind: "vscode-plugin"}
+	*targets = "claude-code"
+	if claudeRoot(bare) || !claudeRoot(&root{Kind: "claude-plugin"}) || !claudeRoot(&root{Kind: "marketplace"}) {
+		t.Errorf("with --targets claude-code only a bare plugin.json is outside Claude's roots")
+	}
+	*targets = ""
+	if !claudeRoot(bare) {
+		t.Errorf("with the default targets a bare plugin.json is compared as before")
+	}
+}

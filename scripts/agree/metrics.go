@@ -163,8 +163,12 @@ func statedCounts(m map[string]int) string {
 
 // summary prints the "must show" numbers against their targets.
 func summary(roots []*root, skills []*skillRun, findings map[string][]finding, repoName map[string]string, js []judgement) {
-	agree := 0
+	agree, counted := 0, 0
 	for _, r := range roots {
+		if !claudeRoot(r) {
+			continue
+		}
+		counted++
 		if cell(r) < 2 {
 			agree++
 		}
@@ -200,7 +204,7 @@ func summary(roots []*root, skills []*skillRun, findings map[string][]finding, r
 	if *targets != "claude-code" {
 		note = " (defined with --targets claude-code)"
 	}
-	fmt.Printf("| Claude agreement per root%s | %d/%d = %s | ≥ 99%% |\n", note, agree, len(roots), pct(agree, len(roots)))
+	fmt.Printf("| Claude agreement per root%s | %d/%d = %s | ≥ 99%% |\n", note, agree, counted, pct(agree, counted))
 	for _, s := range []struct {
 		sev, target string
 	}{{"error", "≥ 95%"}, {"warning", "≥ 90%"}} {
