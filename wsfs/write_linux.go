@@ -21,12 +21,18 @@ import (
 // file ahpls wrote; nothing but mine or a symlink ahpls itself took out of
 // name's place is ever deleted.
 func commit(shown string, dirfd int, tmp, name string, st, mine *unix.Stat_t) error {
+	if beforeExchange != nil {
+		beforeExchange()
+	}
 	err := unix.Renameat2(dirfd, tmp, dirfd, name, unix.RENAME_EXCHANGE)
 	if err == unix.EINVAL || err == unix.ENOSYS || err == unix.EOPNOTSUPP {
 		return plainCommit(shown, dirfd, tmp, name)
 	}
 	if err != nil {
 		return statErr(shown, err)
+	}
+	if afterExchange != nil {
+		afterExchange()
 	}
 	var was unix.Stat_t
 	if err := unix.Fstatat(dirfd, tmp, &was, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -80,6 +86,10 @@ func swapBack(shown string, dirfd int, tmp, name string, was, mine *unix.Stat_t)
 	}
 	return kept
 }
+
+// beforeExchange and afterExchange, when set (tests), run just before and
+// just after the swap, where only another writer's exact timing can act.
+var beforeExchange, afterExchange func()
 
 func same(a, b *unix.Stat_t) bool { return a.Dev == b.Dev && a.Ino == b.Ino }
 
