@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -263,6 +264,52 @@ func TestRunTestsGo200(t *testing.T) {
 	assert.LessOrEqual(t, len(times), int(res.Duration/progressInterval)+2)
 	rate := float64(len(times)) / res.Duration.Seconds()
 	t.Logf("200 tests: %d progress updates in %s (%.1f/s); text result %d bytes, wire result %d bytes", len(times), res.Duration.Round(time.Millisecond), rate, len(res.Output), len(wire))
+}
+
+// A Go package of 200 tests that runs for at least 2 s (200 × 12 ms of
+// sleep, one after the other) shows at least 5 progress updates, each with
+// its "N of M tests, current package/test" step, and never more than 10 in
+// any second (by the times the updates arrive: any 11 consecutive ones
+// span at least a second).
+func TestRunTestsProgressRate(t *testing.T) {
+	needTool(t, "go")
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/many\n\ngo 1.22\n"), 0o644))
+	var b strings.Builder
+	b.WriteString("package many\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "\nfunc TestCase%03d(t *testing.T) { time.Sleep(12 * time.Millisecond) }\n", i)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "many_test.go"), []byte(b.String()), 0o644))
+	r := testRegistry(t, root, true)
+	var times []time.Time
+	var steps []string
+	res := r.Run(context.Background(), "ahpls_run_tests", nil, func(p Progress) {
+		times = append(times, time.Now())
+		steps = append(steps, p.Step)
+	})
+	require.True(t, res.Success, res.Output)
+	assert.Equal(t, 200, report(t, res).Passed)
+	withCount := 0
+	for _, s := range steps {
+		if regexp.MustCompile(`^\d+ of \d+ tests`).MatchString(s) {
+			withCount++
+		}
+	}
+	assert.GreaterOrEqual(t, withCount, 5, "progress updates with an N of M step: %q", steps)
+	assert.Contains(t, strings.Join(steps, "\n"), ", current example.com/many/TestCase")
+	assert.Equal(t, "200 of 200 tests", steps[len(steps)-1])
+	maxIn1s := 0
+	for i := range times {
+		n := 0
+		for j := i; j < len(times) && times[j].Sub(times[i]) < time.Second; j++ {
+			n++
+		}
+		maxIn1s = max(maxIn1s, n)
+	}
+	assert.LessOrEqual(t, maxIn1s, 10, "updates within one second")
+	t.Logf("200 tests in one package: %d progress updates (%d with a test count) over %s, at most %d within any second",
+		len(times), withCount, res.Duration.Round(time.Millisecond), maxIn1s)
 }
 
 // runOnePassOneFail runs the detected tests of a copy of fixture, which
