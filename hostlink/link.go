@@ -655,7 +655,7 @@ func (l *Link) applyPending() {
 // testProjectFiles are the files whose change can change the test projects
 // the built-in test runner detects (tools.DetectTestProjects).
 var testProjectFiles = map[string]bool{
-	"go.mod": true, "package.json": true, "Makefile": true, "makefile": true, "GNUmakefile": true,
+	"go.mod": true, "package.json": true, "Cargo.toml": true, "Makefile": true, "makefile": true, "GNUmakefile": true,
 	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
 }
 

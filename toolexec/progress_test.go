@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/ahptest"
+	"github.com/ahpls-dev/ahpls/tools"
 )
 
 // writeManyTests writes a Go module of n tests, each sleeping d, into dir.
@@ -44,8 +45,13 @@ func TestRunTestsReportsProgress(t *testing.T) {
 	id := h.call(turn, "run_tests", `{"path":"many"}`)
 	tc := h.done(id)
 	require.Equal(t, true, tc["success"], "%v", tc)
-	res, ok := h.obs.result(id)
-	require.True(t, ok)
+	// The observer hears of the result after the completion went out.
+	var res tools.Result
+	waitFor(t, "the observer saw the result", func() bool {
+		r, ok := h.obs.result(id)
+		res = r
+		return ok
+	})
 	require.GreaterOrEqual(t, res.Duration, 2*time.Second, "the run lasts at least 2 s")
 
 	reports := h.host.ToolCallProgress(id)

@@ -38,8 +38,8 @@ type Result struct {
 }
 
 // Progress is a snapshot of a running call's output, delivered at most
-// about ten times a second (plus one final snapshot when output arrived
-// after the last one). Output is the full bounded text so far, so it can
+// ten times in any second (at least progressInterval apart, the final
+// snapshot, sent when output arrived after the last one, included). Output is the full bounded text so far, so it can
 // replace the call's content as chat/toolCallContentChanged requires.
 type Progress struct {
 	Output     string

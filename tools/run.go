@@ -76,7 +76,7 @@ func runProcess(ctx context.Context, s execSpec, onProgress ProgressFunc) Result
 	tree.release()
 	out.drain(pr)
 	if onProgress != nil {
-		p.emit()
+		p.emit(true)
 	}
 	return processResult(s, cmd, start, out, end)
 }
@@ -173,11 +173,18 @@ type progressor struct {
 	sent       uint64 // output version last reported
 	sentStatus string
 	sentStep   string
+	lastEmit   time.Time // when onProgress was last called
 }
 
-// emit reports when the output or the step changed since the last report.
-func (p *progressor) emit() {
+// emit reports when the output or the step changed since the last report,
+// never sooner than progressInterval after it: a tick the ticker delivers
+// late is followed by one on time, and the final report comes whenever the
+// process ends, so the ticker alone does not bound the rate. A tick too
+// soon is skipped (the next one reports); the final report (final) waits
+// out the rest of the interval instead, at most progressInterval.
+func (p *progressor) emit(final bool) {
 	var pr Progress
+	prevSent, prevStatus := p.sent, p.sentStatus
 	if p.s.Status != nil {
 		text := p.s.Status()
 		pr.Output, pr.OutputChanged = text, text != p.sentStatus
@@ -192,7 +199,16 @@ func (p *progressor) emit() {
 	if !pr.OutputChanged && pr.Step == p.sentStep {
 		return
 	}
+	if wait := progressInterval - time.Since(p.lastEmit); !p.lastEmit.IsZero() && wait > 0 {
+		if !final {
+			p.sent, p.sentStatus = prevSent, prevStatus
+			return
+		}
+		time.Sleep(wait)
+		pr.Elapsed = time.Since(p.start)
+	}
 	p.sentStep = pr.Step
+	p.lastEmit = time.Now()
 	p.onProgress(pr)
 }
 
@@ -257,7 +273,7 @@ func supervise(ctx context.Context, timeoutAfter time.Duration, tree *procTree, 
 			hardKillC = nil
 			tree.kill()
 		case <-tick:
-			p.emit()
+			p.emit(false)
 		}
 	}
 }

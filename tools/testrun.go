@@ -30,9 +30,11 @@ import (
 // turns it off.
 //
 // Frameworks: Go modules (go test -json), Node projects whose test script
-// is node's own test runner (TAP reporter), pytest (JUnit XML written to a
-// temp file), and a Makefile "test" target as a plain fallback (exit status
-// and output tail only). Parsers live in testrun_*.go.
+// is node's own test runner (TAP reporter), Jest and Vitest (their JSON
+// reporters, written to a temp file), Cargo packages and workspaces
+// (libtest's human output), pytest (JUnit XML written to a temp file), and
+// a Makefile "test" target as a plain fallback (exit status and output
+// tail only). Parsers live in testrun_*.go.
 
 // BuiltinRunTests is the test runner's name before Prefix.
 const BuiltinRunTests = "run_tests"
@@ -43,6 +45,9 @@ const (
 	FrameworkNode   = "node"
 	FrameworkPytest = "pytest"
 	FrameworkMake   = "make"
+	FrameworkJest   = "jest"
+	FrameworkVitest = "vitest"
+	FrameworkCargo  = "cargo"
 )
 
 // TestProject is one detected test setup: a framework in a directory.
@@ -51,7 +56,8 @@ type TestProject struct {
 	Dir       string `json:"dir"` // workspace-relative, slash-separated, "." for the root
 	// Module is the Go module path (Go only).
 	Module string `json:"module,omitempty"`
-	// Argv is the node test command taken from scripts.test (Node only).
+	// Argv is the node test command taken from scripts.test (Node), or the
+	// plain extra arguments of a jest or vitest test script.
 	Argv []string `json:"-"`
 }
 
@@ -71,6 +77,7 @@ const (
 var testEnvAllow = []string{
 	"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GONOSUMDB", "GOPRIVATE", "GOTOOLCHAIN", "GOROOT",
 	"NODE_PATH", "NODE_OPTIONS", "VIRTUAL_ENV", "PYTHONPATH",
+	"CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR",
 }
 
 // skipDirs are never searched for projects.
@@ -78,9 +85,11 @@ var skipDirs = map[string]bool{"node_modules": true, "vendor": true, "testdata":
 
 // DetectTestProjects finds the test setups under root: every directory (to a
 // bounded depth, skipping hidden, vendored and generated folders) holding a
-// go.mod, a package.json with scripts.test, a pytest configuration or test
-// files, or a Makefile with a test target. A directory that is a Go, Node or
-// Python project does not also get the Makefile fallback.
+// go.mod, a Cargo.toml, a package.json with scripts.test or a jest or
+// vitest dependency, a pytest configuration or test files, or a Makefile
+// with a test target. A directory that is a Go, Node, Rust or Python project
+// does not also get the Makefile fallback, and a member package of a Cargo
+// workspace is run by its workspace, not again on its own.
 func DetectTestProjects(root string) []TestProject {
 	var out []TestProject
 	r := wsfs.NewRoot(root)
@@ -112,8 +121,36 @@ func DetectTestProjects(root string) []TestProject {
 		}
 		return nil
 	})
+	return dropCargoMembers(r, out)
+}
+
+// dropCargoMembers removes Cargo projects inside a Cargo workspace project
+// (its Cargo.toml has [workspace]): `cargo test` at the workspace root
+// runs them. Parents come before their children in projects.
+func dropCargoMembers(r *wsfs.Root, projects []TestProject) []TestProject {
+	var workspaces []string
+	out := projects[:0]
+	for _, p := range projects {
+		if p.Framework == FrameworkCargo {
+			inside := false
+			for _, w := range workspaces {
+				if w == "." || strings.HasPrefix(p.Dir, w+"/") {
+					inside = true
+				}
+			}
+			if inside {
+				continue
+			}
+			if cargoWorkspace.Match(readProject(r, path.Join(p.Dir, "Cargo.toml"), 256<<10)) {
+				workspaces = append(workspaces, p.Dir)
+			}
+		}
+		out = append(out, p)
+	}
 	return out
 }
+
+var cargoWorkspace = regexp.MustCompile(`(?m)^\s*\[workspace\]`)
 
 // errTooManyDirs stops detection in a workspace with more than
 // maxDetectDirs folders within the depth limit.
@@ -132,10 +169,14 @@ func detectIn(r *wsfs.Root, rel string, names map[string]bool) []TestProject {
 		}
 	}
 	if names["package.json"] {
-		if argv, ok := nodeTestArgv(readProject(r, path.Join(rel, "package.json"), 1<<20)); ok {
-			out = append(out, TestProject{Framework: FrameworkNode, Dir: rel, Argv: argv})
+		if fw, argv, ok := nodeSetup(readProject(r, path.Join(rel, "package.json"), 1<<20)); ok {
+			out = append(out, TestProject{Framework: fw, Dir: rel, Argv: argv})
 			found = true
 		}
+	}
+	if names["Cargo.toml"] {
+		out = append(out, TestProject{Framework: FrameworkCargo, Dir: rel})
+		found = true
 	}
 	if isPytestDir(r, rel, names) {
 		out = append(out, TestProject{Framework: FrameworkPytest, Dir: rel})
@@ -184,29 +225,6 @@ func goModulePath(gomod []byte) string {
 	return ""
 }
 
-// nodeTestArgv reads scripts.test. A script that is node's own test runner
-// written as plain words ("node --test", "node --test test/") is run
-// directly, without npm and without a shell, with the TAP reporter; other
-// scripts (jest, vitest, mocha, shell text) run as `npm test`, whose output
-// is reported as a tail only.
-func nodeTestArgv(pkg []byte) ([]string, bool) {
-	var p struct {
-		Scripts map[string]string `json:"scripts"`
-	}
-	if json.Unmarshal(pkg, &p) != nil {
-		return nil, false
-	}
-	script := strings.TrimSpace(p.Scripts["test"])
-	if script == "" || strings.Contains(script, "no test specified") {
-		return nil, false
-	}
-	words := strings.Fields(script)
-	if len(words) >= 2 && words[0] == "node" && words[1] == "--test" && !strings.ContainsAny(script, "$`|&;<>()'\"\\*?{}~") {
-		return words, true
-	}
-	return []string{"npm", "test", "--silent"}, true
-}
-
 func isPytestDir(r *wsfs.Root, dir string, names map[string]bool) bool {
 	if names["pytest.ini"] || names["conftest.py"] {
 		return true
@@ -253,7 +271,7 @@ func runTestsDefinition(projects []TestProject) *Definition {
 		Description: "Runs the workspace's tests with the detected framework and returns counts, each failing test with its file:line and assertion message, and the command to reproduce. " +
 			"Detected: " + strings.Join(list, "; ") + ". " +
 			"path: a workspace-relative project directory, package directory or test file (default: every project). " +
-			"pattern: a test name filter in the framework's syntax (go -run regexp, node --test-name-pattern, pytest -k). " +
+			"pattern: a test name filter in the framework's syntax (go -run regexp, node --test-name-pattern, jest/vitest --testNamePattern regexp, cargo test name substring, pytest -k). " +
 			"failedOnly: re-run only the tests that failed in the previous run.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"path":{"type":"string","minLength":1,"maxLength":1024,"description":"Workspace-relative project, package directory or test file."},` +
@@ -603,7 +621,7 @@ func (r *Registry) runTestProject(ctx context.Context, p TestProject, target, pa
 		run.Problem = "project directory: " + r.relError(err)
 		return run, failure(codeFor(err), run.Problem)
 	}
-	argv, parser, cleanup, err := buildTestCommand(p, dir, target, pattern, prev)
+	argv, parser, cleanup, err := buildTestCommand(r.realRoot, p, dir, target, pattern, prev)
 	if cleanup != nil {
 		defer cleanup()
 	}
@@ -649,8 +667,10 @@ func (r *Registry) runTestProject(ctx context.Context, p TestProject, target, pa
 // testEnvExtra pins what makes runs reproducible and quiet.
 func testEnvExtra(framework string) map[string]string {
 	switch framework {
-	case FrameworkNode:
-		return map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "0"}
+	case FrameworkNode, FrameworkJest, FrameworkVitest:
+		return map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "0", "CI": "1"}
+	case FrameworkCargo:
+		return map[string]string{"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 	case FrameworkPytest:
 		return map[string]string{"PY_COLORS": "0", "PYTHONDONTWRITEBYTECODE": "1"}
 	}
@@ -659,7 +679,7 @@ func testEnvExtra(framework string) map[string]string {
 
 // buildTestCommand maps the input to each framework's argv. Every value is
 // one argv element (flag=value), never shell text.
-func buildTestCommand(p TestProject, dir, target, pattern string, prev []TestFailure) ([]string, testParser, func(), error) {
+func buildTestCommand(realRoot string, p TestProject, dir, target, pattern string, prev []TestFailure) ([]string, testParser, func(), error) {
 	switch p.Framework {
 	case FrameworkGo:
 		pkgs := []string{"./..."}
@@ -726,13 +746,10 @@ func buildTestCommand(p TestProject, dir, target, pattern string, prev []TestFai
 		}
 		return argv, newTAPParser(p, dir), nil, nil
 	case FrameworkPytest:
-		f, err := os.CreateTemp("", "ahpls-pytest-*.xml")
+		xmlPath, cleanup, err := tempReport("ahpls-pytest-*.xml")
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("creating the JUnit report file: %v", err)
+			return nil, nil, nil, err
 		}
-		xmlPath := f.Name()
-		f.Close()
-		cleanup := func() { os.Remove(xmlPath) }
 		argv := []string{"python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml=" + xmlPath}
 		if len(prev) > 0 {
 			var ids []string
@@ -750,6 +767,23 @@ func buildTestCommand(p TestProject, dir, target, pattern string, prev []TestFai
 			argv = append(argv, "--", target)
 		}
 		return argv, newPytestParser(p, xmlPath), cleanup, nil
+	case FrameworkJest, FrameworkVitest:
+		entry, err := jsRunnerEntry(realRoot, dir, p.Framework)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		reportPath, cleanup, err := tempReport("ahpls-" + p.Framework + "-*.json")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		argv, err := jsArgv(p.Framework, entry, p.Argv, reportPath, target, pattern, prev)
+		if err != nil {
+			cleanup()
+			return nil, nil, nil, err
+		}
+		return argv, newJSReportParser(p, dir, reportPath), cleanup, nil
+	case FrameworkCargo:
+		return cargoArgv(dir, target, pattern, prev), newCargoParser(p), nil, nil
 	case FrameworkMake:
 		if pattern != "" || target != "" || len(prev) > 0 {
 			return nil, nil, nil, fmt.Errorf("the Makefile fallback in %s runs `make test` only; path, pattern and failedOnly are not supported", p.Dir)
@@ -757,6 +791,18 @@ func buildTestCommand(p TestProject, dir, target, pattern string, prev []TestFai
 		return []string{"make", "--no-print-directory", "test"}, newTailParser(), nil, nil
 	}
 	return nil, nil, nil, fmt.Errorf("unknown framework %q", p.Framework)
+}
+
+// tempReport makes the empty file a runner writes its report to, outside
+// the workspace, and the function that removes it.
+func tempReport(pattern string) (string, func(), error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", nil, fmt.Errorf("creating the report file: %v", err)
+	}
+	name := f.Name()
+	f.Close()
+	return name, func() { os.Remove(name) }, nil
 }
 
 func pathDir(p string) string {
@@ -781,7 +827,9 @@ func reproduceLine(dir string, argv []string) string {
 	var b strings.Builder
 	var kept []string
 	for _, a := range argv {
-		if !strings.HasPrefix(a, "--junitxml=") { // our temp file, not the user's
+		// Our temp report file, not the user's: the reproduced run prints
+		// its usual output.
+		if !strings.HasPrefix(a, "--junitxml=") && !strings.HasPrefix(a, "--outputFile=") && a != "--reporter=json" && a != "--json" {
 			kept = append(kept, a)
 		}
 	}

@@ -1,0 +1,11 @@
+'use strict';
+
+describe('math', () => {
+  test('adds', () => {
+    expect(1 + 2).toBe(3);
+  });
+
+  test('multiplies', () => {
+    expect(2 * 2).toBe(5);
+  });
+});
