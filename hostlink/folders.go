@@ -5,6 +5,7 @@ package hostlink
 // fixed when the link is made; the rules check that gates publication.
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -155,6 +156,36 @@ func (l *folderSet) readText(abs string) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// scan builds one folder's snapshot and its exclusion diagnostics, each
+// with the hash of the text its verdict was made on. Called with buildMu
+// held (Link.buildFolder), like every Build: check writes verdicts.
+func (l *folderSet) scan(f *folder) (*virtualplugin.Snapshot, map[string][]model.Diagnostic, map[string][32]byte) {
+	snap, err := f.builder.Build()
+	if err != nil {
+		l.log.Warn("workspace folder not scanned", "folder", f.abs, "err", err)
+		snap = &virtualplugin.Snapshot{Folder: f.builder.Folder(), Key: f.key}
+	}
+	excl := map[string][]model.Diagnostic{}
+	sums := map[string][32]byte{}
+	for _, x := range snap.Exclusions {
+		abs := filepath.Join(f.abs, filepath.FromSlash(x.Path))
+		// The text the verdict was made on, not whatever the buffer holds
+		// by now: the finding is tagged with its hash (SumEditor).
+		text, ok := l.verdicts[abs]
+		if !ok {
+			text, _ = l.readText(abs)
+		}
+		sums[abs] = sha256.Sum256(text)
+		excl[abs] = append(excl[abs], model.Diagnostic{
+			Rule:     RuleExcluded,
+			Severity: model.SeverityWarning,
+			Message:  "Not published to agent sessions: " + x.Reason,
+			Span:     firstLine(text),
+		})
+	}
+	return snap, excl, sums
 }
 
 // pluginFolder finds the folder whose plugins live under a virtual URI
