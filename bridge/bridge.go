@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -138,12 +139,16 @@ func (b *Bridge) host() settings.Host {
 // settingsChanged runs on the server's read loop: hand off.
 func (b *Bridge) settingsChanged(old, cur settings.Settings) {
 	rules := !settings.SameFindings(old, cur)
+	exclude := !slices.Equal(old.Exclude, cur.Exclude)
 	go func() {
 		if !b.apply() && rules {
-			// The same link goes on: it reads the rules live, but files
-			// that did not change keep their publication verdict until
-			// told.
+			// The same link goes on: it reads the rules and the exclude
+			// globs live, but files that did not change keep their
+			// publication verdict, and the folders their walk, until told.
 			if l := b.Link(); l != nil {
+				if exclude {
+					l.ExcludeChanged()
+				}
 				l.RulesChanged()
 			}
 		}
@@ -210,7 +215,7 @@ func (b *Bridge) apply() bool {
 		// ahpls.targets reaches publication without a restart.
 		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
 		Findings: b.srv.Findings,
-		Exclude:  b.srv.Settings().Exclude,
+		Excludes: func() []string { return b.srv.Settings().Exclude },
 	}
 	link, err := hostlink.New(cfg, linkEditor{b}, b.cfg.Log)
 	if err != nil {

@@ -44,12 +44,7 @@ func (l *folderSet) newFolder(abs, storeDir string, first bool) (*folder, error)
 	check := func(rel string, kind model.Kind, text []byte) string {
 		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
 	}
-	globs, _ := settings.Settings{Exclude: l.cfg.Exclude}.FolderExclude(abs) // a bad file was reported by the server
-	ex, err := wsfs.NewMatcher(globs)
-	if err != nil {
-		ex = nil // invalid globs were reported with the settings; keep the defaults
-	}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: ex})
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: l.matcher(abs)})
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +65,29 @@ func (l *folderSet) newFolder(abs, storeDir string, first bool) (*folder, error)
 	}
 	f.store = enablement.OpenClientStore(storeDir, f.uri, l.log)
 	return f, nil
+}
+
+// matcher is a folder's exclusions now: the `ahpls.exclude` globs
+// (Config.Excludes, else Config.Exclude) and its .ahpls/config.json.
+func (l *folderSet) matcher(abs string) *wsfs.Matcher {
+	globs := l.cfg.Exclude
+	if l.cfg.Excludes != nil {
+		globs = l.cfg.Excludes()
+	}
+	globs, _ = settings.Settings{Exclude: globs}.FolderExclude(abs) // a bad file was reported by the server
+	ex, err := wsfs.NewMatcher(globs)
+	if err != nil {
+		return nil // invalid globs were reported with the settings; keep the defaults
+	}
+	return ex
+}
+
+// reexclude gives a folder's builder its exclusions now. Under buildMu, so
+// of two changes in a row the one applied last read the newest globs.
+func (l *folderSet) reexclude(f *folder) {
+	l.buildMu.Lock()
+	defer l.buildMu.Unlock()
+	f.builder.SetExclude(l.matcher(f.abs))
 }
 
 // check is the Builder's publication gate: a file with an Error-severity

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -62,9 +63,14 @@ type Config struct {
 	// has for a file's exact text (ok false: it has none, the link checks
 	// itself). One file change then costs one rules run, not two.
 	Findings func(absPath string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool)
-	// Exclude are `ahpls.exclude` globs: matching files are not published.
-	// Each folder's .ahpls/config.json adds its own (read at link start).
+	// Exclude are `ahpls.exclude` globs: matching files are not published,
+	// when Excludes is nil. Each folder's .ahpls/config.json adds its own
+	// (read at link start, and again when that file changes).
 	Exclude []string
+	// Excludes, when set, returns the `ahpls.exclude` globs in effect now
+	// (read at link start and by ExcludeChanged, so a settings change
+	// reaches publication without a restart).
+	Excludes func() []string
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
@@ -269,6 +275,19 @@ func (l *Link) RulesChanged() {
 	paths := make([]string, 0, len(l.folders))
 	for _, f := range l.folders {
 		f.builder.Recheck()
+		paths = append(paths, f.abs)
+	}
+	l.FilesChanged(paths...)
+}
+
+// ExcludeChanged applies the `ahpls.exclude` globs in effect now
+// (Config.Excludes) and each folder's .ahpls/config.json to the running
+// link: every folder is walked again, so a newly excluded file stops being
+// published and served, and one no longer excluded comes back.
+func (l *Link) ExcludeChanged() {
+	paths := make([]string, 0, len(l.folders))
+	for _, f := range l.folders {
+		l.reexclude(f)
 		paths = append(paths, f.abs)
 	}
 	l.FilesChanged(paths...)
@@ -569,18 +588,24 @@ func (l *Link) applyPending() {
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
-		toolsCfg, testCfg := false, false
+		toolsCfg, testCfg, folderCfg := false, false, false
 		for _, p := range paths {
 			if p == f.abs || strings.HasPrefix(p, f.abs+string(filepath.Separator)) {
 				mine = append(mine, p)
 				testCfg = testCfg || testProjectFiles[filepath.Base(p)]
-				if rel, err := filepath.Rel(f.abs, p); err == nil && (filepath.ToSlash(rel) == tools.ConfigFile || filepath.ToSlash(rel) == filepath.ToSlash(filepath.Dir(tools.ConfigFile))) {
-					toolsCfg = true
+				if rel, err := filepath.Rel(f.abs, p); err == nil {
+					rel = filepath.ToSlash(rel)
+					toolsCfg = toolsCfg || rel == tools.ConfigFile || rel == path.Dir(tools.ConfigFile)
+					folderCfg = folderCfg || rel == settings.ConfigFile || rel == path.Dir(settings.ConfigFile)
 				}
 			}
 		}
 		if len(mine) == 0 {
 			continue
+		}
+		if folderCfg {
+			// Its exclude globs may have changed: walk the folder again.
+			l.reexclude(f)
 		}
 		f.builder.Changed(mine...)
 		if toolsCfg {
