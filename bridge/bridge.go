@@ -2,7 +2,9 @@
 // host: it follows the `ahpls.host…` settings, starts, restarts and stops
 // the host link (package hostlink) with its tool executor (package
 // toolexec), answers the three host commands, and adapts the server to the
-// link's Editor, the tools' Editor and the executor's Observer.
+// link's Editor, the tools' Editor and the executor's Observer. It owns the
+// `ahpls/hostStatus` notification (status.go), which the server carries
+// without knowing it (server.Notify).
 //
 // Start at NewServer: it returns the server `ahpls serve` runs, with the
 // bridge installed. Settings are decoded once, by the server, into one
@@ -21,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -58,9 +61,10 @@ type Config struct {
 // (or AHPLS_HOST) name a host, restarts it when they change, and stops it
 // when the connection ends.
 type Bridge struct {
-	cfg Config
-	srv *server.Server
-	log *slog.Logger
+	cfg    Config
+	srv    *server.Server
+	log    *slog.Logger
+	status statusSender // ahpls/hostStatus (status.go)
 
 	applyMu sync.Mutex // one settings/folder change at a time
 	mu      sync.Mutex
@@ -115,6 +119,7 @@ func NewServer(opts server.Options, cfg Config) (*server.Server, *Bridge) {
 	cmds[CommandListCustomizations] = b.listCustomizations
 	opts.Commands = cmds
 	b.srv = server.New(opts)
+	b.status.notify = b.srv.Notify
 	return b.srv, b
 }
 
@@ -134,12 +139,16 @@ func (b *Bridge) host() settings.Host {
 // settingsChanged runs on the server's read loop: hand off.
 func (b *Bridge) settingsChanged(old, cur settings.Settings) {
 	rules := !settings.SameFindings(old, cur)
+	exclude := !slices.Equal(old.Exclude, cur.Exclude)
 	go func() {
 		if !b.apply() && rules {
-			// The same link goes on: it reads the rules live, but files
-			// that did not change keep their publication verdict until
-			// told.
+			// The same link goes on: it reads the rules and the exclude
+			// globs live, but files that did not change keep their
+			// publication verdict, and the folders their walk, until told.
 			if l := b.Link(); l != nil {
+				if exclude {
+					l.ExcludeChanged()
+				}
 				l.RulesChanged()
 			}
 		}
@@ -153,6 +162,7 @@ func (b *Bridge) started(ctx context.Context) {
 	b.ctx = ctx
 	b.mu.Unlock()
 	b.apply()
+	b.status.ensure()
 }
 
 // foldersChanged restarts the link: its folders (and so its clientId and
@@ -195,7 +205,7 @@ func (b *Bridge) apply() bool {
 	}
 	b.stop()
 	if host.URL == "" {
-		b.srv.SendHostStatus(server.HostStatus{State: "disconnected", Message: "no agent host configured (ahpls.host)"})
+		b.status.send(HostStatus{State: HostStateDisconnected, Message: HostStatusNoHost})
 		return true
 	}
 	cfg := hostlink.Config{
@@ -205,7 +215,7 @@ func (b *Bridge) apply() bool {
 		// ahpls.targets reaches publication without a restart.
 		Rules:    func() diagnostics.Options { return b.srv.RuleOptions() },
 		Findings: b.srv.Findings,
-		Exclude:  b.srv.Settings().Exclude,
+		Excludes: func() []string { return b.srv.Settings().Exclude },
 	}
 	link, err := hostlink.New(cfg, linkEditor{b}, b.cfg.Log)
 	if err != nil {
@@ -218,7 +228,7 @@ func (b *Bridge) apply() bool {
 	link.SetExecutor(hostlink.NewToolExecutor(link, observer{b}, b.cfg.Log))
 	// Report at once (the link's own first report comes from its
 	// goroutine), so the server's "no host" default never shows (#18).
-	b.srv.SendHostStatus(server.HostStatus{State: server.HostStateConnecting, Host: host.URL})
+	b.status.send(HostStatus{State: HostStateConnecting, Host: host.URL})
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	b.mu.Lock()

@@ -9,7 +9,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/model"
-	"github.com/ahpls-dev/ahpls/server"
 	"github.com/ahpls-dev/ahpls/toolexec"
 	"github.com/ahpls-dev/ahpls/tools"
 )
@@ -60,14 +59,14 @@ func (e linkEditor) HostMeta(build string, readOnly bool) {
 
 func (e linkEditor) HostStatus(state, message string) {
 	b := e.b
-	st := server.HostStatus{State: state, Message: message, Host: b.host().URL}
-	if state == server.HostStateConnected {
+	st := HostStatus{State: state, Message: message, Host: b.host().URL}
+	if state == HostStateConnected {
 		b.metaMu.Lock()
 		st.HostBuild, st.ReadOnly = b.hostBuild, b.readOnly
 		b.metaMu.Unlock()
 	}
-	b.srv.SendHostStatus(st)
-	if state == "refused" {
+	b.status.send(st)
+	if state == HostStateRefused {
 		b.srv.ShowMessage(protocol.MessageTypeError, "ahpls: the agent host refused the connection: "+message)
 	}
 }
@@ -77,8 +76,8 @@ func (e linkEditor) HostStatus(state, message string) {
 // message says both too: the editors show the message, not yet the fields.
 func (e linkEditor) HostRetrying(retryIn time.Duration, lastError string) {
 	secs := max(int((retryIn+time.Second-1)/time.Second), 1)
-	e.b.srv.SendHostStatus(server.HostStatus{
-		State: server.HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.host().URL,
+	e.b.status.send(HostStatus{
+		State: HostStateConnecting, Message: fmt.Sprintf("retrying in %d s (%s)", secs, lastError), Host: e.b.host().URL,
 		RetryIn: secs, LastError: lastError,
 	})
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ahpls-dev/ahpls/bridge"
 	"github.com/ahpls-dev/ahpls/internal/lspeditor"
-	"github.com/ahpls-dev/ahpls/server"
 )
 
 // TestUnreachableHostSaysWhyAndWhen is #18's "retrying in N s with the last
@@ -33,7 +32,7 @@ func TestUnreachableHostSaysWhyAndWhen(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(ed.Close)
 
-	var got server.HostStatus
+	var got bridge.HostStatus
 	require.NoError(t, ed.Wait(ctx, func() bool {
 		for _, st := range ed.HostStatuses() {
 			if st.RetryIn > 0 {
@@ -43,7 +42,7 @@ func TestUnreachableHostSaysWhyAndWhen(t *testing.T) {
 		}
 		return false
 	}), "a hostStatus with retryIn; got %+v", ed.HostStatuses())
-	assert.Equal(t, server.HostStateConnecting, got.State)
+	assert.Equal(t, bridge.HostStateConnecting, got.State)
 	assert.Equal(t, url, got.Host)
 	assert.Contains(t, got.LastError, "connect")
 	assert.Contains(t, got.Message, "retrying in")

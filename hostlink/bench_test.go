@@ -36,7 +36,7 @@ func benchLink(b *testing.B, n int) (*Link, string) {
 	for _, f := range l.folders {
 		l.buildFolder(f)
 	}
-	l.ready = true
+	l.pub.markReady()
 	l.republish()
 	return l, ws
 }

@@ -40,26 +40,43 @@
 // and after reconnect; plugin ids and URIs never change with content, only
 // nonces do.
 //
-// Lock order (acquire left before right, never the reverse): first one of
-// folderSet.buildMu, pubMu, diagMu, es.mu; then shown.mu; then mu; then
-// ahpclient.Client's own locks and Editor.Text.
+// Parts: Link (link.go) runs the lifecycle and wires the parts, each with
+// one job, its mutable state in one struct and the guard named at the
+// field: folderSet (folders.go), publisher (publish.go), board (board.go),
+// loadReporter (loaddiag.go), editorState (editorstate.go), toggler
+// (toggle.go), resources (serve.go), hostView (hostview.go), and the small
+// changeQueue, statusBox and shownSets (parts.go).
 //
-//   - buildMu (folders.go), pubMu, diagMu and es.mu each serialise one kind
-//     of work (builds, republishes, host-diagnostic refreshes, editor-state
-//     refreshes). They are outermost and never held together: republish
-//     runs refreshEditorState only after releasing pubMu.
-//   - shown.mu (parts.go) serialises publications to the Editor and guards
-//     what each file shows; it is taken by publishDiagnostics (and
-//     clearAll), under any one serialiser, and the Editor's
-//     PublishDiagnostics runs with it held but without mu.
-//   - mu guards the publication and diagnostic state; it is held briefly
-//     and may call into ahpclient (Dialect, State) and Editor.Text, never
-//     the other Editor callbacks.
-//   - changes.mu and status.mu (parts.go) are leaves: never held with any
-//     other lock.
-//   - Placing load reports (loadPlacer) and wording hints (hintWriter)
-//     work on snapshots and values and take no lock.
+// Lock order (acquire left before right, never the reverse): first one of
+// the serialisers folderSet.buildMu, publisher.pubMu, loadReporter.mu,
+// editorState.mu; then board.shown.mu; then one of the state locks
+// publisher.mu and board.mu; then ahpclient.Client's own locks and
+// Editor.Text.
+//
+//   - The serialisers each serialise one kind of work (builds, entry
+//     publications, host-diagnostic refreshes, editor-state refreshes) and
+//     are held across it. They are never held together: republish runs
+//     editorState.refresh only after publisher.publish released pubMu, and
+//     clearAll takes loadReporter.mu alone.
+//   - board.shown.mu serialises sends to the Editor and guards what each
+//     file shows; board.publish takes it (under at most one serialiser) and
+//     calls the Editor's PublishDiagnostics with it held but without
+//     board.mu.
+//   - publisher.mu guards the publication (pubState) and board.mu the
+//     diagnostics (boardState). Both are held briefly and never together:
+//     the publisher never calls the board, and the board never calls the
+//     publisher. publisher.mu may call into ahpclient (Dialect, State) and
+//     the enablement stores; board.mu calls nothing.
+//   - Link.mu (the executor), changes.mu and status.mu (parts.go) are
+//     leaves: never held with any other lock.
+//   - Placing load reports (loadPlacer), wording hints (hintWriter),
+//     reading the host (hostView), rows and toggles (toggler) and the
+//     resource* answers (resources) work on snapshots and values and take
+//     no lock of their own.
 //   - ahpclient never calls back with its own lock held: events arrive on
-//     its event goroutine (onEvent takes mu), reverse requests on its
-//     workers (serve.go takes no Link lock but the Server's own).
+//     its event goroutine (onEvent), reverse requests on its workers
+//     (resources takes no link lock, only the virtualplugin.Server's own).
+//   - Closing: clearAll closes the publisher first (no entry after it),
+//     then, holding loadReporter.mu, the board (no diagnostic after it);
+//     each refuses work once closed, checked under its own lock.
 package hostlink

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/enablement"
@@ -47,18 +47,27 @@ const (
 // confirmed.
 const PendingPrefix = "Not confirmed by the agent host yet: "
 
-// editorState holds the last computed sets, by absolute path.
+// editorState computes the enablement hints and the untrusted-tool
+// warnings and hands them to the board.
 type editorState struct {
+	client *ahpclient.Client
+	host   hostView
+	set    *folderSet
+	pub    *publisher
+	board  *board
+	rows   func(session string) []enablement.Row // toggler.Rows
+
 	// mu serialises refreshes, so a slower, older computation never lands
-	// after a newer one; it guards texts and files.
+	// after a newer one; it is taken before the board's locks.
 	mu sync.Mutex
-	// enab and tools are guarded by Link.mu (publishDiagnostics reads
-	// them with the other rooms' sets).
-	enab  map[string][]model.Diagnostic
-	tools map[string][]model.Diagnostic
+	st hintCache // guarded by mu
+}
+
+// hintCache is what one refresh keeps for the next.
+type hintCache struct {
 	// texts keeps, by content hash, the text of the files hinted at the
-	// last refresh (guarded by mu): a host action changes no file, and
-	// reading every hinted file again on each would dominate the refresh.
+	// last refresh: a host action changes no file, and reading every
+	// hinted file again on each would dominate the refresh.
 	texts map[[32]byte][]byte
 	// files caches stateFiles per built plugin tree (immutable; a new
 	// build is a new pointer), since the entry is rebuilt on every
@@ -66,53 +75,19 @@ type editorState struct {
 	files map[*virtualplugin.Plugin][]stateFile
 }
 
-// editorDiagsLocked is what this file contributes to one path's merged set.
-func (l *Link) editorDiagsLocked(p string) []model.Diagnostic {
-	return append(append([]model.Diagnostic(nil), l.es.enab[p]...), l.es.tools[p]...)
-}
-
-// clearEditorStateLocked forgets both sets (the link is closing).
-func (l *Link) clearEditorStateLocked() {
-	l.es.enab, l.es.tools = nil, nil
-}
-
-// refreshEditorState recomputes the enablement hints and untrusted-tool
-// warnings and publishes the files whose set changed.
-func (l *Link) refreshEditorState() {
-	l.es.mu.Lock()
-	defer l.es.mu.Unlock()
-	l.mu.Lock()
-	skip := !l.ready || l.closed
-	l.mu.Unlock()
-	if skip {
+// refresh recomputes the enablement hints and untrusted-tool warnings and
+// publishes the files whose set changed.
+func (e *editorState) refresh() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.pub.live() {
 		return
 	}
-	enab := l.enablementDiags()
-	untrusted := l.untrustedToolDiags()
-
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return
+	enab := e.enablementDiags()
+	untrusted := e.untrustedToolDiags()
+	if dirty, ok := e.board.setEditorState(enab, untrusted); ok {
+		e.board.publish(dirty)
 	}
-	// Only files whose set changed: a host action usually changes none,
-	// and comparing what the editor was sent costs an encoding per file.
-	for _, pair := range [][2]map[string][]model.Diagnostic{{l.es.enab, enab}, {l.es.tools, untrusted}} {
-		for p, ds := range pair[0] {
-			if !sameDiags(ds, pair[1][p]) {
-				l.markDirtyLocked(p)
-			}
-		}
-		for p := range pair[1] {
-			if _, had := pair[0][p]; !had {
-				l.markDirtyLocked(p)
-			}
-		}
-	}
-	l.es.enab, l.es.tools = enab, untrusted
-	dirty := l.drainDirtyLocked()
-	l.mu.Unlock()
-	l.publishDiagnostics(dirty)
 }
 
 // sameDiags compares the fields this file sets.
@@ -134,15 +109,14 @@ type stateFile struct {
 // stateFiles lists the customization files of our published plugins:
 // Markdown customizations, hook files, .mcp.json and manifests. Resources
 // a skill carries (scripts, references) get nothing of their own. Called
-// with es.mu held.
-func (l *Link) stateFiles() []stateFile {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// with mu held.
+func (e *editorState) stateFiles() []stateFile {
+	pubs, _ := e.pub.published()
 	var out []stateFile
 	cache := map[*virtualplugin.Plugin][]stateFile{}
-	defer func() { l.es.files = cache }()
-	for _, p := range l.pubs {
-		if fs, ok := l.es.files[p.source]; ok {
+	defer func() { e.st.files = cache }()
+	for _, p := range pubs {
+		if fs, ok := e.st.files[p.source]; ok {
 			cache[p.source] = fs
 			for _, f := range fs {
 				f.pp = p
@@ -187,42 +161,28 @@ type hint struct {
 
 // enablementDiags computes the enablement/state hints of every joined
 // session (or, with none joined, of our own items as published).
-func (l *Link) enablementDiags() map[string][]model.Diagnostic {
-	files := l.stateFiles()
+func (e *editorState) enablementDiags() map[string][]model.Diagnostic {
+	files := e.stateFiles()
 	if len(files) == 0 {
 		return nil
 	}
-	sessions := l.client.Joined()
-	labels := l.sessionLabels(sessions)
+	sessions := e.client.Joined()
+	labels := e.host.labels(sessions)
 	if len(sessions) == 0 {
 		sessions = []string{""}
 	}
-	texts := &publishedTexts{old: l.es.texts, cur: map[[32]byte][]byte{}}
-	defer func() { l.es.texts = texts.cur }()
+	texts := &publishedTexts{old: e.st.texts, cur: map[[32]byte][]byte{}}
+	defer func() { e.st.texts = texts.cur }()
 	hs := &hintSet{found: map[hint][]string{}}
-	w := hintWriter{pluginFolder: l.pluginFolder}
+	w := hintWriter{pluginFolder: e.set.pluginFolder}
 	for _, s := range sessions {
 		var custs []wire.Customization
 		if s != "" {
-			custs = l.sessionCustomizations(s)
+			custs = e.host.customizations(s)
 		}
-		w.sessionHints(s, l.Rows(s), custs, files, texts, hs)
+		w.sessionHints(s, e.rows(s), custs, files, texts, hs)
 	}
 	return hs.diagnostics(labels)
-}
-
-// sessionLabels names each session in hints: its quoted title, else its URI.
-func (l *Link) sessionLabels(sessions []string) map[string]string {
-	labels := map[string]string{}
-	for _, s := range sessions {
-		labels[s] = s
-		if st, ok := l.client.State(s); ok {
-			if t, ok := st["title"].(string); ok && t != "" {
-				labels[s] = strconv.Quote(t)
-			}
-		}
-	}
-	return labels
 }
 
 // hintWriter words the enablement hints of rows: pure functions of the
@@ -445,14 +405,14 @@ func (w hintWriter) scopeWords(r enablement.Row) string {
 
 // untrustedToolDiags marks every command tool of each folder's
 // .ahpls/tools.json while that folder's tools are not trusted.
-func (l *Link) untrustedToolDiags() map[string][]model.Diagnostic {
+func (e *editorState) untrustedToolDiags() map[string][]model.Diagnostic {
 	out := map[string][]model.Diagnostic{}
-	for _, f := range l.folders {
+	for _, f := range e.set.folders {
 		if f.tools.Trusted() {
 			continue
 		}
 		abs := filepath.Join(f.abs, filepath.FromSlash(tools.ConfigFile))
-		text, ok := l.readText(abs)
+		text, ok := e.set.readText(abs)
 		if !ok {
 			continue
 		}

@@ -296,7 +296,7 @@ func esBenchLink(b *testing.B, n int) *Link {
 	for _, f := range l.folders {
 		l.buildFolder(f)
 	}
-	l.ready = true
+	l.pub.markReady()
 	l.republish()
 	return l
 }
@@ -310,14 +310,15 @@ func BenchmarkRefreshEditorState(b *testing.B) {
 			l := esBenchLink(b, 200)
 			if off {
 				f := l.folders[0]
-				for _, p := range l.pubs {
+				pubs, _ := l.pub.published()
+				for _, p := range pubs {
 					if _, err := f.store.SetGlobal(p.source.URI, false, true); err != nil {
 						b.Fatal(err)
 					}
 				}
 				l.republish()
 				l.es.mu.Lock()
-				got := len(l.enablementDiags())
+				got := len(l.es.enablementDiags())
 				l.es.mu.Unlock()
 				if got != 201 {
 					b.Fatalf("%d files with hints, want 201", got)
@@ -325,7 +326,7 @@ func BenchmarkRefreshEditorState(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				l.refreshEditorState()
+				l.es.refresh()
 			}
 		})
 	}

@@ -21,13 +21,13 @@ var ErrNotListed = errors.New("not listed by the agent host yet")
 // for a .mcp.json, its one server (several: name one by id). A
 // customization file the host has not listed yet is refused with
 // ErrNotListed rather than toggling its whole plugin.
-func (l *Link) FileToggleRow(session, absPath string) (enablement.Row, error) {
+func (t *toggler) FileToggleRow(session, absPath string) (enablement.Row, error) {
 	absPath = filepath.Clean(absPath)
-	rows := l.FileRows(session, absPath)
+	rows := t.FileRows(session, absPath)
 	if len(rows) == 0 {
 		return enablement.Row{}, fmt.Errorf("%s is not published to the agent host by this workspace", absPath)
 	}
-	vpath := l.publishedVPath(absPath)
+	_, vpath := t.pub.fileAt(absPath)
 	var plugin *enablement.Row
 	var servers []enablement.Row
 	for i, r := range rows {
@@ -61,19 +61,4 @@ func (l *Link) FileToggleRow(session, absPath string) (enablement.Row, error) {
 		hint = fmt.Sprintf("; to toggle everything published with it, use plugin %s by id %q", plugin.Name, plugin.ID)
 	}
 	return enablement.Row{}, fmt.Errorf("%s: %w in session %s%s", absPath, ErrNotListed, session, hint)
-}
-
-// publishedVPath is a workspace file's path inside the plugin publishing
-// it, "" when none does.
-func (l *Link) publishedVPath(absPath string) string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, p := range l.pubs {
-		for _, f := range p.source.Files {
-			if f.Source != "" && editorPath(p.folder, f.Source) == absPath {
-				return f.VPath
-			}
-		}
-	}
-	return ""
 }

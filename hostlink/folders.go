@@ -5,6 +5,7 @@ package hostlink
 // fixed when the link is made; the rules check that gates publication.
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -43,12 +44,7 @@ func (l *folderSet) newFolder(abs, storeDir string, first bool) (*folder, error)
 	check := func(rel string, kind model.Kind, text []byte) string {
 		return l.check(filepath.Join(abs, filepath.FromSlash(rel)), rel, kind, text)
 	}
-	globs, _ := settings.Settings{Exclude: l.cfg.Exclude}.FolderExclude(abs) // a bad file was reported by the server
-	ex, err := wsfs.NewMatcher(globs)
-	if err != nil {
-		ex = nil // invalid globs were reported with the settings; keep the defaults
-	}
-	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: ex})
+	b, err := virtualplugin.NewBuilder(abs, virtualplugin.Options{Check: check, Overlay: l.ed.Text, Exclude: l.matcher(abs)})
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +65,29 @@ func (l *folderSet) newFolder(abs, storeDir string, first bool) (*folder, error)
 	}
 	f.store = enablement.OpenClientStore(storeDir, f.uri, l.log)
 	return f, nil
+}
+
+// matcher is a folder's exclusions now: the `ahpls.exclude` globs
+// (Config.Excludes, else Config.Exclude) and its .ahpls/config.json.
+func (l *folderSet) matcher(abs string) *wsfs.Matcher {
+	globs := l.cfg.Exclude
+	if l.cfg.Excludes != nil {
+		globs = l.cfg.Excludes()
+	}
+	globs, _ = settings.Settings{Exclude: globs}.FolderExclude(abs) // a bad file was reported by the server
+	ex, err := wsfs.NewMatcher(globs)
+	if err != nil {
+		return nil // invalid globs were reported with the settings; keep the defaults
+	}
+	return ex
+}
+
+// reexclude gives a folder's builder its exclusions now. Under buildMu, so
+// of two changes in a row the one applied last read the newest globs.
+func (l *folderSet) reexclude(f *folder) {
+	l.buildMu.Lock()
+	defer l.buildMu.Unlock()
+	f.builder.SetExclude(l.matcher(f.abs))
 }
 
 // check is the Builder's publication gate: a file with an Error-severity
@@ -155,6 +174,36 @@ func (l *folderSet) readText(abs string) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// scan builds one folder's snapshot and its exclusion diagnostics, each
+// with the hash of the text its verdict was made on. Called with buildMu
+// held (Link.buildFolder), like every Build: check writes verdicts.
+func (l *folderSet) scan(f *folder) (*virtualplugin.Snapshot, map[string][]model.Diagnostic, map[string][32]byte) {
+	snap, err := f.builder.Build()
+	if err != nil {
+		l.log.Warn("workspace folder not scanned", "folder", f.abs, "err", err)
+		snap = &virtualplugin.Snapshot{Folder: f.builder.Folder(), Key: f.key}
+	}
+	excl := map[string][]model.Diagnostic{}
+	sums := map[string][32]byte{}
+	for _, x := range snap.Exclusions {
+		abs := filepath.Join(f.abs, filepath.FromSlash(x.Path))
+		// The text the verdict was made on, not whatever the buffer holds
+		// by now: the finding is tagged with its hash (SumEditor).
+		text, ok := l.verdicts[abs]
+		if !ok {
+			text, _ = l.readText(abs)
+		}
+		sums[abs] = sha256.Sum256(text)
+		excl[abs] = append(excl[abs], model.Diagnostic{
+			Rule:     RuleExcluded,
+			Severity: model.SeverityWarning,
+			Message:  "Not published to agent sessions: " + x.Reason,
+			Span:     firstLine(text),
+		})
+	}
+	return snap, excl, sums
 }
 
 // pluginFolder finds the folder whose plugins live under a virtual URI

@@ -472,9 +472,8 @@ func (h *harness) hostPlugin(name string) map[string]any {
 
 // localNonce is the nonce this link currently publishes for a plugin.
 func (h *harness) localNonce(name string) string {
-	h.link.mu.Lock()
-	defer h.link.mu.Unlock()
-	if p := h.link.pubs[h.pluginID(name)]; p != nil {
+	pubs, _ := h.link.pub.published()
+	if p := pubs[h.pluginID(name)]; p != nil {
 		return p.nonce
 	}
 	return ""

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,9 +63,14 @@ type Config struct {
 	// has for a file's exact text (ok false: it has none, the link checks
 	// itself). One file change then costs one rules run, not two.
 	Findings func(absPath string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool)
-	// Exclude are `ahpls.exclude` globs: matching files are not published.
-	// Each folder's .ahpls/config.json adds its own (read at link start).
+	// Exclude are `ahpls.exclude` globs: matching files are not published,
+	// when Excludes is nil. Each folder's .ahpls/config.json adds its own
+	// (read at link start, and again when that file changes).
 	Exclude []string
+	// Excludes, when set, returns the `ahpls.exclude` globs in effect now
+	// (read at link start and by ExcludeChanged, so a settings change
+	// reaches publication without a restart).
+	Excludes func() []string
 	// ToolsEditor backs the built-in editor tools (diagnostics, open_file);
 	// nil offers none.
 	ToolsEditor tools.Editor
@@ -133,48 +138,48 @@ type folder struct {
 }
 
 // Link connects one editor workspace to one agent host. Create with New,
-// drive with Run.
+// drive with Run. It runs the lifecycle (connect, first scan, debounce,
+// events, close) and wires its parts, each with one job and its own state:
+//
+//   - folderSet (folders.go): the folders, their builders, registries and
+//     stores, and the rules check that gates publication;
+//   - publisher (publish.go): the entry, the served trees, what was
+//     published;
+//   - board (board.go): every diagnostic the link shows, merged per file;
+//   - loadReporter (loaddiag.go): the host's load reports as diagnostics;
+//   - editorState (editorstate.go): enablement hints, untrusted tools;
+//   - toggler (toggle.go, filetoggle.go): rows and toggles;
+//   - resources (serve.go): the host's resource* requests;
+//   - hostView (hostview.go): reading the host's mirrored state;
+//   - changeQueue and statusBox (parts.go).
+//
+// The lock order is in doc.go.
 type Link struct {
 	cfg    Config
 	ed     Editor
 	log    *slog.Logger
 	client *ahpclient.Client
-	served *virtualplugin.Server
+	host   hostView
 
-	*folderSet // the folders, their builders, registries, stores (folders.go)
+	*folderSet // Checks, ToolRegistry, Registries
+	*toggler   // Rows, Toggle, FileRows, FileToggleRow
+
+	pub   *publisher
+	board *board
+	loads *loadReporter
+	es    *editorState
 
 	changes *changeQueue // file changes waiting for the debounce
 	status  statusBox    // the connection status shown to the editor
-	shown   shownSets    // what the editor shows per file
 
 	stopOnce sync.Once
 	stop     chan struct{}
 	runOnce  sync.Once
 
-	// The locks, outermost first: folderSet.buildMu, pubMu, diagMu and
-	// shown.mu each serialise one kind of work and are held across it; mu
-	// guards the state from dirty to es and is only ever held briefly,
-	// never while building, sending or calling the Editor (Text excepted).
-	// The parts above (changes, status) have their own leaf locks.
-	pubMu  sync.Mutex // serialises republish, so entries reach ahpclient in order
-	diagMu sync.Mutex // serialises host diagnostic refreshes
-
-	mu         sync.Mutex      // guards dirty … es, see above
-	dirty      map[string]bool // files whose diagnostics may have changed
-	ready      bool            // stores loaded and first scan done
-	closed     bool            // Run ended: publish nothing more
-	snaps      map[string]*virtualplugin.Snapshot
-	pubs       map[string]*pubPlugin // current, by customization id
-	history    map[string]*pubPlugin // by served nonce, bounded per plugin
-	histOrder  map[string][]string   // plugin id → nonces, oldest first
-	dialect    enablement.Dialect
-	lastEntry  []byte
-	collisions []tools.Collision
-	excl       map[string][]model.Diagnostic // by abs path
-	exclSum    map[string][32]byte           // hash of the text each excl was computed from
-	hostDiags  map[string][]model.Diagnostic // by abs path
-	executor   Executor
-	es         editorState // enablement hints, untrusted tools (editorstate.go)
+	mu sync.Mutex // a leaf: guards executor
+	// executor runs the host's calls of our tools (guarded by mu: set by
+	// SetExecutor, read by Run and SetTrusted).
+	executor Executor
 
 	// afterApply, when set (tests), runs after each debounced rebuild.
 	afterApply func()
@@ -203,23 +208,13 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		cfg.StateDir = filepath.Dir(d)
 	}
 	l := &Link{
-		cfg:       cfg,
-		ed:        ed,
-		log:       logger.With("part", "hostlink"),
-		served:    virtualplugin.NewServer(),
-		changes:   newChangeQueue(),
-		status:    statusBox{state: StatusDisconnected},
-		shown:     shownSets{byPath: map[string]string{}},
-		stop:      make(chan struct{}),
-		snaps:     map[string]*virtualplugin.Snapshot{},
-		pubs:      map[string]*pubPlugin{},
-		history:   map[string]*pubPlugin{},
-		histOrder: map[string][]string{},
-		dialect:   enablement.DialectUnknown,
-		excl:      map[string][]model.Diagnostic{},
-		exclSum:   map[string][32]byte{},
-		hostDiags: map[string][]model.Diagnostic{},
-		executor:  cfg.Executor,
+		cfg:      cfg,
+		ed:       ed,
+		log:      logger.With("part", "hostlink"),
+		changes:  newChangeQueue(),
+		status:   statusBox{state: StatusDisconnected},
+		stop:     make(chan struct{}),
+		executor: cfg.Executor,
 	}
 	l.folderSet = &folderSet{cfg: &l.cfg, ed: ed, log: l.log, verdicts: map[string][]byte{}}
 	storeDir := filepath.Join(cfg.StateDir, "enablement")
@@ -262,7 +257,13 @@ func New(cfg Config, ed Editor, logger *slog.Logger) (*Link, error) {
 		return nil, err
 	}
 	l.client = c
-	l.registerHandlers()
+	l.host = hostView{client: c, url: cfg.URL}
+	l.pub = newPublisher(c, l.host, l.folders, l.log)
+	l.board = newBoard(ed, l.readText)
+	l.toggler = &toggler{client: c, host: l.host, set: l.folderSet, pub: l.pub, republish: l.republish}
+	l.loads = &loadReporter{client: c, host: l.host, set: l.folderSet, pub: l.pub, board: l.board}
+	l.es = &editorState{client: c, host: l.host, set: l.folderSet, pub: l.pub, board: l.board, rows: l.Rows}
+	resources{served: l.pub.served, folders: l.folders}.register(c)
 	c.OnEvent(l.onEvent)
 	return l, nil
 }
@@ -274,6 +275,19 @@ func (l *Link) RulesChanged() {
 	paths := make([]string, 0, len(l.folders))
 	for _, f := range l.folders {
 		f.builder.Recheck()
+		paths = append(paths, f.abs)
+	}
+	l.FilesChanged(paths...)
+}
+
+// ExcludeChanged applies the `ahpls.exclude` globs in effect now
+// (Config.Excludes) and each folder's .ahpls/config.json to the running
+// link: every folder is walked again, so a newly excluded file stops being
+// published and served, and one no longer excluded comes back.
+func (l *Link) ExcludeChanged() {
+	paths := make([]string, 0, len(l.folders))
+	for _, f := range l.folders {
+		l.reexclude(f)
 		paths = append(paths, f.abs)
 	}
 	l.FilesChanged(paths...)
@@ -359,22 +373,8 @@ type PublishedPlugin struct {
 // Status reports the connection and what is published.
 func (l *Link) Status() Status {
 	state, msg := l.status.get()
-	l.mu.Lock()
-	s := Status{State: state, Message: msg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(l.dialect)}
-	for id, p := range l.pubs {
-		pp := PublishedPlugin{ID: id, URI: p.source.URI, Name: p.source.Name, Nonce: p.nonce, Folder: p.folder.abs}
-		for _, n := range p.source.MCPServers {
-			if !slices.Contains(p.served.MCPServers, n) {
-				pp.Omitted = append(pp.Omitted, n)
-			}
-		}
-		s.Plugins = append(s.Plugins, pp)
-	}
-	for _, c := range l.collisions {
-		s.ToolCollisions = append(s.ToolCollisions, c.Message)
-	}
-	l.mu.Unlock()
-	sort.Slice(s.Plugins, func(i, j int) bool { return s.Plugins[i].ID < s.Plugins[j].ID })
+	plugins, coll, dialect := l.pub.status()
+	s := Status{State: state, Message: msg, URL: redactURL(l.cfg.URL), ClientID: l.client.ClientID(), Dialect: string(dialect), Plugins: plugins, ToolCollisions: coll}
 	s.ProtocolVersion = l.client.ProtocolVersion()
 	s.Sessions = l.client.Joined()
 	s.SessionDetails = []SessionInfo{}
@@ -425,9 +425,7 @@ func (l *Link) Run(ctx context.Context) error {
 	for _, f := range l.folders {
 		l.buildFolder(f)
 	}
-	l.mu.Lock()
-	l.ready = true
-	l.mu.Unlock()
+	l.pub.markReady()
 	l.republish()
 
 	done := make(chan struct{})
@@ -481,30 +479,10 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-// hostName names the host in messages: its serverInfo.name, else the URL's
-// host.
-func (l *Link) hostName() string {
-	var r struct {
-		ServerInfo struct {
-			Name string `json:"name"`
-		} `json:"serverInfo"`
-	}
-	if raw := l.client.InitializeResult(); len(raw) > 0 && json.Unmarshal(raw, &r) == nil && r.ServerInfo.Name != "" {
-		return r.ServerInfo.Name
-	}
-	if u, err := url.Parse(l.cfg.URL); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return "agent host"
-}
-
 // onEvent follows the connection; it runs on ahpclient's event goroutine,
 // one event at a time.
 func (l *Link) onEvent(e ahpclient.Event) {
-	l.mu.Lock()
-	closed := l.closed
-	l.mu.Unlock()
-	if closed {
+	if l.pub.closed() {
 		return // the link is over: late events must not bring anything back
 	}
 	switch e.Kind {
@@ -512,11 +490,9 @@ func (l *Link) onEvent(e ahpclient.Event) {
 		if !e.Resumed {
 			// A fresh initialize may reach a different host build: learn
 			// its enablement dialect again.
-			l.mu.Lock()
-			l.dialect = enablement.DialectUnknown
-			l.mu.Unlock()
+			l.pub.forgetDialect()
 		}
-		msg := "connected to " + l.hostName()
+		msg := "connected to " + l.host.name()
 		if v := l.client.ProtocolVersion(); v != "" {
 			msg += " (AHP " + v + ")"
 		}
@@ -580,7 +556,7 @@ func (l *Link) onEvent(e ahpclient.Event) {
 // (which may change the entry) and load states (diagnostics).
 func (l *Link) sessionChanged() {
 	l.republish()
-	l.refreshHostDiagnostics()
+	l.loads.refresh()
 }
 
 // FilesChanged takes every file and buffer change from the server's funnel
@@ -612,18 +588,24 @@ func (l *Link) applyPending() {
 	var touched []*folder
 	for _, f := range l.folders {
 		var mine []string
-		toolsCfg, testCfg := false, false
+		toolsCfg, testCfg, folderCfg := false, false, false
 		for _, p := range paths {
 			if p == f.abs || strings.HasPrefix(p, f.abs+string(filepath.Separator)) {
 				mine = append(mine, p)
 				testCfg = testCfg || testProjectFiles[filepath.Base(p)]
-				if rel, err := filepath.Rel(f.abs, p); err == nil && (filepath.ToSlash(rel) == tools.ConfigFile || filepath.ToSlash(rel) == filepath.ToSlash(filepath.Dir(tools.ConfigFile))) {
-					toolsCfg = true
+				if rel, err := filepath.Rel(f.abs, p); err == nil {
+					rel = filepath.ToSlash(rel)
+					toolsCfg = toolsCfg || rel == tools.ConfigFile || rel == path.Dir(tools.ConfigFile)
+					folderCfg = folderCfg || rel == settings.ConfigFile || rel == path.Dir(settings.ConfigFile)
 				}
 			}
 		}
 		if len(mine) == 0 {
 			continue
+		}
+		if folderCfg {
+			// Its exclude globs may have changed: walk the folder again.
+			l.reexclude(f)
 		}
 		f.builder.Changed(mine...)
 		if toolsCfg {
@@ -639,17 +621,14 @@ func (l *Link) applyPending() {
 	if len(touched) == 0 {
 		return
 	}
-	l.mu.Lock()
-	ready := l.ready
-	l.mu.Unlock()
-	if ready {
+	if l.pub.ready() {
 		for _, f := range touched {
 			l.buildFolder(f)
 		}
 	}
 	l.republish()
 	// Spans of host diagnostics follow the file's new text.
-	l.refreshHostDiagnostics()
+	l.loads.refresh()
 }
 
 // testProjectFiles are the files whose change can change the test projects
@@ -659,60 +638,33 @@ var testProjectFiles = map[string]bool{
 	"pytest.ini": true, "conftest.py": true, "pyproject.toml": true, "setup.cfg": true, "tox.ini": true,
 }
 
-// publishDiagnostics sends the merged exclusion and host diagnostics of
-// the given files, each only when its set changed. Called without l.mu.
-func (l *Link) publishDiagnostics(files []string) {
-	l.shown.mu.Lock()
-	defer l.shown.mu.Unlock()
-	type out struct {
-		path  string
-		sum   [32]byte
-		diags []model.Diagnostic
-	}
-	var outs []out
-	sums, excl := l.diagSums(files)
-	l.mu.Lock()
-	for _, p := range files {
-		ds := append(append(append([]model.Diagnostic{}, excl[p]...), l.hostDiags[p]...), l.editorDiagsLocked(p)...)
-		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Span.Start < ds[j].Span.Start })
-		key := ""
-		if len(ds) > 0 {
-			// The same set for a new text is sent again: it is shown
-			// only with the text its hash names.
-			b, _ := json.Marshal(ds)
-			key = fmt.Sprintf("%x %s", sums[p], b)
-		}
-		if !l.shown.changedLocked(p, key) {
-			continue
-		}
-		outs = append(outs, out{p, sums[p], ds})
-	}
-	l.mu.Unlock()
-	se, tagged := l.ed.(SumEditor)
-	for _, o := range outs {
-		if tagged {
-			se.PublishDiagnosticsFor(o.path, o.sum, o.diags)
-		} else {
-			l.ed.PublishDiagnostics(o.path, o.diags)
-		}
-	}
+// republish recomputes the entry (publisher.publish), sends the
+// diagnostics its inputs made dirty, and then refreshes the editor state:
+// every input of that state (host state, store, files, trust) comes
+// through here, and it reads open buffers through the Editor, so it runs
+// once the publisher's lock is released.
+func (l *Link) republish() {
+	defer l.es.refresh()
+	l.pub.publish(func() { l.board.publish(l.board.drain()) })
 }
 
-// clearAll withdraws every diagnostic this link published: when the
-// connection is closed for good, nothing the host said stays, and
-// exclusions only matter while a host is linked.
+// buildFolder rebuilds one folder's snapshot and its exclusion
+// diagnostics. It runs under buildMu, not the publisher's lock: building
+// reads open buffers through the Editor, which must never wait on a lock
+// the server's own calls into this link (Rows, Toggle) could be holding up.
+func (l *Link) buildFolder(f *folder) {
+	l.buildMu.Lock()
+	defer l.buildMu.Unlock()
+	snap, excl, sums := l.scan(f)
+	l.board.setExclusions(f.abs+string(filepath.Separator), excl, sums)
+	l.pub.setSnapshot(f.key, snap)
+}
+
+// clearAll ends publication and withdraws every diagnostic this link
+// published.
 func (l *Link) clearAll() {
-	l.diagMu.Lock()
-	defer l.diagMu.Unlock()
-	l.shown.mu.Lock()
-	files := l.shown.pathsLocked()
-	l.mu.Lock()
-	l.closed = true
-	l.excl = map[string][]model.Diagnostic{}
-	l.exclSum = map[string][32]byte{}
-	l.hostDiags = map[string][]model.Diagnostic{}
-	l.clearEditorStateLocked()
-	l.mu.Unlock()
-	l.shown.mu.Unlock()
-	l.publishDiagnostics(files)
+	l.pub.close()
+	l.loads.mu.Lock() // no host refresh lands after the board closes
+	defer l.loads.mu.Unlock()
+	l.board.close()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -97,32 +98,41 @@ type loadPlacer struct {
 	readText func(abs string) ([]byte, bool)
 }
 
-func (l *Link) newLoadPlacer() *loadPlacer {
-	lp := &loadPlacer{host: l.hostName(), clientID: l.client.ClientID(), folders: l.folders, readText: l.readText}
-	l.mu.Lock()
-	lp.pubs, lp.history = maps.Clone(l.pubs), maps.Clone(l.history)
-	l.mu.Unlock()
+// loadReporter turns what the host says about the joined sessions'
+// containers and MCP servers into the board's host diagnostics.
+type loadReporter struct {
+	client *ahpclient.Client
+	host   hostView
+	set    *folderSet
+	pub    *publisher
+	board  *board
+	// mu serialises refreshes (the set is recomputed whole each time, so
+	// the last one must land last); it is taken before the board's locks.
+	// It guards no field.
+	mu sync.Mutex
+}
+
+func (r *loadReporter) newPlacer() *loadPlacer {
+	lp := &loadPlacer{host: r.host.name(), clientID: r.client.ClientID(), folders: r.set.folders, readText: r.set.readText}
+	lp.pubs, lp.history = r.pub.published()
 	return lp
 }
 
-// refreshHostDiagnostics recomputes every host diagnostic and publishes
+// refresh recomputes every host diagnostic and publishes
 // the files whose set changed. Sessions are read one by one while actions
 // keep arriving, so a refresh may see one session a step ahead of another;
 // the refresh that every such action triggers follows, and the set
 // converges on the mirrored state.
-func (l *Link) refreshHostDiagnostics() {
-	l.diagMu.Lock()
-	defer l.diagMu.Unlock()
-	l.mu.Lock()
-	closed := l.closed
-	l.mu.Unlock()
-	if closed {
+func (r *loadReporter) refresh() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pub.closed() {
 		return
 	}
-	lp := l.newLoadPlacer()
+	lp := r.newPlacer()
 	var reports []report
-	for _, s := range l.client.Joined() {
-		st, ok := l.client.State(s)
+	for _, s := range r.client.Joined() {
+		st, ok := r.client.State(s)
 		if !ok {
 			continue
 		}
@@ -130,7 +140,7 @@ func (l *Link) refreshHostDiagnostics() {
 		if t, ok := st["title"].(string); ok && t != "" {
 			label = strconv.Quote(t)
 		}
-		for _, c := range l.sessionCustomizations(s) {
+		for _, c := range r.host.customizations(s) {
 			reports = append(reports, lp.containerReports(c, label)...)
 		}
 	}
@@ -141,13 +151,13 @@ func (l *Link) refreshHostDiagnostics() {
 	}
 	merged := map[key]map[string]bool{}
 	sev := map[key]model.Severity{}
-	for _, r := range reports {
-		k := key{r.file, r.rule, r.text, r.span}
+	for _, rep := range reports {
+		k := key{rep.file, rep.rule, rep.text, rep.span}
 		if merged[k] == nil {
 			merged[k] = map[string]bool{}
 		}
-		merged[k][r.session] = true
-		sev[k] = r.sev
+		merged[k][rep.session] = true
+		sev[k] = rep.sev
 	}
 	next := map[string][]model.Diagnostic{}
 	for k, sessions := range merged {
@@ -176,21 +186,9 @@ func (l *Link) refreshHostDiagnostics() {
 		})
 	}
 
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return
+	if dirty, ok := r.board.setHost(next); ok {
+		r.board.publish(dirty)
 	}
-	for p := range l.hostDiags {
-		l.markDirtyLocked(p)
-	}
-	for p := range next {
-		l.markDirtyLocked(p)
-	}
-	l.hostDiags = next
-	dirty := l.drainDirtyLocked()
-	l.mu.Unlock()
-	l.publishDiagnostics(dirty)
 }
 
 // containerReports maps one top-level customization (and its MCP

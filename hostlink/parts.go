@@ -2,7 +2,7 @@ package hostlink
 
 // Small parts of the Link, one job and one lock each: the queue of file
 // changes waiting for the debounce, the connection status shown to the
-// editor, and what the editor shows per file.
+// editor, and what the editor shows per file (the board's).
 
 import (
 	"context"

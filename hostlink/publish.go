@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"path/filepath"
+	"log/slog"
+	"maps"
+	"slices"
 	"sort"
-	"strings"
+	"sync"
 
+	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/enablement"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/tools"
 	"github.com/ahpls-dev/ahpls/virtualplugin"
 )
 
@@ -36,71 +40,6 @@ func pluginID(clientID, folderKey, name string) string {
 	return clientID + ":" + folderKey + "/" + name
 }
 
-// buildFolder rebuilds one folder's snapshot and its exclusion
-// diagnostics. It runs under buildMu, not mu: building reads open buffers
-// through the Editor, which must never wait on a lock the server's own
-// calls into this link (Rows, Toggle) could be holding up.
-func (l *Link) buildFolder(f *folder) {
-	l.buildMu.Lock()
-	defer l.buildMu.Unlock()
-	snap, err := f.builder.Build()
-	if err != nil {
-		l.log.Warn("workspace folder not scanned", "folder", f.abs, "err", err)
-		snap = &virtualplugin.Snapshot{Folder: f.builder.Folder(), Key: f.key}
-	}
-	excl := map[string][]model.Diagnostic{}
-	sums := map[string][32]byte{}
-	for _, x := range snap.Exclusions {
-		abs := filepath.Join(f.abs, filepath.FromSlash(x.Path))
-		// The text the verdict was made on, not whatever the buffer holds
-		// by now: the finding is tagged with its hash (SumEditor).
-		text, ok := l.verdicts[abs]
-		if !ok {
-			text, _ = l.readText(abs)
-		}
-		sums[abs] = sha256.Sum256(text)
-		excl[abs] = append(excl[abs], model.Diagnostic{
-			Rule:     RuleExcluded,
-			Severity: model.SeverityWarning,
-			Message:  "Not published to agent sessions: " + x.Reason,
-			Span:     firstLine(text),
-		})
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.snaps[f.key] = snap
-	prefix := f.abs + string(filepath.Separator)
-	for p := range l.excl {
-		if strings.HasPrefix(p, prefix) {
-			delete(l.excl, p)
-			delete(l.exclSum, p)
-			l.markDirtyLocked(p)
-		}
-	}
-	for p, ds := range excl {
-		l.excl[p] = ds
-		l.exclSum[p] = sums[p]
-		l.markDirtyLocked(p)
-	}
-}
-
-func (l *Link) markDirtyLocked(p string) {
-	if l.dirty == nil {
-		l.dirty = map[string]bool{}
-	}
-	l.dirty[p] = true
-}
-
-func (l *Link) drainDirtyLocked() []string {
-	out := make([]string, 0, len(l.dirty))
-	for p := range l.dirty {
-		out = append(out, p)
-	}
-	l.dirty = nil
-	sort.Strings(out)
-	return out
-}
-
 // SumEditor is an Editor that also takes, with a file's diagnostics, the
 // SHA-256 of the text they were computed from, so it shows them only with
 // that text: a set computed from an older buffer never decorates a newer
@@ -109,34 +48,6 @@ func (l *Link) drainDirtyLocked() []string {
 // has it.
 type SumEditor interface {
 	PublishDiagnosticsFor(absPath string, sum [32]byte, diags []model.Diagnostic)
-}
-
-// diagSums are the hashes the given files' diagnostics are tagged with,
-// and the exclusions they tag: the text an exclusion's verdict was made on,
-// else the file's text now (the other sources read it as they compute, and
-// every change of it brings a recomputation). An exclusion and its hash
-// are read together: a build that lands between reading one and the other
-// would pair an older text's exclusion with a newer text's hash, and the
-// editor would show it on the newer text. Called without l.mu: it reads
-// buffers.
-func (l *Link) diagSums(files []string) (map[string][32]byte, map[string][]model.Diagnostic) {
-	sums := make(map[string][32]byte, len(files))
-	excl := make(map[string][]model.Diagnostic, len(files))
-	var untagged []string
-	l.mu.Lock()
-	for _, p := range files {
-		if sum, ok := l.exclSum[p]; ok {
-			sums[p], excl[p] = sum, l.excl[p]
-		} else {
-			untagged = append(untagged, p)
-		}
-	}
-	l.mu.Unlock()
-	for _, p := range untagged {
-		text, _ := l.readText(p)
-		sums[p] = sha256.Sum256(text)
-	}
-	return sums, excl
 }
 
 // firstLine spans the first line of text (without its line break).
@@ -148,147 +59,192 @@ func firstLine(text []byte) model.Span {
 	return model.Span{Start: 0, End: end}
 }
 
-// republish recomputes the full entry and hands it to ahpclient when its
+// publisher computes the full SessionActiveClient entry from the folders'
+// snapshots, the enablement stores and the host's dialect, hands it to
+// ahpclient when its JSON changed, installs the trees it promises in the
+// served set, and remembers what it published (for load reports, rows and
+// hints).
+type publisher struct {
+	client  *ahpclient.Client
+	host    hostView
+	served  *virtualplugin.Server
+	folders []*folder // fixed by New
+	log     *slog.Logger
+
+	// pubMu serialises publish, so a slower, older computation can never
+	// overwrite a newer entry; it is taken before mu.
+	pubMu sync.Mutex
+	mu    sync.Mutex // guards st; held briefly, may call into ahpclient, never the Editor
+	st    pubState   // guarded by mu
+}
+
+// pubState is the publisher's mutable state.
+type pubState struct {
+	ready      bool // stores loaded and first scan done
+	closed     bool // Run ended: publish nothing more
+	snaps      map[string]*virtualplugin.Snapshot
+	pubs       map[string]*pubPlugin // current, by customization id
+	history    map[string]*pubPlugin // by served nonce, bounded per plugin
+	histOrder  map[string][]string   // plugin id → nonces, oldest first
+	dialect    enablement.Dialect
+	lastEntry  []byte
+	collisions []tools.Collision
+}
+
+func newPublisher(c *ahpclient.Client, host hostView, folders []*folder, log *slog.Logger) *publisher {
+	return &publisher{client: c, host: host, served: virtualplugin.NewServer(), folders: folders, log: log, st: pubState{
+		snaps:     map[string]*virtualplugin.Snapshot{},
+		pubs:      map[string]*pubPlugin{},
+		history:   map[string]*pubPlugin{},
+		histOrder: map[string][]string{},
+		dialect:   enablement.DialectUnknown,
+	}}
+}
+
+// setSnapshot records a folder's new build.
+func (p *publisher) setSnapshot(key string, snap *virtualplugin.Snapshot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.snaps[key] = snap
+}
+
+// markReady lets publication start (enablement C11: not before the stores
+// are loaded and the first scan is done).
+func (p *publisher) markReady() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.ready = true
+}
+
+func (p *publisher) ready() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.st.ready
+}
+
+// close stops publication for good.
+func (p *publisher) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.closed = true
+}
+
+func (p *publisher) closed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.st.closed
+}
+
+// live: ready and not closed.
+func (p *publisher) live() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.st.ready && !p.st.closed
+}
+
+// forgetDialect: a fresh initialize may reach a different host build, whose
+// enablement dialect is learnt again.
+func (p *publisher) forgetDialect() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.dialect = enablement.DialectUnknown
+}
+
+// publish recomputes the full entry and hands it to ahpclient when its
 // JSON changed (ahpclient dispatches it to every joined session now, on
-// join, and after a reconnect when the host's copy differs). It also
-// publishes exclusion diagnostics that changed. Serialised by pubMu so a
-// slower, older computation can never overwrite a newer entry.
-func (l *Link) republish() {
-	// Every input of the editor state (host state, store, files, trust)
-	// comes through here; it is refreshed once pubMu is released, since it
-	// reads open buffers through the Editor.
-	defer l.refreshEditorState()
-	l.pubMu.Lock()
-	defer l.pubMu.Unlock()
-	l.mu.Lock()
-	if !l.ready || l.closed {
-		l.mu.Unlock()
+// join, and after a reconnect when the host's copy differs). then (the
+// diagnostics the rebuild made dirty) runs before the next publish may
+// start; nothing runs before the link is ready or after it closed.
+func (p *publisher) publish(then func()) {
+	p.pubMu.Lock()
+	defer p.pubMu.Unlock()
+	p.mu.Lock()
+	if !p.st.ready || p.st.closed {
+		p.mu.Unlock()
 		return
 	}
-	l.updateDialectLocked()
-	entry, ok := l.entryLocked()
+	p.updateDialectLocked()
+	entry, ok := p.entryLocked()
 	var b []byte
 	changed := false
 	// Before the first handshake the dialect is unknown: an entry handed
 	// over now would carry both spellings and be replaced at once, so it is
 	// held back; the link republishes when it connects.
-	if ok && l.client.ProtocolVersion() != "" {
+	if ok && p.client.ProtocolVersion() != "" {
 		b, _ = json.Marshal(entry)
-		changed = !bytes.Equal(b, l.lastEntry)
+		changed = !bytes.Equal(b, p.st.lastEntry)
 		if changed {
-			l.lastEntry = b
+			p.st.lastEntry = b
 		}
 	}
-	dirty := l.drainDirtyLocked()
-	l.mu.Unlock()
+	p.mu.Unlock()
 	if changed {
-		if err := l.client.SetActiveClient(json.RawMessage(b)); err != nil {
-			l.log.Error("active client entry not set", "err", err)
+		if err := p.client.SetActiveClient(json.RawMessage(b)); err != nil {
+			p.log.Error("active client entry not set", "err", err)
 		}
 	}
-	l.publishDiagnostics(dirty)
+	then()
 }
 
 // updateDialectLocked takes the host's enablement dialect from the client.
 // Once known it sticks for the connection: an unknown answer changes
 // nothing.
-func (l *Link) updateDialectLocked() {
+func (p *publisher) updateDialectLocked() {
 	// ahpclient learns the shape from the negotiated version and, on a 0.x
 	// host, from the customizations it mirrors (ahp.md §4.7): one source of
 	// truth for what the host speaks.
-	d := l.client.Dialect()
+	d := p.client.Dialect()
 	if d == nil {
 		return
 	}
 	switch d.Enablement() {
 	case wire.EnablementScoped:
-		l.dialect = enablement.DialectEnablement
+		p.st.dialect = enablement.DialectEnablement
 	case wire.EnablementBoolean:
-		l.dialect = enablement.DialectSnapshot08
+		p.st.dialect = enablement.DialectSnapshot08
 	}
 }
 
-// sessionCustomizations reads a joined session's customization list.
-func (l *Link) sessionCustomizations(session string) []wire.Customization {
-	st, ok := l.client.State(session)
-	if !ok {
-		return nil
-	}
-	raw, ok := st["customizations"]
-	if !ok {
-		return nil
-	}
-	var out []wire.Customization
-	if err := wire.FromGeneric(raw, &out); err != nil {
-		return nil
-	}
-	return out
-}
-
-// otherToolNames are the names of every other tool in the joined sessions:
-// server tools and other active clients' tools (never our own entry).
-func (l *Link) otherToolNames() []string {
-	me := l.client.ClientID()
-	set := map[string]bool{}
-	add := func(v any) {
-		list, _ := v.([]any)
-		for _, t := range list {
-			if m, ok := t.(map[string]any); ok {
-				if n, ok := m["name"].(string); ok {
-					set[n] = true
-				}
-			}
-		}
-	}
-	for _, s := range l.client.Joined() {
-		st, ok := l.client.State(s)
-		if !ok {
-			continue
-		}
-		add(st["serverTools"])
-		clients, _ := st["activeClients"].([]any)
-		for _, c := range clients {
-			if m, ok := c.(map[string]any); ok && m["clientId"] != me {
-				add(m["tools"])
-			}
-		}
-	}
-	out := make([]string, 0, len(set))
-	for n := range set {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// clientTree is what Publication needs to know about one folder.
-func (l *Link) clientTreeLocked(f *folder) enablement.ClientTree {
-	snap := l.snaps[f.key]
-	tree := enablement.ClientTree{Resolved: l.ready && snap != nil}
+// clientTreeLocked is what Publication needs to know about one folder.
+func (p *publisher) clientTreeLocked(f *folder) enablement.ClientTree {
+	snap := p.st.snaps[f.key]
+	tree := enablement.ClientTree{Resolved: p.st.ready && snap != nil}
 	if snap == nil {
 		return tree
 	}
-	me := l.client.ClientID()
-	for _, p := range snap.Plugins {
-		src := enablement.ClientPluginSource{ID: pluginID(me, f.key, p.Name), URI: p.URI, Name: p.Name, Nonce: p.Nonce}
-		src.Servers = append(src.Servers, bundledServers(p)...)
+	me := p.client.ClientID()
+	for _, pl := range snap.Plugins {
+		src := enablement.ClientPluginSource{ID: pluginID(me, f.key, pl.Name), URI: pl.URI, Name: pl.Name, Nonce: pl.Nonce}
+		src.Servers = append(src.Servers, bundledServers(pl)...)
 		tree.Plugins = append(tree.Plugins, src)
 	}
 	return tree
 }
 
+// view is what the rows of every folder need, read together: the dialect
+// and each folder's tree, in folder order.
+func (p *publisher) view() (enablement.Dialect, []enablement.ClientTree) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	trees := make([]enablement.ClientTree, len(p.folders))
+	for i, f := range p.folders {
+		trees[i] = p.clientTreeLocked(f)
+	}
+	return p.st.dialect, trees
+}
+
 // entryLocked builds the full SessionActiveClient entry and installs the
 // trees it promises in the served set. ok is false while any folder's
 // store is not loaded (publish nothing then).
-func (l *Link) entryLocked() (wire.SessionActiveClient, bool) {
-	me := l.client.ClientID()
+func (p *publisher) entryLocked() (wire.SessionActiveClient, bool) {
+	me := p.client.ClientID()
 	entry := wire.SessionActiveClient{ClientID: me, DisplayName: "ahpls", Tools: []wire.ToolDefinition{}, Customizations: []wire.ClientPluginCustomization{}}
 
-	taken := l.otherToolNames()
-	l.collisions = nil
-	for _, f := range l.folders {
+	taken := p.host.otherToolNames()
+	p.st.collisions = nil
+	for _, f := range p.folders {
 		defs, coll := f.tools.Resolve(taken)
-		l.collisions = append(l.collisions, coll...)
+		p.st.collisions = append(p.st.collisions, coll...)
 		for _, d := range defs {
 			var w wire.ToolDefinition
 			if err := wire.FromGeneric(d, &w); err != nil {
@@ -300,16 +256,16 @@ func (l *Link) entryLocked() (wire.SessionActiveClient, bool) {
 	}
 
 	pubs := map[string]*pubPlugin{}
-	for _, f := range l.folders {
-		tree := l.clientTreeLocked(f)
-		plugins, ok := enablement.Publication(f.store, tree, l.dialect)
+	for _, f := range p.folders {
+		tree := p.clientTreeLocked(f)
+		plugins, ok := enablement.Publication(f.store, tree, p.st.dialect)
 		if !ok {
 			return entry, false
 		}
-		snap := l.snaps[f.key]
+		snap := p.st.snaps[f.key]
 		byName := map[string]*virtualplugin.Plugin{}
-		for _, p := range snap.Plugins {
-			byName[p.Name] = p
+		for _, pl := range snap.Plugins {
+			byName[pl.Name] = pl
 		}
 		served := &virtualplugin.Snapshot{Folder: snap.Folder, Key: snap.Key, Exclusions: snap.Exclusions}
 		for _, pe := range plugins {
@@ -325,22 +281,71 @@ func (l *Link) entryLocked() (wire.SessionActiveClient, bool) {
 			pubs[pe.ID] = &pubPlugin{id: pe.ID, folder: f, source: src, served: sp, nonce: pe.Nonce}
 			entry.Customizations = append(entry.Customizations, toWire(pe))
 		}
-		l.served.Publish(served)
+		p.served.Publish(served)
 	}
-	l.pubs = pubs
-	for _, p := range pubs {
-		if _, ok := l.history[p.nonce]; ok {
+	p.st.pubs = pubs
+	for _, pp := range pubs {
+		if _, ok := p.st.history[pp.nonce]; ok {
 			continue
 		}
-		l.history[p.nonce] = p
-		order := append(l.histOrder[p.id], p.nonce)
+		p.st.history[pp.nonce] = pp
+		order := append(p.st.histOrder[pp.id], pp.nonce)
 		if len(order) > historyPerPlugin {
-			delete(l.history, order[0])
+			delete(p.st.history, order[0])
 			order = order[1:]
 		}
-		l.histOrder[p.id] = order
+		p.st.histOrder[pp.id] = order
 	}
 	return entry, true
+}
+
+// published is a copy of the current publication by customization id and
+// of the kept versions by nonce (pubPlugin values never change).
+func (p *publisher) published() (pubs, history map[string]*pubPlugin) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.st.pubs), maps.Clone(p.st.history)
+}
+
+// fileAt finds the published plugin carrying a workspace file, and the
+// file's path inside it; nil when none does.
+func (p *publisher) fileAt(absPath string) (*pubPlugin, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var pp *pubPlugin
+	vpath := ""
+	for _, pl := range p.st.pubs {
+		for _, f := range pl.source.Files {
+			if f.Source != "" && editorPath(pl.folder, f.Source) == absPath {
+				pp, vpath = pl, f.VPath
+			}
+		}
+	}
+	return pp, vpath
+}
+
+// status is the published plugins (sorted by id), the tool collisions and
+// the dialect, for Link.Status.
+func (p *publisher) status() ([]PublishedPlugin, []string, enablement.Dialect) {
+	p.mu.Lock()
+	var plugins []PublishedPlugin
+	for id, pl := range p.st.pubs {
+		pp := PublishedPlugin{ID: id, URI: pl.source.URI, Name: pl.source.Name, Nonce: pl.nonce, Folder: pl.folder.abs}
+		for _, n := range pl.source.MCPServers {
+			if !slices.Contains(pl.served.MCPServers, n) {
+				pp.Omitted = append(pp.Omitted, n)
+			}
+		}
+		plugins = append(plugins, pp)
+	}
+	var coll []string
+	for _, c := range p.st.collisions {
+		coll = append(coll, c.Message)
+	}
+	d := p.st.dialect
+	p.mu.Unlock()
+	sort.Slice(plugins, func(i, j int) bool { return plugins[i].ID < plugins[j].ID })
+	return plugins, coll, d
 }
 
 // toWire converts Publication's entry to the wire struct (same JSON).

@@ -22,14 +22,21 @@ type uriParams struct {
 	Encoding string `json:"encoding"`
 }
 
-func (l *Link) registerHandlers() {
-	c := l.client
+// resources answers the host's resource* requests from the served trees.
+// It holds no state of its own (the Server has its own lock).
+type resources struct {
+	served  *virtualplugin.Server
+	folders []*folder // fixed by New
+}
+
+// register installs the handlers on the client.
+func (r resources) register(c *ahpclient.Client) {
 	c.Handle(wire.MethodResourceResolve, func(_ context.Context, raw json.RawMessage) (any, error) {
 		p, err := decodeURIParams(raw)
 		if err != nil {
 			return nil, err
 		}
-		res, err := l.served.Resolve(p.URI)
+		res, err := r.served.Resolve(p.URI)
 		return res, mapServeError(err)
 	})
 	c.Handle(wire.MethodResourceList, func(_ context.Context, raw json.RawMessage) (any, error) {
@@ -37,7 +44,7 @@ func (l *Link) registerHandlers() {
 		if err != nil {
 			return nil, err
 		}
-		res, err := l.served.List(p.URI)
+		res, err := r.served.List(p.URI)
 		return res, mapServeError(err)
 	})
 	c.Handle(wire.MethodResourceRead, func(_ context.Context, raw json.RawMessage) (any, error) {
@@ -49,7 +56,7 @@ func (l *Link) registerHandlers() {
 			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, "encoding must be utf-8 or base64", nil)
 		}
 		// Encoded once per content hash and framed as is (issue 16).
-		res, err := l.served.ReadJSON(p.URI, p.Encoding)
+		res, err := r.served.ReadJSON(p.URI, p.Encoding)
 		if err != nil {
 			return nil, mapServeError(err)
 		}
@@ -77,7 +84,7 @@ func (l *Link) registerHandlers() {
 		if p.Write {
 			return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, virtualplugin.ReadOnly.Message, nil)
 		}
-		if l.ownsURI(p.URI) {
+		if r.ownsURI(p.URI) {
 			return struct{}{}, nil
 		}
 		return nil, ahpclient.NewError(ahpclient.CodePermissionDenied, "ahpls grants access only to its own virtual:// plugin trees", nil)
@@ -85,12 +92,12 @@ func (l *Link) registerHandlers() {
 }
 
 // ownsURI reports a URI inside one of the plugins being served.
-func (l *Link) ownsURI(uri string) bool {
-	if _, ok := l.served.Plugin(uri); ok {
+func (r resources) ownsURI(uri string) bool {
+	if _, ok := r.served.Plugin(uri); ok {
 		return true
 	}
 	// The plugin's parent ("virtual://ahpls/<folder>") is ours too.
-	for _, f := range l.folders {
+	for _, f := range r.folders {
 		if strings.TrimSuffix(uri, "/") == "virtual://ahpls/"+f.key {
 			return true
 		}

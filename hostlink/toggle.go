@@ -18,6 +18,17 @@ import (
 // on our own plugin or bundled server is a local store write followed by a
 // republish to every joined session, everything else is a host action.
 
+// toggler lists the rows of a session and routes toggles. It holds no
+// state of its own: the rows are computed afresh from the host's mirror
+// (hostView) and what the publisher published.
+type toggler struct {
+	client    *ahpclient.Client
+	host      hostView
+	set       *folderSet
+	pub       *publisher
+	republish func() // after a local decision changed (Link.republish)
+}
+
 // toNode converts a host customization (either dialect) for the view.
 func toNode(c wire.Customization) enablement.Node {
 	n := enablement.Node{Type: c.Type, ID: c.ID, URI: c.URI, Name: c.Name, ClientID: c.ClientID, Enabled: c.Enabled}
@@ -36,24 +47,23 @@ func toNode(c wire.Customization) enablement.Node {
 // viewInputs splits a session's host tree by folder: each folder's call
 // to enablement.Rows sees its own plugins, and the first one also sees
 // every item that is not ours (each store knows only its folder).
-func (l *Link) viewInputs(session string) []enablement.ViewInput {
+func (t *toggler) viewInputs(session string) []enablement.ViewInput {
 	var host []wire.Customization
 	dir := ""
 	if session != "" {
-		host = l.sessionCustomizations(session)
-		if st, ok := l.client.State(session); ok {
+		host = t.host.customizations(session)
+		if st, ok := t.client.State(session); ok {
 			if dirs := (wire.V08{}).WorkingDirectories(st); len(dirs) > 0 {
 				dir = dirs[0]
 			}
 		}
 	}
-	connected := l.client.Connected()
-	me := l.client.ClientID()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	ins := make([]enablement.ViewInput, 0, len(l.folders))
-	for i, f := range l.folders {
-		in := enablement.ViewInput{Dialect: l.dialect, Connected: connected, Directory: dir, Store: f.store, Client: l.clientTreeLocked(f)}
+	connected := t.client.Connected()
+	me := t.client.ClientID()
+	dialect, trees := t.pub.view()
+	ins := make([]enablement.ViewInput, 0, len(t.set.folders))
+	for i, f := range t.set.folders {
+		in := enablement.ViewInput{Dialect: dialect, Connected: connected, Directory: dir, Store: f.store, Client: trees[i]}
 		prefix := "virtual://ahpls/" + f.key + "/"
 		for _, c := range host {
 			mine := c.Type == "plugin" && (c.ClientID == me || strings.HasPrefix(c.ID, me+":")) || strings.HasPrefix(c.URI, "virtual://ahpls/")
@@ -71,9 +81,9 @@ func (l *Link) viewInputs(session string) []enablement.ViewInput {
 
 // Rows lists the plugins, MCP servers and leaves of a session with their
 // state and the toggles on offer ("" = our own items only, offline view).
-func (l *Link) Rows(session string) []enablement.Row {
+func (t *toggler) Rows(session string) []enablement.Row {
 	var rows []enablement.Row
-	for _, in := range l.viewInputs(session) {
+	for _, in := range t.viewInputs(session) {
 		rows = append(rows, enablement.Rows(in)...)
 	}
 	return rows
@@ -88,19 +98,19 @@ func (l *Link) Rows(session string) []enablement.Row {
 //
 // session "" means every joined session for host-routed toggles (an editor
 // command on a file names no session); our own Global decisions need none.
-func (l *Link) Toggle(ctx context.Context, session, id string, scope enablement.Kind, enabled bool) error {
+func (t *toggler) Toggle(ctx context.Context, session, id string, scope enablement.Kind, enabled bool) error {
 	if session == "" {
-		if err := l.toggleIn(ctx, "", id, scope, enabled); err == nil || !errors.Is(err, errNeedsSession) {
+		if err := t.toggleIn(ctx, "", id, scope, enabled); err == nil || !errors.Is(err, errNeedsSession) {
 			return err
 		}
-		joined := l.client.Joined()
+		joined := t.client.Joined()
 		if len(joined) == 0 {
 			return enablement.ErrNotConnected
 		}
 		var errs []error
 		done := 0
 		for _, s := range joined {
-			err := l.toggleIn(ctx, s, id, scope, enabled)
+			err := t.toggleIn(ctx, s, id, scope, enabled)
 			if errors.Is(err, errUnknownItem) {
 				continue
 			}
@@ -115,7 +125,7 @@ func (l *Link) Toggle(ctx context.Context, session, id string, scope enablement.
 		}
 		return errors.Join(errs...)
 	}
-	return l.toggleIn(ctx, session, id, scope, enabled)
+	return t.toggleIn(ctx, session, id, scope, enabled)
 }
 
 var (
@@ -123,13 +133,13 @@ var (
 	errUnknownItem  = errors.New("no customization")
 )
 
-func (l *Link) toggleIn(ctx context.Context, session, id string, scope enablement.Kind, enabled bool) error {
+func (t *toggler) toggleIn(ctx context.Context, session, id string, scope enablement.Kind, enabled bool) error {
 	// An own item may be named by its id or by its durable key (the id a
 	// row carries before the host confirms it): a code lens computed then
 	// and clicked later must still reach it.
 	var row *enablement.Row
 	var in enablement.ViewInput
-	ins := l.viewInputs(session)
+	ins := t.viewInputs(session)
 	for _, byKey := range []bool{false, true} {
 		for _, vi := range ins {
 			for _, r := range enablement.Rows(vi) {
@@ -151,7 +161,7 @@ func (l *Link) toggleIn(ctx context.Context, session, id string, scope enablemen
 	}
 	store := in.Store
 	if row.Item.Owned {
-		if f := l.pluginFolder(row.Item.Key); f != nil {
+		if f := t.set.pluginFolder(row.Item.Key); f != nil {
 			store = f.store
 		}
 	}
@@ -162,14 +172,14 @@ func (l *Link) toggleIn(ctx context.Context, session, id string, scope enablemen
 	}
 	if route.Local {
 		if route.Changed {
-			l.republish()
+			t.republish()
 		}
 		return nil
 	}
 	if session == "" {
 		return errNeedsSession
 	}
-	d, err := l.client.Dispatch(session, route.Action)
+	d, err := t.client.Dispatch(session, route.Action)
 	if errors.Is(err, ahpclient.ErrNotConnected) {
 		return enablement.ErrNotConnected
 	}
@@ -183,25 +193,15 @@ func (l *Link) toggleIn(ctx context.Context, session, id string, scope enablemen
 // own items only): the virtual plugin publishing it, the host's leaf
 // published from it, and for a plugin's .mcp.json its bundled servers.
 // Editors toggle "this file" through them, most specific row first.
-func (l *Link) FileRows(session, absPath string) []enablement.Row {
+func (t *toggler) FileRows(session, absPath string) []enablement.Row {
 	absPath = filepath.Clean(absPath)
-	l.mu.Lock()
-	var pp *pubPlugin
-	vpath := ""
-	for _, p := range l.pubs {
-		for _, f := range p.source.Files {
-			if f.Source != "" && editorPath(p.folder, f.Source) == absPath {
-				pp, vpath = p, f.VPath
-			}
-		}
-	}
-	l.mu.Unlock()
+	pp, vpath := t.pub.fileAt(absPath)
 	if pp == nil {
 		return nil
 	}
 	leaves := map[string]bool{}
 	if session != "" {
-		for _, c := range l.sessionCustomizations(session) {
+		for _, c := range t.host.customizations(session) {
 			if c.ID != pp.id {
 				continue
 			}
@@ -213,7 +213,7 @@ func (l *Link) FileRows(session, absPath string) []enablement.Row {
 		}
 	}
 	var leafRows, serverRows, pluginRows []enablement.Row
-	for _, r := range l.Rows(session) {
+	for _, r := range t.Rows(session) {
 		switch {
 		case leaves[r.ID]:
 			leafRows = append(leafRows, r)

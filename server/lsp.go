@@ -137,7 +137,6 @@ func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedPara
 	if s.opts.OnInitialized != nil {
 		s.opts.OnInitialized(bg, roots)
 	}
-	s.ensureHostStatus()
 	return nil
 }
 

@@ -133,59 +133,15 @@ func (s *Server) ShowMessage(t protocol.MessageType, msg string) {
 	}
 }
 
-// HostStatus is the payload of the `ahpls/hostStatus` notification that
-// tells the editor extension how the agent host connection is doing. The
-// server sends one in every session (#18): the bridge reports each change,
-// and when nobody reported anything by the end of initialization the server
-// says that no host is configured.
-type HostStatus struct {
-	// State is one of the HostState* constants.
-	State   string `json:"state"`
-	Message string `json:"message,omitempty"`
-	Host    string `json:"host,omitempty"`
-	// RetryIn is how many seconds until the next connection attempt, while
-	// State is "connecting" after a failed attempt; LastError says why the
-	// last attempt failed.
-	RetryIn   int    `json:"retryIn,omitzero"`
-	LastError string `json:"lastError,omitzero"`
-	// HostVersions and ClientVersions are the protocol versions each side
-	// speaks, when State is "refused" for want of a common one.
-	HostVersions   []string `json:"hostVersions,omitzero"`
-	ClientVersions []string `json:"clientVersions,omitzero"`
-	// HostBuild is the host's build from its `_meta.hostBuild` and ReadOnly
-	// its read-only role (AHP 1.1), while State is "connected".
-	HostBuild string `json:"hostBuild,omitzero"`
-	ReadOnly  bool   `json:"readOnly,omitzero"`
-}
-
-// The states of HostStatus. "No host configured" is HostStateDisconnected
-// with HostStatusNoHost as its message, so clients that know only the four
-// states keep working.
-const (
-	HostStateDisconnected = "disconnected"
-	HostStateConnecting   = "connecting"
-	HostStateConnected    = "connected"
-	HostStateRefused      = "refused"
-	HostStatusNoHost      = "no agent host configured (ahpls.host)"
-)
-
-// MethodHostStatus is the server→client notification carrying HostStatus.
-const MethodHostStatus = "ahpls/hostStatus"
-
-// SendHostStatus queues an `ahpls/hostStatus` notification. Safe from any
-// goroutine.
-func (s *Server) SendHostStatus(st HostStatus) {
-	s.hostStatusSent.Store(true)
+// Notify queues a notification the server itself knows nothing about
+// (method and params as given), in order with the server's own: a part
+// installed around the server (package bridge) talks
+// to its editor extension this way without the server learning its
+// protocol. Use a method name of your own namespace ("ahpls/…"). Safe from
+// any goroutine; before the connection exists nothing is sent.
+func (s *Server) Notify(method string, params any) {
 	if s.pub != nil {
-		s.pub.notify(MethodHostStatus, st)
-	}
-}
-
-// ensureHostStatus reports "no host configured" unless a status was sent:
-// without it editors show "not reported yet" forever (#18).
-func (s *Server) ensureHostStatus() {
-	if !s.hostStatusSent.Load() {
-		s.SendHostStatus(HostStatus{State: HostStateDisconnected, Message: HostStatusNoHost})
+		s.pub.notify(method, params)
 	}
 }
 

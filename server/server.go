@@ -120,8 +120,6 @@ type Server struct {
 	exitOnce sync.Once
 	exitCh   chan struct{}
 
-	hostStatusSent atomic.Bool // an ahpls/hostStatus went out (outbound.go)
-
 	// exMu guards exCache alone (a leaf: nothing else is locked under it).
 	exMu    sync.Mutex
 	exCache map[string]exEntry // workspace folder → its exclude matcher

@@ -295,12 +295,6 @@ func TestExecuteCommands(t *testing.T) {
 	// The server has no host commands of its own (they are the bridge's).
 	err := c.call("workspace/executeCommand", `{"command":"ahpls.toggleCustomization","arguments":[{"uri":"file:///x"}]}`, nil)
 	require.Error(t, err)
-
-	c.srv.SendHostStatus(HostStatus{State: "connecting", Host: "ws://127.0.0.1:1"})
-	n := c.waitFor("hostStatus", func(n note) bool {
-		return n.Method == MethodHostStatus && strings.Contains(string(n.Params), "connecting")
-	})
-	assert.JSONEq(t, `{"state":"connecting","host":"ws://127.0.0.1:1"}`, string(n.Params))
 }
 
 func TestExternalDiagnosticsMerge(t *testing.T) {

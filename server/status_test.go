@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -13,12 +12,12 @@ import (
 	"go.lsp.dev/uri"
 )
 
-func hostStatuses(c *testClient) []string {
+func notesOf(c *testClient, method string) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []string
 	for _, n := range c.notes {
-		if n.Method == MethodHostStatus {
+		if n.Method == method {
 			out = append(out, compactRaw(n.Params))
 		}
 	}
@@ -34,60 +33,36 @@ func compactRaw(raw json.RawMessage) string {
 	return string(b)
 }
 
-// With no host configured the server still reports a status (#18): clients
-// showed "not reported yet" forever.
-func TestHostStatusWithoutHost(t *testing.T) {
+// Notify carries any payload under any method name to the editor, in the
+// order sent: the server knows no custom notification of its own (the
+// bridge's host status is one).
+func TestNotify(t *testing.T) {
 	c := newTestClient(t, clientSetup{folders: []string{t.TempDir()}})
-	c.waitFor("hostStatus", func(n note) bool { return n.Method == MethodHostStatus })
-	// A request after initialized: every notification of initialized is out.
-	require.NoError(t, c.call("shutdown", `null`, nil))
-	assert.Equal(t, []string{`{"message":"no agent host configured (ahpls.host)","state":"disconnected"}`}, hostStatuses(c))
-}
-
-// When the bridge reports during initialization, the default is not sent.
-func TestHostStatusFromBridgeWins(t *testing.T) {
-	var c *testClient
-	opts := Options{OnInitialized: func(context.Context, []string) {
-		c.srv.SendHostStatus(HostStatus{State: HostStateConnecting, Host: "ws://127.0.0.1:1"})
-	}}
-	root := t.TempDir()
-	c = newTestClient(t, clientSetup{opts: opts, folders: []string{root}, noInit: true})
-	c.initialize(clientSetup{folders: []string{root}})
-	c.waitFor("hostStatus", func(n note) bool { return n.Method == MethodHostStatus })
-	require.NoError(t, c.call("shutdown", `null`, nil))
-	assert.Equal(t, []string{`{"host":"ws://127.0.0.1:1","state":"connecting"}`}, hostStatuses(c))
-}
-
-// Every state of the status reaches the client with its fields.
-func TestHostStatusEveryState(t *testing.T) {
-	c := newTestClient(t, clientSetup{folders: []string{t.TempDir()}})
-	c.waitFor("default hostStatus", func(n note) bool { return n.Method == MethodHostStatus })
-	sent := []HostStatus{
-		{State: HostStateConnecting, Host: "ws://127.0.0.1:1"},
-		{State: HostStateConnecting, Host: "ws://127.0.0.1:1", RetryIn: 4, LastError: "dial tcp 127.0.0.1:1: connect: connection refused"},
-		{State: HostStateConnected, Host: "ws://127.0.0.1:9", Message: "connected to ws://127.0.0.1:9 (AHP 1.0.0)"},
-		{State: HostStateRefused, Host: "ws://127.0.0.1:9", Message: "no common protocol version", HostVersions: []string{"2.0.0"}, ClientVersions: []string{"1.0.0", "0.9.0"}},
-		{State: HostStateDisconnected, Message: HostStatusNoHost},
+	type payload struct {
+		State string `json:"state"`
+		N     int    `json:"n,omitzero"`
 	}
-	for _, st := range sent {
-		c.srv.SendHostStatus(st)
-	}
-	want := []string{
-		`{"message":"no agent host configured (ahpls.host)","state":"disconnected"}`,
-		`{"host":"ws://127.0.0.1:1","state":"connecting"}`,
-		`{"host":"ws://127.0.0.1:1","lastError":"dial tcp 127.0.0.1:1: connect: connection refused","retryIn":4,"state":"connecting"}`,
-		`{"host":"ws://127.0.0.1:9","message":"connected to ws://127.0.0.1:9 (AHP 1.0.0)","state":"connected"}`,
-		`{"clientVersions":["1.0.0","0.9.0"],"host":"ws://127.0.0.1:9","hostVersions":["2.0.0"],"message":"no common protocol version","state":"refused"}`,
-		`{"message":"no agent host configured (ahpls.host)","state":"disconnected"}`,
+	sent := []payload{{State: "a"}, {State: "b", N: 2}, {State: "c"}}
+	for _, p := range sent {
+		c.srv.Notify("test/custom", p)
 	}
 	seen := 0
-	c.waitFor("last status", func(n note) bool {
-		if n.Method == MethodHostStatus {
+	c.waitFor("last custom note", func(n note) bool {
+		if n.Method == "test/custom" {
 			seen++
 		}
-		return seen == len(want)
+		return seen == len(sent)
 	})
-	assert.Equal(t, want, hostStatuses(c))
+	assert.Equal(t, []string{`{"state":"a"}`, `{"n":2,"state":"b"}`, `{"state":"c"}`}, notesOf(c, "test/custom"))
+}
+
+// Without the bridge the server says nothing about an agent host: the
+// default "no host" status is the bridge's (package bridge).
+func TestNoHostStatusFromTheServer(t *testing.T) {
+	c := newTestClient(t, clientSetup{folders: []string{t.TempDir()}})
+	// A request after initialized: every notification of initialized is out.
+	require.NoError(t, c.call("shutdown", `null`, nil))
+	assert.Empty(t, notesOf(c, "ahpls/hostStatus"))
 }
 
 // The first scan of the workspace is reported as work-done progress.

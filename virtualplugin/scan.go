@@ -186,6 +186,19 @@ func (b *Builder) Changed(paths ...string) {
 	}
 }
 
+// SetExclude replaces Options.Exclude (the `ahpls.exclude` globs or a
+// folder's .ahpls/config.json changed): the next Build walks the folder
+// again under the new globs, so a newly excluded file leaves every tree (it
+// is no longer served) and a file no longer excluded comes back.
+func (b *Builder) SetExclude(m *wsfs.Matcher) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.opts.Exclude = m
+	b.entries = map[string]*entry{}
+	b.sorted = nil
+	b.scanned = false
+}
+
 // Recheck drops every file's publication verdict, so the next Build runs
 // Options.Check again over each file (the rules changed, not the files).
 func (b *Builder) Recheck() {

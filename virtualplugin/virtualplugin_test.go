@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 func write(t testing.TB, root, rel, content string) string {
@@ -366,4 +367,40 @@ func TestEmptyWorkspacePublishesNothing(t *testing.T) {
 	write(t, root, "main.go", "package main")
 	_, snap := build(t, root)
 	assert.Empty(t, snap.Plugins)
+}
+
+// SetExclude on a built folder: the next Build leaves the newly excluded
+// skill out of its plugin (and so out of what a Server serves), and brings
+// it back when the glob goes.
+func TestSetExclude(t *testing.T) {
+	root := sampleWorkspace(t, t.TempDir())
+	b, snap := build(t, root)
+	has := func(snap *Snapshot, vpath string) bool {
+		for _, p := range snap.Plugins {
+			if _, ok := p.File(vpath); ok {
+				return true
+			}
+		}
+		return false
+	}
+	require.True(t, has(snap, "skills/review/SKILL.md"))
+
+	m, err := wsfs.NewMatcher([]string{".claude/skills/review"})
+	require.NoError(t, err)
+	b.SetExclude(m)
+	snap, err = b.Build()
+	require.NoError(t, err)
+	assert.False(t, has(snap, "skills/review/SKILL.md"), "excluded: not in any tree")
+	assert.True(t, has(snap, "skills/lint/SKILL.md"), "the rest stays")
+	srv := NewServer()
+	srv.Publish(snap)
+	for _, p := range snap.Plugins {
+		_, err := srv.Read(p.URI+"/skills/review/SKILL.md", "")
+		require.Error(t, err, "not served")
+	}
+
+	b.SetExclude(nil)
+	snap, err = b.Build()
+	require.NoError(t, err)
+	assert.True(t, has(snap, "skills/review/SKILL.md"), "back once the glob goes")
 }

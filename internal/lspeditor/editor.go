@@ -36,7 +36,7 @@ type Editor struct {
 	changed  chan struct{} // closed and replaced on every notification
 	last     map[string]Published
 	history  []Published
-	statuses []server.HostStatus
+	statuses []bridge.HostStatus
 	onShow   func(uri string) // EditorOptions.OnShowDocument
 }
 
@@ -139,8 +139,8 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 			e.history = append(e.history, pub)
 			e.mu.Unlock()
 		}
-	case server.MethodHostStatus:
-		var st server.HostStatus
+	case bridge.MethodHostStatus:
+		var st bridge.HostStatus
 		if json.Unmarshal(req.Params(), &st) == nil {
 			e.mu.Lock()
 			e.statuses = append(e.statuses, st)
@@ -236,10 +236,10 @@ func (e *Editor) Diagnostics(path string) (Published, bool) {
 }
 
 // HostStatuses is every ahpls/hostStatus notification so far, in order.
-func (e *Editor) HostStatuses() []server.HostStatus {
+func (e *Editor) HostStatuses() []bridge.HostStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]server.HostStatus(nil), e.statuses...)
+	return append([]bridge.HostStatus(nil), e.statuses...)
 }
 
 // History is every publication so far, in arrival order.
