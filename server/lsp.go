@@ -116,6 +116,8 @@ func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedPara
 	// read loop first, or the answers could never be read (trap 2).
 	jsonrpc2.Async(ctx)
 	s := l.s
+	// The client has the initialize answer: notifications may go out.
+	s.pub.open()
 	bg := s.ctx
 	s.mu.Lock()
 	caps := s.caps
