@@ -446,6 +446,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = snap, kind, loc.rel, diags, lsp
 	fs.snapSumOK = false
 	fs.onDisk = onDisk
+	s.indexLocked(u, fs)
 	s.publishLocked(u, fs, open)
 	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
 		if fs.cancel != nil {

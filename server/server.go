@@ -108,6 +108,8 @@ type Server struct {
 
 	// views caches what each agent sees per folder (view.go).
 	views viewCache
+	// symbols is the workspace/symbol index (index.go).
+	symbols symbolIndex
 
 	conn   jsonrpc2.Conn
 	client protocol.Client
@@ -138,6 +140,9 @@ type Server struct {
 	folders    []folder
 	settings   settings.Settings
 	settingsOK bool // at least one settings source was read
+	// scanStarted: the first workspace scan began (settings that change
+	// the excludes before it need no rescan of their own).
+	scanStarted bool
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
 	// changed); a memoized check is reused only under the generation it
 	// was made with.

@@ -55,7 +55,7 @@ func TestNothingPublishedBeforeInitializeAnswer(t *testing.T) {
 		found := false
 		for !found {
 			var m struct {
-				Method string       `json:"method"`
+				Method string      `json:"method"`
 				Params wirePublish `json:"params"`
 			}
 			require.NoError(t, json.Unmarshal(r.rd.next(), &m))

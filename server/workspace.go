@@ -120,6 +120,7 @@ func (s *Server) readPath(p string) ([]byte, error) {
 type wsLayout struct {
 	s    *Server
 	root string
+	r    *wsfs.Root // when set (a scan), reads share its resolved folders
 	mu   sync.Mutex
 	memo map[string]model.PluginFormat
 }
@@ -133,7 +134,7 @@ func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	if f, ok := l.memo[dir]; ok {
 		return f
 	}
-	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
+	f := diagnostics.DetectPluginFormat(l.read, dir)
 	if l.memo == nil {
 		l.memo = map[string]model.PluginFormat{}
 	}
@@ -147,7 +148,15 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 	if l.root == "" {
 		return false
 	}
-	return model.ClaudeListed(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
+	return model.ClaudeListed(l.read, dir)
+}
+
+// read is readRel through the layout's Root when it has one.
+func (l *wsLayout) read(rel string) ([]byte, bool) {
+	if l.r == nil {
+		return l.s.readRel(l.root, rel)
+	}
+	return wsFS{s: l.s, root: l.root, r: l.r}.readBuffered(rel)
 }
 
 // wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
@@ -155,6 +164,20 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 type wsFS struct {
 	s    *Server
 	root string
+	r    *wsfs.Root // nil: a fresh one per call
+}
+
+func (w wsFS) fsRoot() *wsfs.Root {
+	if w.r != nil {
+		return w.r
+	}
+	return wsfs.NewRoot(w.root)
+}
+
+// readBuffered is ReadFile as a found/not-found answer.
+func (w wsFS) readBuffered(rel string) ([]byte, bool) {
+	b, err := w.ReadFile(rel)
+	return b, err == nil
 }
 
 func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
@@ -163,7 +186,7 @@ func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
 	}
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
 	// wsfs refuses symlinks that lead out of the workspace.
-	st, err := wsfs.NewRoot(w.root).Stat(rel)
+	st, err := w.fsRoot().Stat(rel)
 	if err == nil {
 		return st, nil
 	}
@@ -186,7 +209,7 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, nil
 	}
-	return wsfs.ReadIn(w.root, rel, diagnostics.MaxFileSize+1)
+	return w.fsRoot().Read(rel, diagnostics.MaxFileSize+1)
 }
 
 // ReadDir implements diagnostics.WorkspaceLister (duplicate-name rules),
@@ -196,39 +219,7 @@ func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(rel) {
 		return nil, fs.ErrNotExist
 	}
-	return wsfs.NewRoot(w.root).ReadDir(rel)
-}
-
-// scanFolder walks a workspace folder for customization files (wsfs.Walk:
-// any depth, default and configured excludes, .gitignore as `ahpls check`
-// honours it, never following symlinks) and feeds each into the funnel.
-func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
-
-// scanUnder scans the part of workspace folder root below start.
-func (s *Server) scanUnder(root, start string) int {
-	layout := &wsLayout{s: s, root: root}
-	under := ""
-	if start != root {
-		r, err := filepath.Rel(root, start)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return 0
-		}
-		under = filepath.ToSlash(r)
-	}
-	n := 0
-	opt := wsfs.WalkOptions{Exclude: s.excludeMatcher(root), Under: under, GitIgnore: s.gitIgnore(root), Keep: model.LoadedWhenIgnored}
-	_ = wsfs.Walk(root, opt, func(e wsfs.Entry) error {
-		if !e.Type.IsRegular() {
-			return nil // folders are walked; symlinks, FIFOs and devices are not files to check
-		}
-		if model.Classify(e.Rel, layout) == model.KindNone {
-			return nil
-		}
-		n++
-		s.fileEvent(uri.File(filepath.Join(root, filepath.FromSlash(e.Rel))), CauseScan)
-		return nil
-	})
-	return n
+	return w.fsRoot().ReadDir(rel)
 }
 
 // gitIgnoreChanged rescans below a .gitignore that was created, changed or

@@ -1,0 +1,138 @@
+package server
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// symbolIndex is what workspace/symbol searches: the named customizations
+// of every checked file (name, kind, place), kept current by the checks
+// themselves (every funnel event and the scan end in indexLocked), so a
+// query reads a list instead of parsing every file again (#30: about 1 s
+// per query at 50k skills before). Its lock is a leaf: nothing else is
+// locked under it.
+type symbolIndex struct {
+	mu    sync.Mutex
+	byURI map[uri.URI][]indexedSymbol
+	order []uri.URI // byURI's keys sorted; nil when a change made it stale
+}
+
+type indexedSymbol struct {
+	name, lower string // lower: strings.ToLower(name), for matching
+	kind        protocol.SymbolKind
+	container   string
+	rng         protocol.Range
+}
+
+// set replaces u's symbols (none removes u).
+func (x *symbolIndex) set(u uri.URI, syms []indexedSymbol) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.byURI == nil {
+		x.byURI = map[uri.URI][]indexedSymbol{}
+	}
+	_, had := x.byURI[u]
+	if len(syms) == 0 {
+		if had {
+			delete(x.byURI, u)
+			x.order = nil
+		}
+		return
+	}
+	x.byURI[u] = syms
+	if !had {
+		x.order = nil
+	}
+}
+
+// search returns up to limit symbols whose names hold query's characters
+// in order (case-insensitive), files in URI order; stop is polled now and
+// then (a cancelled request), and a stopped search returns nil.
+func (x *symbolIndex) search(query string, limit int, stop func() bool) protocol.SymbolInformationSlice {
+	q := []rune(strings.ToLower(query))
+	out := protocol.SymbolInformationSlice{}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.order == nil {
+		x.order = make([]uri.URI, 0, len(x.byURI))
+		for u := range x.byURI {
+			x.order = append(x.order, u)
+		}
+		slices.Sort(x.order)
+	}
+	for i, u := range x.order {
+		if i%4096 == 0 && stop() {
+			return nil
+		}
+		for _, sym := range x.byURI[u] {
+			if !fuzzyLower(q, sym.lower) {
+				continue
+			}
+			container := sym.container
+			out = append(out, protocol.SymbolInformation{
+				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: sym.name, Kind: sym.kind, ContainerName: &container},
+				Location:              protocol.Location{URI: u, Range: sym.rng},
+			})
+			if len(out) >= limit {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// fuzzyLower is fuzzyMatch with the query already lowered into runes.
+func fuzzyLower(q []rune, lower string) bool {
+	if len(q) == 0 {
+		return true
+	}
+	i := 0
+	for _, r := range lower {
+		if r == q[i] {
+			i++
+			if i == len(q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// indexLocked brings u's entries in the symbol index in line with fs's
+// last check (s.mu held).
+func (s *Server) indexLocked(u uri.URI, fs *fileState) {
+	if fs.kind == model.KindNone || fs.snap.Text == nil {
+		s.symbols.set(u, nil)
+		return
+	}
+	cs := customizations(fs.kind, fs.rel, fs.snap.Text)
+	if len(cs) == 0 {
+		s.symbols.set(u, nil)
+		return
+	}
+	// The names sit near the top (frontmatter, manifest keys): index the
+	// lines up to the last one only.
+	end := 0
+	for _, c := range cs {
+		end = max(end, c.span.End)
+	}
+	text := fs.snap.Text
+	end = min(end, len(text))
+	if nl := bytes.IndexByte(text[end:], '\n'); nl >= 0 {
+		text = text[:end+nl+1]
+	}
+	idx := model.NewLineIndex(text)
+	container := fs.kind.Noun() + " · " + fs.rel
+	syms := make([]indexedSymbol, 0, len(cs))
+	for _, c := range cs {
+		syms = append(syms, indexedSymbol{name: c.name, lower: strings.ToLower(c.name), kind: c.kind, container: container, rng: lspRange(idx.Range(c.span, s.enc))})
+	}
+	s.symbols.set(u, syms)
+}

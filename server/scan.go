@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
+)
+
+// The workspace scan walks and checks at once, as `ahpls check` does
+// (#30): wsfs.WalkParallel with one worker per allowed check, each worker
+// listing a folder and checking its customization files inline, so
+// listing and rules overlap on every core and no goroutine or timer waits
+// per file. A file is published as soon as its check ends; one with
+// nothing to report and never published before needs no publication. The
+// scan does not take the funnel's check slots (Server.sem): an opened
+// file, a keystroke or a request's flush is checked at once while the
+// scan runs.
+
+// scanCount counts one scan's progress for the $/progress report.
+type scanCount struct {
+	found, checked, withFindings atomic.Int64
+}
+
+// scanFolder scans a whole workspace folder (see scanUnder).
+func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
+
+// scanUnder walks the part of workspace folder root below start for
+// customization files (wsfs.WalkParallel: any depth, default and
+// configured excludes, .gitignore as `ahpls check` honours it, symlinked
+// folders never entered) and checks each; it returns how many it found.
+func (s *Server) scanUnder(root, start string) int {
+	return s.scan(root, start, nil)
+}
+
+func (s *Server) scan(root, start string, count *scanCount) int {
+	if count == nil {
+		count = &scanCount{}
+	}
+	under := ""
+	if start != root {
+		r, err := filepath.Rel(root, start)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return 0
+		}
+		under = filepath.ToSlash(r)
+	}
+	fsRoot := wsfs.NewRoot(root)
+	layout := &wsLayout{s: s, root: root, r: fsRoot}
+	wfs := wsFS{s: s, root: root, r: fsRoot}
+	ex := s.excludes(root)
+	opt := wsfs.WalkOptions{
+		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
+		Listed: func(_ string, es []wsfs.Entry) {
+			for _, e := range es {
+				if e.Type == fs.ModeDir {
+					fsRoot.KnownRealDir(e.Rel) // reached without a symlink
+				}
+			}
+		},
+	}
+	var n atomic.Int64
+	_ = wsfs.WalkParallel(root, opt, cap(s.sem), func(e wsfs.Entry) error {
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		if e.IsDir() || !model.MaybeCustomization(e.Rel) {
+			return nil
+		}
+		if !e.Type.IsRegular() && e.Type&fs.ModeSymlink == 0 {
+			return nil // FIFOs and devices are not files to check
+		}
+		if model.Classify(e.Rel, layout) == model.KindNone {
+			return nil
+		}
+		n.Add(1)
+		count.found.Add(1)
+		u := uri.File(filepath.Join(root, filepath.FromSlash(e.Rel)))
+		if e.Type&fs.ModeSymlink != 0 {
+			// Rare: the funnel's check resolves it inside the folder.
+			s.fileEvent(u, CauseScan)
+			count.checked.Add(1)
+			return nil
+		}
+		if s.scanCheck(u, root, e, fsRoot, layout, wfs) {
+			count.withFindings.Add(1)
+		}
+		count.checked.Add(1)
+		return nil
+	})
+	return int(n.Load())
+}
+
+// scanCheck checks one file the scan found, on the walker's goroutine,
+// and publishes the result if no event about the file came meanwhile. An
+// open file, or one whose check is already queued or running, is left to
+// the funnel. It reports whether the file has findings.
+func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS) bool {
+	s.views.invalidate()
+	s.mu.Lock()
+	if _, open := s.docs[u]; open {
+		s.mu.Unlock()
+		return false
+	}
+	fs := s.stateFor(u)
+	if fs.running || fs.timer != nil {
+		s.mu.Unlock()
+		return false
+	}
+	fs.gen++
+	gen := fs.gen
+	s.mu.Unlock()
+
+	text, err := fsRoot.ReadEntry(e, diagnostics.MaxFileSize+1)
+	if err != nil {
+		// Gone or not readable now: the funnel decides (it publishes
+		// file/unreadable or forgets the file).
+		s.fileEvent(u, CauseScan)
+		return false
+	}
+	kind := model.Classify(e.Rel, layout)
+	var diags []model.Diagnostic
+	if kind != model.KindNone {
+		diags = s.rulesFor(u, e.Rel, kind, text, wfs, layout)
+	}
+	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
+	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fs = s.files[u]
+	if fs == nil || fs.gen != gen {
+		return false // an event superseded this check; its own check publishes
+	}
+	if _, open := s.docs[u]; open {
+		return false
+	}
+	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = Snapshot{URI: u, Text: text}, kind, e.Rel, diags, lsp
+	fs.snapSumOK = false
+	fs.onDisk = kind != model.KindNone
+	s.indexLocked(u, fs)
+	s.publishLocked(u, fs, false)
+	return len(lsp) > 0
+}
+
+// scanWithProgress scans workspace folders in the background and, when
+// the editor supports work-done progress, reports it with $/progress
+// (begin, counts as files are checked, end) (#18, #30). It returns at
+// once; requests are answered while the scan runs.
+func (s *Server) scanWithProgress(ctx context.Context, roots []string) {
+	s.mu.Lock()
+	s.scanStarted = true
+	s.mu.Unlock()
+	go s.runScan(ctx, roots)
+}
+
+func (s *Server) runScan(ctx context.Context, roots []string) {
+	var p *Progress
+	if len(roots) > 0 {
+		p = s.StartProgress(ctx, "ahpls", "scanning the workspace")
+	}
+	count := &scanCount{}
+	stop := make(chan struct{})
+	reported := make(chan struct{})
+	go func() {
+		defer close(reported)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if c := count.checked.Load(); c != last && p != nil {
+				last = c
+				p.Report(fmt.Sprintf("checked %d of %d files found so far", c, count.found.Load()), -1)
+			}
+		}
+	}()
+	start := time.Now()
+	for _, r := range roots {
+		n := s.scan(r, r, count)
+		s.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("ahpls: %d customization files in %s", n, r))
+	}
+	close(stop)
+	<-reported
+	s.log.Info("scan done", "files", count.found.Load(), "withFindings", count.withFindings.Load(), "took", time.Since(start))
+	if p != nil {
+		if ctx.Err() != nil {
+			p.End("stopped")
+			return
+		}
+		p.End(fmt.Sprintf("checked %d customization files, %d with findings", count.checked.Load(), count.withFindings.Load()))
+	}
+}
