@@ -116,47 +116,52 @@ func (s *Server) readPath(p string) ([]byte, error) {
 }
 
 // wsLayout answers plugin-root questions from manifests on disk or in open
-// buffers; one per check, memoised.
+// buffers; one per check (or one per scan, shared by its walkers),
+// memoised.
 type wsLayout struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // when set (a scan), reads share its resolved folders
-	mu   sync.Mutex
-	memo map[string]model.PluginFormat
+	seen *walkSeen  // when set (a scan), absences are answered from the walk
+	memo sync.Map   // folder → model.PluginFormat
+	// claude: plugin root → whether a Claude marketplace lists it.
+	claude sync.Map
 }
 
+// PluginRoot is asked for every folder above every file: a memo hit takes
+// no lock. Two walkers may detect the same folder at once and get the same
+// answer.
 func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	if l.root == "" {
 		return model.FormatNone
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f, ok := l.memo[dir]; ok {
-		return f
+	if f, ok := l.memo.Load(dir); ok {
+		return f.(model.PluginFormat)
 	}
-	f := diagnostics.DetectPluginFormat(l.read, dir)
-	if l.memo == nil {
-		l.memo = map[string]model.PluginFormat{}
-	}
-	l.memo[dir] = f
-	return f
+	got, _ := l.memo.LoadOrStore(dir, diagnostics.DetectPluginFormat(l.read, dir))
+	return got.(model.PluginFormat)
 }
 
 // ClaudeListed implements model.ClaudeListing (implied targets) from
-// manifests on disk or in open buffers.
+// manifests on disk or in open buffers, memoised like PluginRoot.
 func (l *wsLayout) ClaudeListed(dir string) bool {
 	if l.root == "" {
 		return false
 	}
-	return model.ClaudeListed(l.read, dir)
+	if v, ok := l.claude.Load(dir); ok {
+		return v.(bool)
+	}
+	got := model.ClaudeListed(l.read, dir)
+	l.claude.Store(dir, got)
+	return got
 }
 
-// read is readRel through the layout's Root when it has one.
+// read is readRel through the layout's Root and walk when it has them.
 func (l *wsLayout) read(rel string) ([]byte, bool) {
 	if l.r == nil {
 		return l.s.readRel(l.root, rel)
 	}
-	return wsFS{s: l.s, root: l.root, r: l.r}.readBuffered(rel)
+	return wsFS{s: l.s, root: l.root, r: l.r, seen: l.seen}.readBuffered(rel)
 }
 
 // wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
@@ -165,6 +170,7 @@ type wsFS struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // nil: a fresh one per call
+	seen *walkSeen  // nil: ask the disk
 }
 
 func (w wsFS) fsRoot() *wsfs.Root {
@@ -185,6 +191,15 @@ func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
 		return nil, fs.ErrNotExist
 	}
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
+	if fi, err, known := w.seen.stat(rel); known {
+		if err == nil {
+			return fi, nil
+		}
+		if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
+			return bufferInfo{name: filepath.Base(p), size: int64(len(snap.Text))}, nil
+		}
+		return nil, err
+	}
 	// wsfs refuses symlinks that lead out of the workspace.
 	st, err := w.fsRoot().Stat(rel)
 	if err == nil {
@@ -208,6 +223,9 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, nil
+	}
+	if w.seen.absent(rel) {
+		return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}
 	}
 	return w.fsRoot().Read(rel, diagnostics.MaxFileSize+1)
 }
