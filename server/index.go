@@ -26,6 +26,7 @@ type symbolIndex struct {
 
 type indexedSymbol struct {
 	name, lower string // lower: strings.ToLower(name), for matching
+	file        model.Kind // the kind of the file defining it
 	kind        protocol.SymbolKind
 	container   string
 	rng         protocol.Range
@@ -88,6 +89,23 @@ func (x *symbolIndex) search(query string, limit int, stop func() bool) protocol
 	return out
 }
 
+// named returns the places defining name in files of one of kinds, in
+// URI order.
+func (x *symbolIndex) named(name string, kinds []model.Kind) protocol.LocationSlice {
+	out := protocol.LocationSlice{}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for u, syms := range x.byURI {
+		for _, sym := range syms {
+			if sym.name == name && slices.Contains(kinds, sym.file) {
+				out = append(out, protocol.Location{URI: u, Range: sym.rng})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b protocol.Location) int { return strings.Compare(string(a.URI), string(b.URI)) })
+	return out
+}
+
 // fuzzyLower is fuzzyMatch with the query already lowered into runes.
 func fuzzyLower(q []rune, lower string) bool {
 	if len(q) == 0 {
@@ -132,7 +150,7 @@ func (s *Server) indexLocked(u uri.URI, fs *fileState) {
 	container := fs.kind.Noun() + " · " + fs.rel
 	syms := make([]indexedSymbol, 0, len(cs))
 	for _, c := range cs {
-		syms = append(syms, indexedSymbol{name: c.name, lower: strings.ToLower(c.name), kind: c.kind, container: container, rng: lspRange(idx.Range(c.span, s.enc))})
+		syms = append(syms, indexedSymbol{name: c.name, lower: strings.ToLower(c.name), file: fs.kind, kind: c.kind, container: container, rng: lspRange(idx.Range(c.span, s.enc))})
 	}
 	s.symbols.set(u, syms)
 }

@@ -139,8 +139,9 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	}
 	kind := model.Classify(e.Rel, layout)
 	var diags []model.Diagnostic
+	var sum [32]byte
 	if kind != model.KindNone {
-		diags = s.rulesFor(u, e.Rel, kind, text, wfs, layout)
+		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout)
 	}
 	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
 	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
@@ -155,10 +156,12 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 		return false
 	}
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = Snapshot{URI: u, Text: text}, kind, e.Rel, diags, lsp
-	fs.snapSumOK = false
+	fs.snapSum, fs.snapSumOK = sum, kind != model.KindNone
+	fs.textDropped = false
 	fs.onDisk = kind != model.KindNone
 	s.indexLocked(u, fs)
 	s.publishLocked(u, fs, false)
+	s.dropTextLocked(fs)
 	return len(lsp) > 0
 }
 

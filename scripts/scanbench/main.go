@@ -130,7 +130,12 @@ func main() {
 	call("initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": folderURI,
 		"workspaceFolders": []any{map[string]any{"uri": folderURI, "name": filepath.Base(root)}},
-		"capabilities":     map[string]any{"window": map[string]any{"workDoneProgress": true}},
+		// As VS Code: progress, and file watching by the editor (else the
+		// server walks the tree once more to set up its own watches).
+		"capabilities": map[string]any{
+			"window":    map[string]any{"workDoneProgress": true},
+			"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
+		},
 	})
 	send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
 	var hovers []time.Duration
