@@ -25,7 +25,7 @@ type symbolIndex struct {
 }
 
 type indexedSymbol struct {
-	name, lower string // lower: strings.ToLower(name), for matching
+	name, lower string     // lower: strings.ToLower(name), for matching
 	file        model.Kind // the kind of the file defining it
 	kind        protocol.SymbolKind
 	container   string
