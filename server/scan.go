@@ -79,7 +79,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 		},
 	}
 	var n atomic.Int64
-	_ = wsfs.WalkParallel(root, opt, cap(s.sem), func(e wsfs.Entry) error {
+	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
 		}
@@ -309,3 +309,10 @@ func (w walkInfo) Mode() fs.FileMode  { return w.mode }
 func (w walkInfo) ModTime() time.Time { return time.Time{} }
 func (w walkInfo) IsDir() bool        { return w.mode.IsDir() }
 func (w walkInfo) Sys() any           { return nil }
+
+// scanWorkers is how many walkers a scan runs: one per allowed check but
+// one, so a request or an opened file's check always finds a core free
+// (on one core, one walker).
+func (s *Server) scanWorkers() int {
+	return max(1, cap(s.sem)-1)
+}

@@ -171,8 +171,10 @@ func main() {
 		pubs, first.Round(time.Millisecond), last.Round(time.Millisecond),
 		(st.UserTime() + st.SystemTime()).Seconds(), st.UserTime().Seconds(), st.SystemTime().Seconds())
 	if len(hovers) > 0 {
+		fmt.Printf(" first_hover=%s", hovers[0].Round(time.Microsecond))
 		slices.Sort(hovers)
-		fmt.Printf(" hovers=%d p50=%s max=%s", len(hovers), hovers[len(hovers)/2].Round(time.Microsecond), hovers[len(hovers)-1].Round(time.Microsecond))
+		fmt.Printf(" hovers=%d p50=%s p95=%s max=%s", len(hovers), hovers[len(hovers)/2].Round(time.Microsecond),
+			hovers[len(hovers)*95/100].Round(time.Microsecond), hovers[len(hovers)-1].Round(time.Microsecond))
 	}
 	fmt.Println()
 }
