@@ -21,7 +21,14 @@ import (
 type symbolIndex struct {
 	mu    sync.Mutex
 	byURI map[uri.URI][]indexedSymbol
-	order []uri.URI // byURI's keys sorted; nil when a change made it stale
+	// flat is every symbol in URI order, what a search reads (no map
+	// lookups on the way); nil when a change made it stale.
+	flat []flatSymbol
+}
+
+type flatSymbol struct {
+	u uri.URI
+	*indexedSymbol
 }
 
 type indexedSymbol struct {
@@ -39,18 +46,15 @@ func (x *symbolIndex) set(u uri.URI, syms []indexedSymbol) {
 	if x.byURI == nil {
 		x.byURI = map[uri.URI][]indexedSymbol{}
 	}
-	_, had := x.byURI[u]
 	if len(syms) == 0 {
-		if had {
+		if _, had := x.byURI[u]; had {
 			delete(x.byURI, u)
-			x.order = nil
+			x.flat = nil
 		}
 		return
 	}
 	x.byURI[u] = syms
-	if !had {
-		x.order = nil
-	}
+	x.flat = nil
 }
 
 // search returns up to limit symbols whose names hold query's characters
@@ -61,29 +65,36 @@ func (x *symbolIndex) search(query string, limit int, stop func() bool) protocol
 	out := protocol.SymbolInformationSlice{}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.order == nil {
-		x.order = make([]uri.URI, 0, len(x.byURI))
-		for u := range x.byURI {
-			x.order = append(x.order, u)
+	if x.flat == nil {
+		us := make([]uri.URI, 0, len(x.byURI))
+		n := 0
+		for u, syms := range x.byURI {
+			us = append(us, u)
+			n += len(syms)
 		}
-		slices.Sort(x.order)
+		slices.Sort(us)
+		x.flat = make([]flatSymbol, 0, n)
+		for _, u := range us {
+			syms := x.byURI[u]
+			for i := range syms {
+				x.flat = append(x.flat, flatSymbol{u, &syms[i]})
+			}
+		}
 	}
-	for i, u := range x.order {
+	for i, f := range x.flat {
 		if i%4096 == 0 && stop() {
 			return nil
 		}
-		for _, sym := range x.byURI[u] {
-			if !fuzzyLower(q, sym.lower) {
-				continue
-			}
-			container := sym.container
-			out = append(out, protocol.SymbolInformation{
-				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: sym.name, Kind: sym.kind, ContainerName: &container},
-				Location:              protocol.Location{URI: u, Range: sym.rng},
-			})
-			if len(out) >= limit {
-				return out
-			}
+		if !fuzzyLower(q, f.lower) {
+			continue
+		}
+		container := f.container
+		out = append(out, protocol.SymbolInformation{
+			BaseSymbolInformation: protocol.BaseSymbolInformation{Name: f.name, Kind: f.kind, ContainerName: &container},
+			Location:              protocol.Location{URI: f.u, Range: f.rng},
+		})
+		if len(out) >= limit {
+			return out
 		}
 	}
 	return out
