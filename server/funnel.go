@@ -490,6 +490,10 @@ func (s *Server) publishLocked(u uri.URI, fs *fileState, open bool) {
 		return
 	}
 	fs.published = fp
+	if s.caps.pull {
+		s.pulledLocked() // the editor asks; tell it to ask again
+		return
+	}
 	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: all}
 	if open && fs.snap.Open {
 		p.Version = protocol.NewOptional(fs.snap.Version)

@@ -172,11 +172,17 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 func (s *Server) scanWithProgress(ctx context.Context, roots []string) {
 	s.mu.Lock()
 	s.scanStarted = true
+	s.scansRunning++
 	s.mu.Unlock()
 	go s.runScan(ctx, roots)
 }
 
 func (s *Server) runScan(ctx context.Context, roots []string) {
+	defer func() {
+		s.mu.Lock()
+		s.scansRunning--
+		s.mu.Unlock()
+	}()
 	var p *Progress
 	if len(roots) > 0 {
 		p = s.StartProgress(ctx, "ahpls", "scanning the workspace")

@@ -143,6 +143,8 @@ type Server struct {
 	// scanStarted: the first workspace scan began (settings that change
 	// the excludes before it need no rescan of their own).
 	scanStarted bool
+	// scansRunning counts scans under way (runScan).
+	scansRunning int
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
 	// changed); a memoized check is reused only under the generation it
 	// was made with.
@@ -154,6 +156,9 @@ type Server struct {
 	inflight map[string]context.CancelFunc // by fmt.Sprint(request id)
 	// recheckTimer debounces workspace-wide re-checks (scheduleRecheckAll).
 	recheckTimer *time.Timer
+	// refreshTimer gathers diagnostics changes into one
+	// workspace/diagnostic/refresh (pull.go).
+	refreshTimer *time.Timer
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
@@ -173,6 +178,9 @@ type clientCaps struct {
 	// changeAnnotations: workspace edits may carry change annotations
 	// (a rename's reference updates ask for confirmation).
 	changeAnnotations bool
+	// pull: the client pulls diagnostics (pull.go); pullRefresh: it
+	// accepts workspace/diagnostic/refresh.
+	pull, pullRefresh bool
 }
 
 // New returns a server that is not yet connected.
