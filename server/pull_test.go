@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -50,3 +51,28 @@ func TestPullDiagnostics(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+// The provider is announced to pulling clients only, and the README lists it.
+func TestDiagnosticProviderForPullingClients(t *testing.T) {
+	for _, tc := range []struct {
+		caps, want string
+	}{
+		{`{}`, ""},
+		{`{"textDocument":{"diagnostic":{}}}`, `{"identifier":"ahpls","interFileDependencies":true,"workspaceDiagnostics":true}`},
+	} {
+		c := newTestClient(t, clientSetup{noInit: true})
+		res := c.initialize(clientSetup{caps: tc.caps})
+		var init struct {
+			Capabilities map[string]json.RawMessage `json:"capabilities"`
+		}
+		require.NoError(t, json.Unmarshal(res, &init))
+		got := ""
+		if raw, ok := init.Capabilities["diagnosticProvider"]; ok {
+			got = compact(t, raw)
+		}
+		assert.Equal(t, tc.want, got, tc.caps)
+	}
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "| `diagnosticProvider` |")
+}
