@@ -117,7 +117,8 @@ func (x *symbolIndex) named(name string, kinds []model.Kind) protocol.LocationSl
 	return out
 }
 
-// fuzzyLower is fuzzyMatch with the query already lowered into runes.
+// fuzzyLower reports whether the characters of q (a lowered query) appear
+// in lower in order; an empty query matches everything.
 func fuzzyLower(q []rune, lower string) bool {
 	if len(q) == 0 {
 		return true

@@ -343,16 +343,3 @@ func markdownSymbolKind(kind model.Kind) protocol.SymbolKind {
 	}
 	return protocol.SymbolKindFile
 }
-
-// fuzzyMatch reports whether query's characters appear in name in order,
-// ignoring case; an empty query matches everything.
-func fuzzyMatch(query, name string) bool {
-	q := []rune(strings.ToLower(query))
-	i := 0
-	for _, r := range strings.ToLower(name) {
-		if i < len(q) && r == q[i] {
-			i++
-		}
-	}
-	return i == len(q)
-}

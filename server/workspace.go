@@ -254,20 +254,11 @@ func (s *Server) gitIgnoreChanged(u uri.URI) {
 	}
 }
 
-// excludeMatcher is the exclude set of workspace folder root: the defaults,
-// `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
-// when the settings or the config file (size, mtime) change.
-func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
-	return s.excludes(root).m
-}
-
-// gitIgnore reports whether .gitignore files count in workspace folder
-// root: yes unless its .ahpls/config.json says "gitignore": false.
-func (s *Server) gitIgnore(root string) bool {
-	return !s.excludes(root).noGitIgnore
-}
-
-// excludes is the cached exclude set of root (see excludeMatcher).
+// excludes is the exclude set of workspace folder root: the defaults,
+// `ahpls.exclude` and the folder's own .ahpls/config.json, and whether
+// .gitignore files count there (yes unless the config says "gitignore":
+// false). It is rebuilt when the settings or the config file (size,
+// mtime) change.
 func (s *Server) excludes(root string) exEntry {
 	st := s.Settings()
 	key := strings.Join(st.Exclude, "\x00")
