@@ -35,14 +35,26 @@ type scanCount struct {
 }
 
 // scanFolder scans a whole workspace folder (see scanUnder).
-func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
+func (s *Server) scanFolder(root string) { s.scanUnder(root, root) }
 
 // scanUnder walks the part of workspace folder root below start for
 // customization files (wsfs.WalkParallel: any depth, default and
 // configured excludes, .gitignore as `ahpls check` honours it, symlinked
-// folders never entered) and checks each; it returns how many it found.
-func (s *Server) scanUnder(root, start string) int {
-	return s.scan(root, start, nil)
+// folders never entered) and checks each, in the background: its callers
+// (a changed .gitignore, new excludes, a new folder) may be on the read
+// loop, and checking a whole folder there would hold every request.
+func (s *Server) scanUnder(root, start string) {
+	s.mu.Lock()
+	s.scansRunning++
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			s.scansRunning--
+			s.mu.Unlock()
+		}()
+		s.scan(root, start, nil)
+	}()
 }
 
 func (s *Server) scan(root, start string, count *scanCount) int {
