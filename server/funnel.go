@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -74,6 +73,9 @@ type fileState struct {
 	externalSum map[string][32]byte
 	snapSum     [32]byte // sha256 of snap.Text when snapSumOK
 	snapSumOK   bool
+	// textDropped: snap.Text was let go (a closed file on disk, see
+	// dropTextLocked); read the disk for it.
+	textDropped bool
 
 	// memo is the last rules run on this file's content, running1 the one
 	// under way (see rulesFor).
@@ -85,11 +87,12 @@ type fileState struct {
 	onDisk    bool // a customization file on disk (re-checked on config change)
 }
 
-// checkMemo is one rules run: the exact text, the kind and the rules
-// generation it ran under, and what it found.
+// checkMemo is one rules run: the text (by its SHA-256, so the memo does
+// not hold a closed file's text), the kind and the rules generation it ran
+// under, and what it found.
 type checkMemo struct {
 	ok    bool
-	text  []byte
+	sum   [32]byte
 	kind  model.Kind
 	rules uint64
 	diags []model.Diagnostic
@@ -100,22 +103,29 @@ type checkMemo struct {
 // checks and the agent-host publisher (Findings) come through here, so one
 // file change costs one rules run whoever asks first.
 func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
+	d, _ := s.rulesSum(u, rel, kind, text, wfs, layout)
+	return d
+}
+
+// rulesSum is rulesFor that also returns the SHA-256 of text.
+func (s *Server) rulesSum(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) ([]model.Diagnostic, [32]byte) {
+	sum := sha256.Sum256(text)
 	s.mu.Lock()
 	gen, opts := s.rulesGen, s.settings.Options()
 	opts.ToolsConfig = s.opts.ToolsConfig
 	fs := s.stateFor(u)
-	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && bytes.Equal(m.text, text) {
+	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && m.sum == sum {
 		s.mu.Unlock()
-		return m.diags
+		return m.diags, sum
 	}
-	if r := fs.running1; r != nil && r.rules == gen && r.kind == kind && bytes.Equal(r.text, text) {
+	if r := fs.running1; r != nil && r.rules == gen && r.kind == kind && r.sum == sum {
 		// The same run is under way (the server's check and the
 		// publisher asked at once): wait for it rather than run twice.
 		s.mu.Unlock()
 		<-r.done
-		return r.diags
+		return r.diags, sum
 	}
-	r := &memoRun{checkMemo: checkMemo{ok: true, text: text, kind: kind, rules: gen}, done: make(chan struct{})}
+	r := &memoRun{checkMemo: checkMemo{ok: true, sum: sum, kind: kind, rules: gen}, done: make(chan struct{})}
 	fs.running1 = r
 	s.mu.Unlock()
 	defer func() {
@@ -135,7 +145,7 @@ func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, w
 		}
 	}
 	s.mu.Unlock()
-	return r.diags
+	return r.diags, sum
 }
 
 // memoRun is a rules run in progress; done is closed when diags is set.
@@ -408,6 +418,8 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	loc, located := s.locate(u)
 	var kind model.Kind
 	var diags []model.Diagnostic
+	var sum [32]byte
+	summed := false
 	onDisk := false
 	if located {
 		var layout model.Layout
@@ -431,7 +443,8 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			}
 		}
 		if kind != model.KindNone {
-			diags = s.rulesFor(u, loc.rel, kind, snap.Text, wfs, layout)
+			diags, sum = s.rulesSum(u, loc.rel, kind, snap.Text, wfs, layout)
+			summed = true
 		}
 	}
 	enc := s.Encoding()
@@ -444,9 +457,12 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 		return // a newer event superseded this check
 	}
 	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = snap, kind, loc.rel, diags, lsp
-	fs.snapSumOK = false
+	fs.snapSum, fs.snapSumOK = sum, summed
+	fs.textDropped = false
 	fs.onDisk = onDisk
+	s.indexLocked(u, fs)
 	s.publishLocked(u, fs, open)
+	s.dropTextLocked(fs)
 	if kind == model.KindNone && len(fs.external) == 0 && fs.published == "[]" && !open && !fs.again && fs.timer == nil {
 		if fs.cancel != nil {
 			fs.cancel()
@@ -474,6 +490,10 @@ func (s *Server) publishLocked(u uri.URI, fs *fileState, open bool) {
 		return
 	}
 	fs.published = fp
+	if s.caps.pull {
+		s.pulledLocked() // the editor asks; tell it to ask again
+		return
+	}
 	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: all}
 	if open && fs.snap.Open {
 		p.Version = protocol.NewOptional(fs.snap.Version)
@@ -498,6 +518,20 @@ func (s *Server) mergedLocked(fs *fileState) []protocol.Diagnostic {
 		all = append(all, fs.external[src]...)
 	}
 	return all
+}
+
+// dropTextLocked lets go of the text of a closed file's last check once
+// it is indexed and published: the disk holds it, and keeping every
+// file's text made a 10,000-skill workspace cost 220 MB and the page
+// faults of that heap (#30). Its hash stays (external findings are
+// matched by it); lastCheck and the other readers read the disk again.
+func (s *Server) dropTextLocked(fs *fileState) {
+	if fs.snap.Open || fs.snap.Text == nil || !fs.onDisk {
+		return
+	}
+	s.snapSumLocked(fs)
+	fs.snap.Text = nil
+	fs.textDropped = true
 }
 
 // snapSumLocked is the hash of the text of fs's last check.
@@ -567,6 +601,16 @@ type FileDiagnostics struct {
 // Diagnostics returns the current findings of every file that has any,
 // sorted by path.
 func (s *Server) Diagnostics() []FileDiagnostics {
+	out := s.diagnosticsLocked()
+	for i := range out {
+		if out[i].Text == nil && out[i].Version == nil {
+			out[i].Text, _ = s.readPath(out[i].Path) // dropped after the check
+		}
+	}
+	return out
+}
+
+func (s *Server) diagnosticsLocked() []FileDiagnostics {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []FileDiagnostics
@@ -590,13 +634,29 @@ func (s *Server) Diagnostics() []FileDiagnostics {
 // lastCheck returns the last finished check of u.
 func (s *Server) lastCheck(u uri.URI) (*fileState, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	fs, ok := s.files[u]
 	if !ok {
+		s.mu.Unlock()
 		return nil, false
 	}
 	cp := *fs
+	s.mu.Unlock()
+	s.fillText(&cp)
 	return &cp, true
+}
+
+// fillText reads a dropped text back from disk into a copy of a file's
+// state (outside s.mu). The disk may have moved on since the check; a
+// re-check of it is then on its way.
+func (s *Server) fillText(fs *fileState) {
+	if !fs.textDropped || fs.snap.Text != nil {
+		return
+	}
+	if p, ok := uriPath(fs.snap.URI); ok {
+		if b, err := s.readPath(p); err == nil {
+			fs.snap.Text = b
+		}
+	}
 }
 
 // relatedURI turns a path relative to the diagnosed file's workspace folder
@@ -682,7 +742,7 @@ func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags
 	fs := s.files[u]
 	// A file the server holds no checked text for (not a customization it
 	// checks) has nothing to compare with: its set is shown as is.
-	tagged := fs != nil && (fs.snap.Text != nil || fs.snap.Open)
+	tagged := fs != nil && (fs.snap.Text != nil || fs.snap.Open || fs.textDropped)
 	s.mu.Unlock()
 	if !tagged {
 		s.setExternal(source, u, lsp, nil)

@@ -47,6 +47,7 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
 	readFeatureCaps(p, &caps)
+	readPullCaps(p, &caps)
 	var folders []folder
 	if wf, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range wf {
@@ -105,6 +106,11 @@ func (l *lspServer) Initialize(ctx context.Context, p *protocol.InitializeParams
 		ServerInfo: protocol.ServerInfo{Name: s.opts.Name},
 	}
 	addFeatureCapabilities(&res.Capabilities)
+	if caps.pull {
+		id := "ahpls"
+		// Findings of one file depend on others (links, manifests).
+		res.Capabilities.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: &id, InterFileDependencies: true, WorkspaceDiagnostics: true}
+	}
 	if s.opts.Version != "" {
 		res.ServerInfo.Version = protocol.NewOptional(s.opts.Version)
 	}
@@ -116,6 +122,8 @@ func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedPara
 	// read loop first, or the answers could never be read (trap 2).
 	jsonrpc2.Async(ctx)
 	s := l.s
+	// The client has the initialize answer: notifications may go out.
+	s.pub.open()
 	bg := s.ctx
 	s.mu.Lock()
 	caps := s.caps
@@ -195,6 +203,9 @@ func (l *lspServer) Shutdown(ctx context.Context) error {
 	}
 	if s.recheckTimer != nil {
 		s.recheckTimer.Stop()
+	}
+	if s.refreshTimer != nil {
+		s.refreshTimer.Stop()
 	}
 	w := s.watcher
 	s.watcher = nil

@@ -28,6 +28,45 @@ type publisher struct {
 	diags  map[uri.URI]*protocol.PublishDiagnosticsParams
 	closed bool
 	done   chan struct{}
+	// ready: the client has the initialize answer (it sent initialized).
+	// Before that only log and message notifications go out (the LSP
+	// spec's rule): VS Code's client installs its publishDiagnostics
+	// handler when it gets the answer and drops any set that came before,
+	// and a dropped set is not sent again while the findings stay the same.
+	ready bool
+}
+
+// earlyMethods may be sent while initialize is still being answered.
+var earlyMethods = map[string]bool{
+	protocol.MethodWindowLogMessage:  true,
+	protocol.MethodWindowShowMessage: true,
+	protocol.MethodLogTrace:          true,
+	protocol.MethodTelemetryEvent:    true,
+}
+
+// open lets every queued and future notification go out.
+func (p *publisher) open() {
+	p.mu.Lock()
+	p.ready = true
+	p.cond.Signal()
+	p.mu.Unlock()
+}
+
+// nextLocked takes the first message that may go out now, if any.
+func (p *publisher) nextLocked() (outMsg, bool) {
+	for i, m := range p.queue {
+		if !p.ready && (m.diag != "" || !earlyMethods[m.method]) {
+			continue
+		}
+		if i == 0 {
+			p.queue[0] = outMsg{}
+			p.queue = p.queue[1:]
+		} else {
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+		}
+		return m, true
+	}
+	return outMsg{}, false
 }
 
 type outMsg struct {
@@ -69,16 +108,18 @@ func (p *publisher) run() {
 	defer close(p.done)
 	for {
 		p.mu.Lock()
-		for len(p.queue) == 0 && !p.closed {
+		var m outMsg
+		for {
+			if p.closed {
+				p.mu.Unlock()
+				return
+			}
+			var ok bool
+			if m, ok = p.nextLocked(); ok {
+				break
+			}
 			p.cond.Wait()
 		}
-		if p.closed {
-			p.mu.Unlock()
-			return
-		}
-		m := p.queue[0]
-		p.queue[0] = outMsg{}
-		p.queue = p.queue[1:]
 		if m.diag != "" {
 			m.method = protocol.MethodTextDocumentPublishDiagnostics
 			m.params = p.diags[m.diag]

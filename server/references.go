@@ -2,10 +2,8 @@ package server
 
 import (
 	"bytes"
-	"sort"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -57,32 +55,7 @@ func (s *Server) nameDefinition(d docInfo, off int) protocol.LocationSlice {
 		return nil
 	}
 	kinds := nameRefKinds[key]
-	type hit struct {
-		u    uri.URI
-		span model.Span
-		text []byte
-	}
-	var hits []hit
-	s.mu.Lock()
-	for u, fs := range s.files {
-		for _, k := range kinds {
-			if fs.kind == k && fs.snap.Text != nil {
-				for _, c := range customizations(fs.kind, fs.rel, fs.snap.Text) {
-					if c.name == name {
-						hits = append(hits, hit{u, c.span, fs.snap.Text})
-					}
-				}
-			}
-		}
-	}
-	s.mu.Unlock()
-	sort.Slice(hits, func(i, j int) bool { return hits[i].u < hits[j].u })
-	out := protocol.LocationSlice{}
-	enc := s.Encoding()
-	for _, h := range hits {
-		out = append(out, protocol.Location{URI: h.u, Range: lspRange(model.NewLineIndex(h.text).Range(h.span, enc))})
-	}
-	return out
+	return s.symbols.named(name, kinds)
 }
 
 // wordAt returns the name-like word (letters, digits, '-', '_', '.', ':')

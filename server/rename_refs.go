@@ -60,7 +60,7 @@ func (s *Server) renameRefs(mv skillMove) map[uri.URI]refFile {
 		if len(files) >= maxRefFiles {
 			break
 		}
-		if fs.snap.Text != nil && fs.kind != model.KindNone {
+		if (fs.snap.Text != nil || fs.textDropped) && fs.kind != model.KindNone {
 			files = append(files, file{u, fs.kind})
 		}
 	}

@@ -157,7 +157,7 @@ func TestRenameUpdatesReferences(t *testing.T) {
 	var got string
 	for range 300 {
 		got = c.request("textDocument/rename", renameParams(u, 1, 7, "slides"))
-		if strings.Contains(got, string(market)) && strings.Contains(got, string(manifest)) && strings.Contains(got, string(agents)) && strings.Contains(got, string(agent)) {
+		if strings.Contains(got, string(market)) && strings.Contains(got, string(manifest)) && strings.Contains(got, string(agents)) && strings.Contains(got, string(agent)) && strings.Contains(got, "../slides/ref.md") {
 			break
 		}
 		sleepBriefly()

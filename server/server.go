@@ -108,6 +108,8 @@ type Server struct {
 
 	// views caches what each agent sees per folder (view.go).
 	views viewCache
+	// symbols is the workspace/symbol index (index.go).
+	symbols symbolIndex
 
 	conn   jsonrpc2.Conn
 	client protocol.Client
@@ -136,6 +138,11 @@ type Server struct {
 	folders    []folder
 	settings   settings.Settings
 	settingsOK bool // at least one settings source was read
+	// scanStarted: the first workspace scan began (settings that change
+	// the excludes before it need no rescan of their own).
+	scanStarted bool
+	// scansRunning counts scans under way (runScan).
+	scansRunning int
 	// rulesGen counts workspace-wide re-checks (settings or files on disk
 	// changed); a memoized check is reused only under the generation it
 	// was made with.
@@ -147,6 +154,9 @@ type Server struct {
 	inflight map[string]context.CancelFunc // by fmt.Sprint(request id)
 	// recheckTimer debounces workspace-wide re-checks (scheduleRecheckAll).
 	recheckTimer *time.Timer
+	// refreshTimer gathers diagnostics changes into one
+	// workspace/diagnostic/refresh (pull.go).
+	refreshTimer *time.Timer
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
@@ -166,6 +176,9 @@ type clientCaps struct {
 	// changeAnnotations: workspace edits may carry change annotations
 	// (a rename's reference updates ask for confirmation).
 	changeAnnotations bool
+	// pull: the client pulls diagnostics (pull.go); pullRefresh: it
+	// accepts workspace/diagnostic/refresh.
+	pull, pullRefresh bool
 }
 
 // New returns a server that is not yet connected.

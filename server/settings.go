@@ -37,11 +37,14 @@ func (s *Server) applySettings(raw []byte, origin string) {
 	old := s.settings
 	s.settings = st
 	s.settingsOK = true
+	scanned := s.scanStarted
 	s.mu.Unlock()
 	s.log.Info("settings applied", "from", origin, "targets", st.Targets, "impliedTargets", st.ImpliedTargets, "rules", len(st.Rules))
-	if !slices.Equal(old.Exclude, st.Exclude) {
+	if scanned && !slices.Equal(old.Exclude, st.Exclude) {
 		// Newly included files are found by a rescan; newly excluded ones
-		// lose their findings in the recheck below.
+		// lose their findings in the recheck below. Before the first scan
+		// (settings from initialize or the first pull) the scan itself
+		// uses the new excludes.
 		for _, r := range s.Folders() {
 			s.scanFolder(r)
 		}

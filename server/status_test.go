@@ -77,7 +77,7 @@ func TestScanProgress(t *testing.T) {
 	end := c.waitFor("progress end", func(n note) bool {
 		return n.Method == "$/progress" && strings.Contains(string(n.Params), `"end"`)
 	})
-	assert.Equal(t, fmt.Sprintf(`{"token":%q,"value":{"kind":"end","message":"checked 2 customization files"}}`, cp.Token), compactRaw(end.Params))
+	assert.Equal(t, fmt.Sprintf(`{"token":%q,"value":{"kind":"end","message":"checked 2 customization files, 0 with findings"}}`, cp.Token), compactRaw(end.Params))
 	begin := c.waitFor("progress begin", func(n note) bool {
 		return n.Method == "$/progress" && strings.Contains(string(n.Params), `"begin"`)
 	})

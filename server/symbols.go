@@ -3,13 +3,11 @@ package server
 import (
 	"context"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -231,42 +229,9 @@ const maxWorkspaceSymbols = 1000
 // hook events, MCP servers, plugins and marketplace entries) whose name
 // matches the query (case-insensitive, characters in order).
 func (l *lspServer) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
-	s := l.s
-	type known struct {
-		u    uri.URI
-		kind model.Kind
-		rel  string
-		text []byte
-	}
-	s.mu.Lock()
-	files := make([]known, 0, len(s.files))
-	for u, fs := range s.files {
-		if fs.kind != model.KindNone && fs.snap.Text != nil {
-			files = append(files, known{u, fs.kind, fs.rel, fs.snap.Text})
-		}
-	}
-	s.mu.Unlock()
-	sort.Slice(files, func(i, j int) bool { return files[i].u < files[j].u })
-	enc := s.Encoding()
-	out := protocol.SymbolInformationSlice{}
-	for _, f := range files {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		idx := model.NewLineIndex(f.text)
-		for _, c := range customizations(f.kind, f.rel, f.text) {
-			if !fuzzyMatch(p.Query, c.name) {
-				continue
-			}
-			container := f.kind.Noun() + " · " + f.rel
-			out = append(out, protocol.SymbolInformation{
-				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: c.name, Kind: c.kind, ContainerName: &container},
-				Location:              protocol.Location{URI: f.u, Range: lspRange(idx.Range(c.span, enc))},
-			})
-			if len(out) >= maxWorkspaceSymbols {
-				return out, nil
-			}
-		}
+	out := l.s.symbols.search(p.Query, maxWorkspaceSymbols, func() bool { return ctx.Err() != nil })
+	if out == nil {
+		return nil, ctx.Err()
 	}
 	return out, nil
 }
@@ -377,17 +342,4 @@ func markdownSymbolKind(kind model.Kind) protocol.SymbolKind {
 		return protocol.SymbolKindNamespace
 	}
 	return protocol.SymbolKindFile
-}
-
-// fuzzyMatch reports whether query's characters appear in name in order,
-// ignoring case; an empty query matches everything.
-func fuzzyMatch(query, name string) bool {
-	q := []rune(strings.ToLower(query))
-	i := 0
-	for _, r := range strings.ToLower(name) {
-		if i < len(q) && r == q[i] {
-			i++
-		}
-	}
-	return i == len(q)
 }

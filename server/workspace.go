@@ -116,38 +116,52 @@ func (s *Server) readPath(p string) ([]byte, error) {
 }
 
 // wsLayout answers plugin-root questions from manifests on disk or in open
-// buffers; one per check, memoised.
+// buffers; one per check (or one per scan, shared by its walkers),
+// memoised.
 type wsLayout struct {
 	s    *Server
 	root string
-	mu   sync.Mutex
-	memo map[string]model.PluginFormat
+	r    *wsfs.Root // when set (a scan), reads share its resolved folders
+	seen *walkSeen  // when set (a scan), absences are answered from the walk
+	memo sync.Map   // folder → model.PluginFormat
+	// claude: plugin root → whether a Claude marketplace lists it.
+	claude sync.Map
 }
 
+// PluginRoot is asked for every folder above every file: a memo hit takes
+// no lock. Two walkers may detect the same folder at once and get the same
+// answer.
 func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	if l.root == "" {
 		return model.FormatNone
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f, ok := l.memo[dir]; ok {
-		return f
+	if f, ok := l.memo.Load(dir); ok {
+		return f.(model.PluginFormat)
 	}
-	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
-	if l.memo == nil {
-		l.memo = map[string]model.PluginFormat{}
-	}
-	l.memo[dir] = f
-	return f
+	got, _ := l.memo.LoadOrStore(dir, diagnostics.DetectPluginFormat(l.read, dir))
+	return got.(model.PluginFormat)
 }
 
 // ClaudeListed implements model.ClaudeListing (implied targets) from
-// manifests on disk or in open buffers.
+// manifests on disk or in open buffers, memoised like PluginRoot.
 func (l *wsLayout) ClaudeListed(dir string) bool {
 	if l.root == "" {
 		return false
 	}
-	return model.ClaudeListed(func(rel string) ([]byte, bool) { return l.s.readRel(l.root, rel) }, dir)
+	if v, ok := l.claude.Load(dir); ok {
+		return v.(bool)
+	}
+	got := model.ClaudeListed(l.read, dir)
+	l.claude.Store(dir, got)
+	return got
+}
+
+// read is readRel through the layout's Root and walk when it has them.
+func (l *wsLayout) read(rel string) ([]byte, bool) {
+	if l.r == nil {
+		return l.s.readRel(l.root, rel)
+	}
+	return wsFS{s: l.s, root: l.root, r: l.r, seen: l.seen}.readBuffered(rel)
 }
 
 // wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
@@ -155,6 +169,21 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 type wsFS struct {
 	s    *Server
 	root string
+	r    *wsfs.Root // nil: a fresh one per call
+	seen *walkSeen  // nil: ask the disk
+}
+
+func (w wsFS) fsRoot() *wsfs.Root {
+	if w.r != nil {
+		return w.r
+	}
+	return wsfs.NewRoot(w.root)
+}
+
+// readBuffered is ReadFile as a found/not-found answer.
+func (w wsFS) readBuffered(rel string) ([]byte, bool) {
+	b, err := w.ReadFile(rel)
+	return b, err == nil
 }
 
 func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
@@ -162,8 +191,17 @@ func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
 		return nil, fs.ErrNotExist
 	}
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
+	if fi, err, known := w.seen.stat(rel); known {
+		if err == nil {
+			return fi, nil
+		}
+		if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
+			return bufferInfo{name: filepath.Base(p), size: int64(len(snap.Text))}, nil
+		}
+		return nil, err
+	}
 	// wsfs refuses symlinks that lead out of the workspace.
-	st, err := wsfs.NewRoot(w.root).Stat(rel)
+	st, err := w.fsRoot().Stat(rel)
 	if err == nil {
 		return st, nil
 	}
@@ -186,7 +224,10 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, nil
 	}
-	return wsfs.ReadIn(w.root, rel, diagnostics.MaxFileSize+1)
+	if w.seen.absent(rel) {
+		return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}
+	}
+	return w.fsRoot().Read(rel, diagnostics.MaxFileSize+1)
 }
 
 // ReadDir implements diagnostics.WorkspaceLister (duplicate-name rules),
@@ -196,39 +237,7 @@ func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(rel) {
 		return nil, fs.ErrNotExist
 	}
-	return wsfs.NewRoot(w.root).ReadDir(rel)
-}
-
-// scanFolder walks a workspace folder for customization files (wsfs.Walk:
-// any depth, default and configured excludes, .gitignore as `ahpls check`
-// honours it, never following symlinks) and feeds each into the funnel.
-func (s *Server) scanFolder(root string) int { return s.scanUnder(root, root) }
-
-// scanUnder scans the part of workspace folder root below start.
-func (s *Server) scanUnder(root, start string) int {
-	layout := &wsLayout{s: s, root: root}
-	under := ""
-	if start != root {
-		r, err := filepath.Rel(root, start)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return 0
-		}
-		under = filepath.ToSlash(r)
-	}
-	n := 0
-	opt := wsfs.WalkOptions{Exclude: s.excludeMatcher(root), Under: under, GitIgnore: s.gitIgnore(root), Keep: model.LoadedWhenIgnored}
-	_ = wsfs.Walk(root, opt, func(e wsfs.Entry) error {
-		if !e.Type.IsRegular() {
-			return nil // folders are walked; symlinks, FIFOs and devices are not files to check
-		}
-		if model.Classify(e.Rel, layout) == model.KindNone {
-			return nil
-		}
-		n++
-		s.fileEvent(uri.File(filepath.Join(root, filepath.FromSlash(e.Rel))), CauseScan)
-		return nil
-	})
-	return n
+	return w.fsRoot().ReadDir(rel)
 }
 
 // gitIgnoreChanged rescans below a .gitignore that was created, changed or
@@ -245,20 +254,11 @@ func (s *Server) gitIgnoreChanged(u uri.URI) {
 	}
 }
 
-// excludeMatcher is the exclude set of workspace folder root: the defaults,
-// `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
-// when the settings or the config file (size, mtime) change.
-func (s *Server) excludeMatcher(root string) *wsfs.Matcher {
-	return s.excludes(root).m
-}
-
-// gitIgnore reports whether .gitignore files count in workspace folder
-// root: yes unless its .ahpls/config.json says "gitignore": false.
-func (s *Server) gitIgnore(root string) bool {
-	return !s.excludes(root).noGitIgnore
-}
-
-// excludes is the cached exclude set of root (see excludeMatcher).
+// excludes is the exclude set of workspace folder root: the defaults,
+// `ahpls.exclude` and the folder's own .ahpls/config.json, and whether
+// .gitignore files count there (yes unless the config says "gitignore":
+// false). It is rebuilt when the settings or the config file (size,
+// mtime) change.
 func (s *Server) excludes(root string) exEntry {
 	st := s.Settings()
 	key := strings.Join(st.Exclude, "\x00")

@@ -251,8 +251,13 @@ async function main() {
   const findingSeen = await entry.waitFor({ state: 'visible', timeout: Math.min(remaining(), 30000) }).then(() => true, () => false);
   if (!findingSeen) {
     // Seen in about one run in five since the exclude setting is present at start: the
-    // opened file's findings never arrive until it changes. Not understood yet (see the
-    // closing note of session 4); an edit and its undo re-check it, and the run says so.
+    // opened file's findings never arrive until it changes. Cause found (#30): the new
+    // excludes in initializationOptions rescanned during initialize and published before
+    // the initialize answer, which vscode-languageclient drops (it installs its
+    // publishDiagnostics handler on the answer), and the server never resent the same set.
+    // The server now holds notifications until `initialized` (server
+    // TestNothingPublishedBeforeInitializeAnswer). Kept, and logged, until e2e runs confirm
+    // it no longer fires; an edit and its undo re-check it.
     log('KNOWN FLAKE: no finding 30 s after opening SKILL.md; typing a space and deleting it');
     await page.locator('.monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+End');

@@ -1,0 +1,336 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
+)
+
+// The workspace scan walks and checks at once, as `ahpls check` does
+// (#30): wsfs.WalkParallel with one worker per allowed check, each worker
+// listing a folder and checking its customization files inline, so
+// listing and rules overlap on every core and no goroutine or timer waits
+// per file. A file is published as soon as its check ends; one with
+// nothing to report and never published before needs no publication. The
+// scan does not take the funnel's check slots (Server.sem): an opened
+// file, a keystroke or a request's flush is checked at once while the
+// scan runs.
+
+// scanCount counts one scan's progress for the $/progress report.
+type scanCount struct {
+	found, checked, withFindings atomic.Int64
+}
+
+// scanFolder scans a whole workspace folder (see scanUnder).
+func (s *Server) scanFolder(root string) { s.scanUnder(root, root) }
+
+// scanUnder walks the part of workspace folder root below start for
+// customization files (wsfs.WalkParallel: any depth, default and
+// configured excludes, .gitignore as `ahpls check` honours it, symlinked
+// folders never entered) and checks each, in the background: its callers
+// (a changed .gitignore, new excludes, a new folder) may be on the read
+// loop, and checking a whole folder there would hold every request.
+func (s *Server) scanUnder(root, start string) {
+	s.mu.Lock()
+	s.scansRunning++
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			s.scansRunning--
+			s.mu.Unlock()
+		}()
+		s.scan(root, start, nil)
+	}()
+}
+
+func (s *Server) scan(root, start string, count *scanCount) int {
+	if count == nil {
+		count = &scanCount{}
+	}
+	under := ""
+	if start != root {
+		r, err := filepath.Rel(root, start)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return 0
+		}
+		under = filepath.ToSlash(r)
+	}
+	fsRoot := wsfs.NewRoot(root)
+	ex := s.excludes(root)
+	seen := &walkSeen{listed: map[string]bool{}, types: map[string]fs.FileMode{}, ex: ex.m}
+	layout := &wsLayout{s: s, root: root, r: fsRoot, seen: seen}
+	wfs := wsFS{s: s, root: root, r: fsRoot, seen: seen}
+	opt := wsfs.WalkOptions{
+		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
+		Listed: func(rel string, es []wsfs.Entry) {
+			seen.add(rel, es)
+			for _, e := range es {
+				if e.Type == fs.ModeDir {
+					fsRoot.KnownRealDir(e.Rel) // reached without a symlink
+				}
+			}
+		},
+		Skipped: func(e wsfs.Entry, why wsfs.SkipReason) {
+			if why == wsfs.SkipGitIgnored {
+				seen.addOne(e) // it exists: a link to it is not broken
+			}
+		},
+	}
+	var n atomic.Int64
+	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		if e.IsDir() || !model.MaybeCustomization(e.Rel) {
+			return nil
+		}
+		if !e.Type.IsRegular() && e.Type&fs.ModeSymlink == 0 {
+			return nil // FIFOs and devices are not files to check
+		}
+		if model.Classify(e.Rel, layout) == model.KindNone {
+			return nil
+		}
+		n.Add(1)
+		count.found.Add(1)
+		u := uri.File(filepath.Join(root, filepath.FromSlash(e.Rel)))
+		if e.Type&fs.ModeSymlink != 0 {
+			// Rare: the funnel's check resolves it inside the folder.
+			s.fileEvent(u, CauseScan)
+			count.checked.Add(1)
+			return nil
+		}
+		if s.scanCheck(u, root, e, fsRoot, layout, wfs) {
+			count.withFindings.Add(1)
+		}
+		count.checked.Add(1)
+		return nil
+	})
+	return int(n.Load())
+}
+
+// scanCheck checks one file the scan found, on the walker's goroutine,
+// and publishes the result if no event about the file came meanwhile. An
+// open file, or one whose check is already queued or running, is left to
+// the funnel. It reports whether the file has findings.
+func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS) bool {
+	s.views.invalidate()
+	s.mu.Lock()
+	if _, open := s.docs[u]; open {
+		s.mu.Unlock()
+		return false
+	}
+	fs := s.stateFor(u)
+	if fs.running || fs.timer != nil {
+		s.mu.Unlock()
+		return false
+	}
+	fs.gen++
+	gen := fs.gen
+	s.mu.Unlock()
+
+	text, err := fsRoot.ReadEntry(e, diagnostics.MaxFileSize+1)
+	if err != nil {
+		// Gone or not readable now: the funnel decides (it publishes
+		// file/unreadable or forgets the file).
+		s.fileEvent(u, CauseScan)
+		return false
+	}
+	kind := model.Classify(e.Rel, layout)
+	var diags []model.Diagnostic
+	var sum [32]byte
+	if kind != model.KindNone {
+		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout)
+	}
+	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
+	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fs = s.files[u]
+	if fs == nil || fs.gen != gen {
+		return false // an event superseded this check; its own check publishes
+	}
+	if _, open := s.docs[u]; open {
+		return false
+	}
+	fs.snap, fs.kind, fs.rel, fs.diags, fs.lsp = Snapshot{URI: u, Text: text}, kind, e.Rel, diags, lsp
+	fs.snapSum, fs.snapSumOK = sum, kind != model.KindNone
+	fs.textDropped = false
+	fs.onDisk = kind != model.KindNone
+	s.indexLocked(u, fs)
+	s.publishLocked(u, fs, false)
+	s.dropTextLocked(fs)
+	return len(lsp) > 0
+}
+
+// scanWithProgress scans workspace folders in the background and, when
+// the editor supports work-done progress, reports it with $/progress
+// (begin, counts as files are checked, end) (#18, #30). It returns at
+// once; requests are answered while the scan runs.
+func (s *Server) scanWithProgress(ctx context.Context, roots []string) {
+	s.mu.Lock()
+	s.scanStarted = true
+	s.scansRunning++
+	s.mu.Unlock()
+	go s.runScan(ctx, roots)
+}
+
+func (s *Server) runScan(ctx context.Context, roots []string) {
+	defer func() {
+		s.mu.Lock()
+		s.scansRunning--
+		s.mu.Unlock()
+	}()
+	var p *Progress
+	if len(roots) > 0 {
+		p = s.StartProgress(ctx, "ahpls", "scanning the workspace")
+	}
+	count := &scanCount{}
+	stop := make(chan struct{})
+	reported := make(chan struct{})
+	go func() {
+		defer close(reported)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if c := count.checked.Load(); c != last && p != nil {
+				last = c
+				p.Report(fmt.Sprintf("checked %d of %d files found so far", c, count.found.Load()), -1)
+			}
+		}
+	}()
+	start := time.Now()
+	for _, r := range roots {
+		n := s.scan(r, r, count)
+		s.LogMessage(protocol.MessageTypeInfo, fmt.Sprintf("ahpls: %d customization files in %s", n, r))
+	}
+	close(stop)
+	<-reported
+	s.log.Info("scan done", "files", count.found.Load(), "withFindings", count.withFindings.Load(), "took", time.Since(start))
+	if p != nil {
+		if ctx.Err() != nil {
+			p.End("stopped")
+			return
+		}
+		p.End(fmt.Sprintf("checked %d customization files, %d with findings", count.checked.Load(), count.withFindings.Load()))
+	}
+}
+
+// walkSeen is what a scan's walk saw: the folders it listed in full and
+// the type of every entry in them. Existence questions of the rules
+// (links, a parent skill's SKILL.md) and the probes for plugin manifests,
+// nearly always absent, are answered from it without a syscall, the way
+// `ahpls check` answers them; what it has not seen (a folder not listed
+// yet, an excluded path, a symlink) is asked of the disk. A nil *walkSeen
+// knows nothing.
+type walkSeen struct {
+	mu     sync.RWMutex
+	listed map[string]bool
+	types  map[string]fs.FileMode
+	ex     *wsfs.Matcher
+}
+
+func (w *walkSeen) add(rel string, es []wsfs.Entry) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range es {
+		w.types[e.Rel] = e.Type
+	}
+	w.listed[rel] = true
+}
+
+func (w *walkSeen) addOne(e wsfs.Entry) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.types[e.Rel] = e.Type
+}
+
+// lookup is what the walk knows of rel: its folder ("" for the root),
+// whether that folder was listed, and rel's type if it was among the
+// entries.
+func (w *walkSeen) lookup(rel string) (dir string, listed bool, t fs.FileMode, ok bool) {
+	dir = path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	t, ok = w.types[rel]
+	return dir, w.listed[dir], t, ok
+}
+
+// stat answers Stat for rel when the walk can: known is false when it did
+// not list rel's folder, rel is excluded (it may exist; the walk kept no
+// record) or a symlink (whose target decides).
+func (w *walkSeen) stat(rel string) (fi fs.FileInfo, err error, known bool) {
+	if w == nil || !fs.ValidPath(rel) || rel == "." {
+		return nil, nil, false
+	}
+	_, listed, t, ok := w.lookup(rel)
+	switch {
+	case !listed || t&fs.ModeSymlink != 0:
+		return nil, nil, false
+	case ok:
+		return walkInfo{name: path.Base(rel), mode: t}, nil, true
+	case w.ex.Match(rel):
+		return nil, nil, false
+	}
+	return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}, true
+}
+
+// absent reports that rel surely does not exist on disk: its folder was
+// listed and rel was neither among the entries nor excluded, or its
+// folder is itself absent.
+func (w *walkSeen) absent(rel string) bool {
+	if w == nil || !fs.ValidPath(rel) || rel == "." {
+		return false
+	}
+	dir, listed, _, ok := w.lookup(rel)
+	if !listed {
+		return dir != "" && w.absent(dir)
+	}
+	return !ok && !w.ex.Match(rel)
+}
+
+// walkInfo is the fs.FileInfo of an entry the walk listed: its name and
+// type, which is all the rules ask of Stat (existence, folder or file).
+type walkInfo struct {
+	name string
+	mode fs.FileMode
+}
+
+func (w walkInfo) Name() string       { return w.name }
+func (w walkInfo) Size() int64        { return 0 }
+func (w walkInfo) Mode() fs.FileMode  { return w.mode }
+func (w walkInfo) ModTime() time.Time { return time.Time{} }
+func (w walkInfo) IsDir() bool        { return w.mode.IsDir() }
+func (w walkInfo) Sys() any           { return nil }
+
+// scanWorkers is how many walkers a scan runs: one per allowed check but
+// one, so a request or an opened file's check always finds a core free
+// (on one core, one walker).
+func (s *Server) scanWorkers() int {
+	return max(1, cap(s.sem)-1)
+}
