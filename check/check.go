@@ -85,6 +85,9 @@ type Config struct {
 	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
 	// "gitignore": false as well.
 	NoGitIgnore bool
+	// UnsafeFixes lets Fix apply the fixes of unsafe tier too
+	// (--unsafe-fixes); by default only safe ones are applied.
+	UnsafeFixes bool
 }
 
 // Summary is what a run looked at, so that nothing is skipped silently:

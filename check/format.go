@@ -344,6 +344,7 @@ type cliFlags struct {
 	explain                 string
 	noGitIgnore             bool
 	noImplied, fix, diff    bool
+	unsafeFixes             bool
 	rules                   ruleFlags
 	exclude                 globFlags
 }
@@ -365,7 +366,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	if !ok {
 		return exitUsage
 	}
-	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, Warn: func(msg string) {
+	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, UnsafeFixes: fl.unsafeFixes, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	if fl.diff {
@@ -414,7 +415,8 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fs.BoolVar(&fl.noGitIgnore, "no-gitignore", false, "check files that .gitignore ignores too")
 	fl.rules = ruleFlags{}
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
-	fs.BoolVar(&fl.fix, "fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	fs.BoolVar(&fl.fix, "fix", false, "apply the safe fixes (fix tier safe in docs/rules.md: the form changes, never the meaning), re-check, and report what remains")
+	fs.BoolVar(&fl.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe fixes too (deletes, renames, guessed values)")
 	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
 	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	fs.Var(&fl.exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")

@@ -348,8 +348,11 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docE
 		if r.Severity != "" {
 			fmt.Fprintf(b, "- **Severity:** %s\n", r.Severity)
 		}
-		if r.SafeFix {
-			b.WriteString("- **Fix:** safe, so `ahpls check --fix` applies it.\n")
+		switch r.Fix {
+		case diagnostics.FixSafe:
+			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s.\n", r.FixWhy)
+		case diagnostics.FixUnsafe:
+			fmt.Fprintf(b, "- **Fix:** unsafe, so only `ahpls check --fix --unsafe-fixes` or a quick fix picked in the editor applies it: %s.\n", r.FixWhy)
 		}
 		if len(r.Evidence) > 0 {
 			b.WriteString("- **Evidence:**\n")
