@@ -241,10 +241,11 @@ func sortFindings(out []Finding) {
 // found. Each file is read once, through the safe reader. t hears of every
 // file checked and every entry left out.
 func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
-	ex, gitignore, err := folderConfig(root, cfg)
+	ex, gitignore, overrides, err := folderConfig(root, cfg)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Rules.Overrides = overrides
 	r := wsfs.NewRoot(root)
 	layout := newDirLayout(r)
 	dfs := dirFS{r, layout}
@@ -337,15 +338,15 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 
 // folderConfig is what decides a folder walk besides the walker's own
 // rules, for `ahpls check` and `ahpls list` alike: the exclude globs (the
-// caller's and the folder's .ahpls/config.json) and whether .gitignore
-// files count.
-func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, err error) {
+// caller's and the folder's .ahpls/config.json), whether .gitignore files
+// count, and the config's rule overrides.
+func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, overrides []diagnostics.Override, err error) {
 	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
 	if err != nil && cfg.Warn != nil {
 		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
 	}
 	ex, err = wsfs.NewMatcher(folder.Exclude)
-	return ex, folder.GitIgnore, err
+	return ex, folder.GitIgnore, folder.Overrides, err
 }
 
 // checkEntry classifies, reads and checks one walked entry. A customization
@@ -461,6 +462,9 @@ func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, e
 		return nil, nil
 	}
 	t.check(kind)
+	if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
+		opts.Overrides = folder.Overrides // the folder's .ahpls/config.json, as in a folder walk
+	}
 	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
 		out[i].named, out[i].root = true, base

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -247,7 +248,11 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
 		kind := model.Classify(rel, layout)
-		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, opts))
+		o := opts
+		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
+			o.Overrides = folder.Overrides // as the folder walk applied them
+		}
+		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}

@@ -92,6 +92,7 @@ type checkMemo struct {
 	text  []byte
 	kind  model.Kind
 	rules uint64
+	cfg   string // the folder config key (exEntry.key) the overrides came from
 	diags []model.Diagnostic
 }
 
@@ -100,22 +101,30 @@ type checkMemo struct {
 // checks and the agent-host publisher (Findings) come through here, so one
 // file change costs one rules run whoever asks first.
 func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
+	// The folder's .ahpls/config.json overrides (cached with its
+	// excludes, rebuilt when the file changes); the memo keeps the key
+	// they were read under, so an edited config re-runs the rules.
+	var ex exEntry
+	if loc, ok := s.locate(u); ok && loc.root != "" {
+		ex = s.excludes(loc.root)
+	}
 	s.mu.Lock()
 	gen, opts := s.rulesGen, s.settings.Options()
 	opts.ToolsConfig = s.opts.ToolsConfig
+	opts.Overrides = ex.overrides
 	fs := s.stateFor(u)
-	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && bytes.Equal(m.text, text) {
+	if m := fs.memo; m.ok && m.rules == gen && m.cfg == ex.key && m.kind == kind && bytes.Equal(m.text, text) {
 		s.mu.Unlock()
 		return m.diags
 	}
-	if r := fs.running1; r != nil && r.rules == gen && r.kind == kind && bytes.Equal(r.text, text) {
+	if r := fs.running1; r != nil && r.rules == gen && r.cfg == ex.key && r.kind == kind && bytes.Equal(r.text, text) {
 		// The same run is under way (the server's check and the
 		// publisher asked at once): wait for it rather than run twice.
 		s.mu.Unlock()
 		<-r.done
 		return r.diags
 	}
-	r := &memoRun{checkMemo: checkMemo{ok: true, text: text, kind: kind, rules: gen}, done: make(chan struct{})}
+	r := &memoRun{checkMemo: checkMemo{ok: true, text: text, kind: kind, rules: gen, cfg: ex.key}, done: make(chan struct{})}
 	fs.running1 = r
 	s.mu.Unlock()
 	defer func() {

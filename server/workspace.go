@@ -286,7 +286,7 @@ func (s *Server) excludes(root string) exEntry {
 	if s.exCache == nil {
 		s.exCache = map[string]exEntry{}
 	}
-	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore}
+	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore, overrides: folder.Overrides}
 	if !noGitIgnore {
 		e.tracked, e.inRepo = wsfs.GitTracked(root)
 	}
@@ -296,7 +296,9 @@ func (s *Server) excludes(root string) exEntry {
 
 // exEntry is one cached exclude matcher and what it was built from.
 type exEntry struct {
-	key         string
+	key string
+	// overrides are the config's "overrides" (rule levels by glob).
+	overrides   []diagnostics.Override
 	m           *wsfs.Matcher
 	noGitIgnore bool
 	inRepo      bool          // root is in a git work tree: .gitignore counts
