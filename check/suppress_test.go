@@ -17,12 +17,13 @@ func TestSuppressionInCheck(t *testing.T) {
 	ws := t.TempDir()
 	write(t, ws, ".ahpls/config.json", `{"overrides": [
 		{"files": [".github/skills/quiet/**"], "rules": {"md/link": "off"}},
-		{"files": [".mcp.json"], "rules": {"mcp/sse": "off"}}]}`)
+		{"files": [".github/hooks/*.json"], "rules": {"hooks/field-type": "off"}}]}`)
 	head := func(name string) string { return "---\nname: " + name + "\ndescription: A skill.\n---\n" }
 	write(t, ws, ".github/skills/loud/SKILL.md", head("loud")+"[a](missing.md)\n")
 	write(t, ws, ".github/skills/hushed/SKILL.md", head("hushed")+"<!-- ahpls-disable-next-line md/link -->\n[a](missing.md)\n<!-- ahpls-disable skill/name-dir -->\n")
 	write(t, ws, ".github/skills/quiet/SKILL.md", head("quiet")+"[a](missing.md)\n")
-	write(t, ws, ".mcp.json", `{"mcpServers": {"docs": {"type": "sse", "url": "https://example.com/sse"}}}`)
+	// hooks/field-type without the override (check/testdata/fix/json-form).
+	write(t, ws, ".github/hooks/hooks.json", `{"hooks": {"PostToolUse": [{"type": "command", "command": "echo done", "timeout": "30"}]}}`)
 	var out, errb bytes.Buffer
 	Main([]string{"--fail-on", "never", ws}, &out, &errb, "test", diagnostics.Options{})
 	got := out.String()
@@ -31,6 +32,6 @@ func TestSuppressionInCheck(t *testing.T) {
 	assert.NotContains(t, got, "hushed/SKILL.md:6:")
 	assert.Contains(t, got, "hushed/SKILL.md:7:") // the unused file-wide comment
 	assert.Contains(t, got, "[suppress/unused]")
-	assert.NotContains(t, got, ".mcp.json")
+	assert.NotContains(t, got, "hooks.json")
 	assert.Equal(t, 2, bytes.Count(out.Bytes(), []byte("\n")), got)
 }
