@@ -13,6 +13,8 @@ package check
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,6 +54,10 @@ type Finding struct {
 	Message  string                          `json:"message"`
 	Href     string                          `json:"href"`
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
+	// Fingerprint identifies the finding across line shifts: a hash of
+	// its rule, its path below the workspace folder and the text of the
+	// line it starts on (trimmed). --baseline matches on it.
+	Fingerprint string `json:"fingerprint"`
 
 	// fixes are the diagnostic's quick fixes, in byte spans of src (the
 	// text the rules saw), for --fix and SARIF.
@@ -494,7 +500,8 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
 		out = append(out, Finding{
-			Path: display, Rel: rel,
+			Fingerprint: fingerprint(d.Rule, rel, text, d.Span.Start),
+			Path:        display, Rel: rel,
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
@@ -503,6 +510,25 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 		})
 	}
 	return out
+}
+
+// fingerprint is Finding.Fingerprint: 16 hex digits of SHA-256 over the
+// rule, the path below the folder and the finding's first line, trimmed
+// (an edit elsewhere in the file, or lines added above, keep it).
+func fingerprint(rule, rel string, text []byte, at int) string {
+	at = min(max(at, 0), len(text))
+	start := bytes.LastIndexByte(text[:at], '\n') + 1
+	end := len(text)
+	if i := bytes.IndexByte(text[at:], '\n'); i >= 0 {
+		end = at + i
+	}
+	h := sha256.New()
+	h.Write([]byte(rule))
+	h.Write([]byte{0})
+	h.Write([]byte(rel))
+	h.Write([]byte{0})
+	h.Write(bytes.TrimSpace(text[start:end]))
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a

@@ -34,9 +34,18 @@ func WriteText(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
+// ReportVersion is the version of the `--format json` schema
+// (docs/check-output.schema.json). It goes up when a field is removed or
+// changes meaning, never for an added field; CHANGELOG.md says what each
+// version changed.
+const ReportVersion = 1
+
 // Report is the JSON output: the findings and what was looked at.
 type Report struct {
-	Findings []Finding `json:"findings"`
+	// Version is ReportVersion: a pipeline can refuse a schema it does
+	// not know instead of misreading it.
+	Version  int           `json:"version"`
+	Findings []jsonFinding `json:"findings"`
 	// Files is how many customization files were checked, Checked the
 	// same by kind (a kind checked zero times is absent).
 	Files   int                `json:"files"`
@@ -45,12 +54,19 @@ type Report struct {
 	Skipped []Skipped `json:"skipped"`
 }
 
+// jsonFinding is a Finding as `--format json` prints it: with its quick
+// fixes and their tiers.
+type jsonFinding struct {
+	Finding
+	Fixes []FixInfo `json:"fixes,omitempty"`
+}
+
 // WriteJSON prints the findings and the summary as one JSON object (a
 // Report; `"findings": []` when there are none).
 func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
-	r := Report{Findings: fs, Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
+	r := Report{Version: ReportVersion, Findings: make([]jsonFinding, 0, len(fs)), Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
+	for _, f := range fs {
+		r.Findings = append(r.Findings, jsonFinding{Finding: f, Fixes: f.Fixes()})
 	}
 	if r.Checked == nil {
 		r.Checked = map[model.Kind]int{}
@@ -141,6 +157,9 @@ type sarifResult struct {
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
+	// PartialFingerprints carry Finding.Fingerprint, so code scanning
+	// tracks a finding across line shifts as --baseline does.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
 // sarifFix is a quick fix as SARIF §3.55: one artifactChange per file (we
@@ -148,6 +167,15 @@ type sarifResult struct {
 type sarifFix struct {
 	Description     sarifText             `json:"description"`
 	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	// Properties says the fix's tier ("safe": `ahpls check --fix`
+	// applies it; "unsafe": only with --unsafe-fixes) and whether it is the
+	// one --fix would choose.
+	Properties sarifFixProps `json:"properties"`
+}
+
+type sarifFixProps struct {
+	Tier   string `json:"tier"`
+	Chosen bool   `json:"chosen"`
 }
 
 type sarifArtifactChange struct {
@@ -238,9 +266,14 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 			idx = model.NewLineIndex(f.src)
 			indexes[f.Path] = idx
 		}
+		var fps map[string]string
+		if f.Fingerprint != "" {
+			fps = map[string]string{"ahpls/v1": f.Fingerprint}
+		}
 		results = append(results, sarifResult{
-			Fixes:  sarifFixes(f, idx),
-			RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
+			Fixes:               sarifFixes(f, idx),
+			PartialFingerprints: fps,
+			RuleID:              f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)},
@@ -267,7 +300,9 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 // say it, but its region would need that file's text.
 func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
 	var out []sarifFix
-	for _, fx := range f.fixes {
+	tier, chosen := tierOf(f.Rule).String(), preferredFix(f)
+	for i := range f.fixes {
+		fx := &f.fixes[i]
 		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
 		ok := len(fx.Edits) > 0
 		for _, e := range fx.Edits {
@@ -287,7 +322,8 @@ func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
 			ch.Replacements = append(ch.Replacements, rep)
 		}
 		if ok {
-			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
+			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch},
+				Properties: sarifFixProps{Tier: tier, Chosen: fx == chosen}})
 		}
 	}
 	return out

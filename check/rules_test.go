@@ -30,7 +30,7 @@ func TestRuleLevels(t *testing.T) {
 		// "All REJ"
 		{"json/syntax", nil, "error", false, "none"},
 		// "CC REJ · CL REJ" plus evidence.
-		{"market/required", map[model.Target]string{model.TargetClaudeCode: "error", model.TargetCopilotCLI: "error"}, "", false, "none"},
+		{"market/required", map[model.Target]string{model.TargetClaudeCode: "error", model.TargetCopilotCLI: "error"}, "", false, "unsafe"},
 	} {
 		info, err := LookupRuleInfo(c.id)
 		require.NoError(t, err)

@@ -154,6 +154,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkSettings
 	case model.KindTools:
 		return checkToolsConfig
+	case model.KindConfig:
+		return checkAhplsConfig
 	}
 	return nil
 }

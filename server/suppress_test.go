@@ -28,3 +28,16 @@ func TestSuppressionAndOverrides(t *testing.T) {
 	})
 	c.waitPublish(skillURI(root, "quiet"), ptr(1), func(ds []wireDiag) bool { return len(ds) == 0 })
 }
+
+// TestConfigChangeRechecks: writing an override into .ahpls/config.json
+// (a watched-file change) re-checks the open files under it.
+func TestConfigChangeRechecks(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	u := skillURI(root, "loud")
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, "---\nname: loud\ndescription: A skill.\n---\n[a](missing.md)\n")))
+	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "md/link")) == 1 })
+	cfg := writeFile(t, root, ".ahpls/config.json", `{"overrides": [{"files": ["**"], "rules": {"md/link": "off"}}]}`)
+	require.NoError(t, c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(cfg)+`","type":1}]}`))
+	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "md/link")) == 0 })
+}

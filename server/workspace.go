@@ -245,6 +245,17 @@ func (s *Server) gitIgnoreChanged(u uri.URI) {
 	}
 }
 
+// configChanged re-checks every known file when a workspace folder's
+// .ahpls/config.json changed on disk: its overrides change findings
+// anywhere (rulesFor's memo is keyed by the config's size and mtime).
+func (s *Server) configChanged(u uri.URI) {
+	p, ok := uriPath(u)
+	if !ok || !strings.HasSuffix(filepath.ToSlash(p), "/"+settings.ConfigFile) {
+		return
+	}
+	s.recheckAll(CauseConfig)
+}
+
 // excludeMatcher is the exclude set of workspace folder root: the defaults,
 // `ahpls.exclude` and the folder's own .ahpls/config.json. It is rebuilt
 // when the settings or the config file (size, mtime) change.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -51,4 +52,35 @@ func TestFolderOverrides(t *testing.T) {
 	assert.False(t, f.Overrides[0].Match("src/a/SKILL.md"))
 	assert.Equal(t, model.Severity(0), f.Overrides[0].Rules["md/link"])
 	assert.Equal(t, model.SeverityInfo, f.Overrides[1].Rules["md/link"])
+}
+
+// TestConfigAgreesWithItsRule: the file the editor marks config/invalid is
+// the file settings ignores, and the other way round.
+func TestConfigAgreesWithItsRule(t *testing.T) {
+	for _, text := range []string{
+		`{}`,
+		`{"exclude": ["a/**"], "gitignore": false}`,
+		`{"exclude": "a"}`,
+		`{"exclude": ["a/[b"]}`,
+		`{"gitignore": "no"}`,
+		`{"gitignore": null, "other": 1}`,
+		`{"overrides": [{"files": ["x/**"], "rules": {"md/link": "off", "skill/name-dir": "WARNING"}}]}`,
+		`{"overrides": [{"files": ["x/**"]}]}`,
+		`{"overrides": [{"files": [], "rules": {}}]}`,
+		`{"overrides": [{"rules": {"md/link": "off"}}]}`,
+		`{"overrides": [{"files": ["x"], "rules": {"md/nope": "off"}}]}`,
+		`{"overrides": [{"files": ["x"], "rules": {"md/link": "loud"}}]}`,
+		`{"overrides": [{"files": ["x"], "rules": {"md/link": 1}}]}`,
+		`{"overrides": {"files": ["x"]}}`,
+		`{"overrides": [3]}`,
+		`{"exclude": [], }`,
+		`[1]`,
+	} {
+		_, err := LoadWorkspaceConfig(writeConfig(t, text))
+		invalid := false
+		for _, d := range diagnostics.Check(diagnostics.File{Path: ConfigFile, Text: []byte(text)}, diagnostics.Options{}) {
+			invalid = invalid || d.Rule == "config/invalid"
+		}
+		assert.Equal(t, err != nil, invalid, "%s (settings: %v)", text, err)
+	}
 }
