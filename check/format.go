@@ -381,6 +381,7 @@ type cliFlags struct {
 	noGitIgnore             bool
 	noImplied, fix, diff    bool
 	unsafeFixes             bool
+	baseline                string
 	rules                   ruleFlags
 	exclude                 globFlags
 }
@@ -402,11 +403,18 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	if !ok {
 		return exitUsage
 	}
+	var bl *Baseline
+	if fl.baseline != "" {
+		var err error
+		if bl, err = LoadBaseline(fl.baseline); err != nil {
+			return ioError(stderr, fmt.Errorf("--baseline: %w", err))
+		}
+	}
 	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, UnsafeFixes: fl.unsafeFixes, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	if fl.diff {
-		return runDiff(paths, cfg, threshold, stdout, stderr)
+		return runDiff(paths, cfg, threshold, bl, stdout, stderr)
 	}
 	var found []Finding
 	var sum Summary
@@ -424,6 +432,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			return ioError(stderr, err)
 		}
 	}
+	found = applyBaseline(bl, found, stderr)
 	if code := writeFindings(stdout, stderr, fl.format, found, sum, version); code != exitClean {
 		return code
 	}
@@ -453,6 +462,7 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fs.BoolVar(&fl.fix, "fix", false, "apply the safe fixes (fix tier safe in docs/rules.md: the form changes, never the meaning), re-check, and report what remains")
 	fs.BoolVar(&fl.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe fixes too (deletes, renames, guessed values)")
+	fs.StringVar(&fl.baseline, "baseline", "", "report only findings not in this saved `--format json` output (matched by path, rule and fingerprint, so line shifts do not matter); the exit code follows the new ones")
 	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
 	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	fs.Var(&fl.exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
@@ -525,8 +535,19 @@ func parseFailOn(v string, stderr io.Writer) (model.Severity, bool) {
 	return sev, true
 }
 
+// applyBaseline drops the findings bl holds (none without --baseline) and
+// says on stderr how many.
+func applyBaseline(bl *Baseline, found []Finding, stderr io.Writer) []Finding {
+	if bl == nil {
+		return found
+	}
+	found, known := bl.New(found)
+	fmt.Fprintf(stderr, "ahpls check: %d finding(s) in the baseline not shown; %d new\n", known, len(found))
+	return found
+}
+
 // runDiff is --diff: the changes --fix would make, as a unified diff.
-func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stderr io.Writer) int {
+func runDiff(paths []string, cfg Config, threshold model.Severity, bl *Baseline, stdout, stderr io.Writer) int {
 	res, err := Fix(paths, cfg, false)
 	if err != nil {
 		return ioError(stderr, err)
@@ -537,7 +558,7 @@ func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stder
 		}
 	}
 	reportFixes(stderr, res, "would fix")
-	return failed(res.Remaining, threshold)
+	return failed(applyBaseline(bl, res.Remaining, stderr), threshold)
 }
 
 // writeFindings prints found in format; exitClean, or exitUsage on a bad
