@@ -397,6 +397,16 @@ targets, ` + "`vscode-agent-host`" + ` and ` + "`agent-skills`" + `, plus the ta
 Change a rule's severity or turn it off with ` + "`ahpls.rules`" + ` (` + "`{\"skill/name-dir\": \"off\"}`" + `) or
 ` + "`ahpls check --rule skill/name-dir=off`" + `; choose consumers with ` + "`ahpls.targets`" + ` / ` + "`--targets`" + `.
 
+Quiet one place with a comment: ` + "`<!-- ahpls-disable-next-line md/link -->`" + ` (the next line) or
+` + "`<!-- ahpls-disable md/link -->`" + ` (the whole file) in Markdown, ` + "`# ahpls-disable-next-line yaml/unquoted-special`" + `
+inside a ` + "`---`" + ` header; set levels by path in ` + "`.ahpls/config.json`" + `:
+` + "`{\"overrides\": [{\"files\": [\"tests/fixtures/**\"], \"rules\": {\"md/link\": \"off\"}}]}`" + ` (the only way
+for strict JSON files). A comment that hides nothing is reported as suppress/unused.
+
+Fixes have a tier: **safe** fixes change the form and never the meaning (` + "`ahpls check --fix`" + ` and the
+editor's ` + "`source.fixAll.ahpls`" + ` apply them); **unsafe** fixes delete, rename, guess or change a value
+(` + "`ahpls check --fix --unsafe-fixes`" + `, or a quick fix picked in the editor). Each rule below says its tier and why.
+
 ## How severities are decided
 
 A finding's severity is the most severe reaction among the effective targets that read the file's kind; the
