@@ -56,6 +56,10 @@ var handInputs = map[string]struct {
 }{
 	"file/encoding": {".github/skills/nul/SKILL.md", "---\nname: nul\x00\n---\n", nil},
 	"fm/crlf":       {".github/skills/crlf/SKILL.md", "---\r\nname: crlf\r\ndescription: Uses CRLF.\r\n---\r\n", []model.Target{model.TargetClaudeUpload}},
+	// The golden workspace is check's and the server's too: no broken
+	// .ahpls/config.json there.
+	"config/invalid":     {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/link\": \"quiet\"}}]\n}\n", nil},
+	"config/unknown-key": {".ahpls/config.json", "{\n  \"excludes\": [\"fixtures/**\"]\n}\n", nil},
 	// The golden fixtures are checked without package tools' validator.
 	"tools/config": {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
 }
@@ -196,6 +200,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
 	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
+	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
