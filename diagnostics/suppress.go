@@ -211,3 +211,55 @@ func (r *reporter) level(rule string) (model.Severity, bool) {
 	}
 	return sev, ok
 }
+
+// lineBound are rules whose finding's place follows from the text around
+// it (a line limit, the shape of the whole header), so a comment line
+// above it moves it.
+var lineBound = map[string]bool{
+	"agent/body-length": true, "skill/body-lines": true, "fm/not-mapping": true, "fm/missing": true,
+}
+
+// SuppressFixes are the editor's "Disable … for this line" and "… in this
+// file" actions for a finding of rule at span in a Markdown file: a comment
+// line inserted above the finding's line (a YAML comment inside the '---'
+// header, an HTML comment in the body), and an HTML comment appended to
+// the file. The line action is left out where a comment line would change
+// the file: on the opening '---' line (the header would no longer open the
+// file) and on an indented header line (it may sit inside a block scalar).
+func SuppressFixes(text []byte, kind model.Kind, span model.Span, rule string) []model.Fix {
+	if !kind.Markdown() || rule == suppressUnused.ID || span.Start < 0 || span.Start > len(text) {
+		return nil
+	}
+	var out []model.Fix
+	lineStart := bytes.LastIndexByte(text[:span.Start], '\n') + 1
+	fm := SplitFrontmatter(text)
+	line := text[lineStart:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	nl := "\n"
+	if bytes.HasSuffix(line, []byte{'\r'}) {
+		nl = "\r\n"
+	}
+	forLine := func(comment string) {
+		out = append(out, model.Fix{Title: "Disable " + rule + " for this line",
+			Edits: []model.Edit{{Span: model.Span{Start: lineStart, End: lineStart}, NewText: comment + nl}}})
+	}
+	switch {
+	case lineStart == 0 || lineBound[rule]:
+		// A finding on the first line is about the whole file, and one
+		// placed by a line count moves with an inserted line: the file
+		// action only (TestSuppressFixesHideTheirFinding).
+	case !fm.Present, fm.Closed && lineStart >= fm.Markdown.Start:
+		forLine("<!-- " + disableNext + " " + rule + " -->")
+	case lineStart >= fm.Body.Start && lineStart < fm.Body.End && len(line) > 0 && line[0] != ' ' && line[0] != '\t':
+		forLine("# " + disableNext + " " + rule)
+	}
+	end := ""
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		end = nl
+	}
+	out = append(out, model.Fix{Title: "Disable " + rule + " in this file",
+		Edits: []model.Edit{{Span: model.Span{Start: len(text), End: len(text)}, NewText: end + "<!-- " + disableFile + " " + rule + " -->" + nl}}})
+	return out
+}

@@ -1,11 +1,15 @@
 package diagnostics
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -86,4 +90,61 @@ func TestOverrides(t *testing.T) {
 			assert.Equal(t, c.want, got)
 		})
 	}
+}
+
+// TestSuppressFixesHideTheirFinding: over every Markdown golden fixture,
+// each "Disable … for this line" and "… in this file" action, applied,
+// hides a finding of its rule, and leaves no suppress/unused behind and no
+// finding of another rule that was not there.
+func TestSuppressFixesHideTheirFinding(t *testing.T) {
+	tried := 0
+	for _, p := range goldenFiles(t) {
+		rel := strings.TrimPrefix(filepath.ToSlash(p), goldenRoot+"/")
+		kind := model.Classify(rel, dirLayout(goldenRoot))
+		if !kind.Markdown() {
+			continue
+		}
+		text, err := os.ReadFile(p)
+		require.NoError(t, err)
+		check := func(b []byte) []model.Diagnostic {
+			return Check(File{Path: rel, Kind: kind, Text: b, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, Options{})
+		}
+		before := check(text)
+		count := func(ds []model.Diagnostic) map[string]int {
+			m := map[string]int{}
+			for _, d := range ds {
+				m[d.Rule]++
+			}
+			return m
+		}
+		was := count(before)
+		for _, d := range before {
+			for _, fx := range SuppressFixes(text, kind, d.Span, d.Rule) {
+				tried++
+				e := fx.Edits[0]
+				after := append(append(append([]byte{}, text[:e.Span.Start]...), e.NewText...), text[e.Span.End:]...)
+				now := count(check(after))
+				assert.Less(t, now[d.Rule], was[d.Rule], "%s: %s did not hide %s", rel, fx.Title, d.Rule)
+				assert.Zero(t, now[suppressUnused.ID]-was[suppressUnused.ID], "%s: %s is unused", rel, fx.Title)
+				for r, n := range now {
+					assert.LessOrEqual(t, n, was[r], "%s: %s added %s", rel, fx.Title, r)
+				}
+			}
+		}
+	}
+	assert.Greater(t, tried, 100)
+	t.Logf("%d suppress actions applied and re-checked", tried)
+}
+
+func goldenFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || strings.HasSuffix(p, ".golden") {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	}))
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,14 +69,17 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 	idx := model.NewLineIndex(fs.snap.Text)
 	can := editCache{}
 	for i, d := range fs.diags {
-		if len(d.Fixes) == 0 || i >= len(fs.lsp) {
+		if i >= len(fs.lsp) {
 			continue
 		}
 		pd := fs.lsp[i]
 		if !rangesOverlap(pd.Range, p.Range) {
 			continue
 		}
-		for _, fix := range d.Fixes {
+		// The rule's own fixes, then the comments that quiet it
+		// (diagnostics.SuppressFixes: Markdown only).
+		fixes := append(slices.Clip(d.Fixes), diagnostics.SuppressFixes(fs.snap.Text, fs.kind, d.Span, d.Rule)...)
+		for _, fix := range fixes {
 			if !can.fixEditable(u, loc, fix) {
 				continue // it would write through a symlink out of the workspace
 			}

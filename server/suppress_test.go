@@ -1,8 +1,10 @@
 package server
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,4 +42,27 @@ func TestConfigChangeRechecks(t *testing.T) {
 	cfg := writeFile(t, root, ".ahpls/config.json", `{"overrides": [{"files": ["**"], "rules": {"md/link": "off"}}]}`)
 	require.NoError(t, c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(cfg)+`","type":1}]}`))
 	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "md/link")) == 0 })
+}
+
+// TestDisableQuickFixes: a finding in a Markdown body offers "Disable …
+// for this line" (an HTML comment above it) and "… in this file"; in the
+// header the line action is a YAML comment.
+func TestDisableQuickFixes(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	u := skillURI(root, "s")
+	text := "---\nname: s\ndescription: Use it when: asked.\n---\n[a](missing.md)\n"
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, text)))
+	c.waitPublish(u, ptr(1), func(ds []wireDiag) bool {
+		return len(withCode(ds, "md/link")) == 1 && len(withCode(ds, "yaml/unquoted-special")) == 1
+	})
+	ask := func(line int) string {
+		return c.request("textDocument/codeAction", fmt.Sprintf(`{"textDocument":{"uri":%q},"range":%s,"context":{"diagnostics":[],"only":["quickfix"]}}`, u, rng(line, 0, line, 40)))
+	}
+	body := ask(4)
+	assert.Contains(t, body, `"title":"Disable md/link for this line"`)
+	assert.Contains(t, body, `"newText":"\u003c!-- ahpls-disable-next-line md/link --\u003e\n"`)
+	assert.Contains(t, body, `"title":"Disable md/link in this file"`)
+	head := ask(2)
+	assert.Contains(t, head, `"newText":"# ahpls-disable-next-line yaml/unquoted-special\n"`)
 }
