@@ -13,6 +13,8 @@ package check
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,6 +54,10 @@ type Finding struct {
 	Message  string                          `json:"message"`
 	Href     string                          `json:"href"`
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
+	// Fingerprint identifies the finding across line shifts: a hash of
+	// its rule, its path below the workspace folder and the text of the
+	// line it starts on (trimmed). --baseline matches on it.
+	Fingerprint string `json:"fingerprint"`
 
 	// fixes are the diagnostic's quick fixes, in byte spans of src (the
 	// text the rules saw), for --fix and SARIF.
@@ -85,6 +91,9 @@ type Config struct {
 	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
 	// "gitignore": false as well.
 	NoGitIgnore bool
+	// UnsafeFixes lets Fix apply the fixes of unsafe tier too
+	// (--unsafe-fixes); by default only safe ones are applied.
+	UnsafeFixes bool
 }
 
 // Summary is what a run looked at, so that nothing is skipped silently:
@@ -238,10 +247,11 @@ func sortFindings(out []Finding) {
 // found. Each file is read once, through the safe reader. t hears of every
 // file checked and every entry left out.
 func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
-	ex, gitignore, err := folderConfig(root, cfg)
+	ex, gitignore, overrides, err := folderConfig(root, cfg)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Rules.Overrides = overrides
 	r := wsfs.NewRoot(root)
 	layout := newDirLayout(r)
 	dfs := dirFS{r, layout}
@@ -334,15 +344,15 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 
 // folderConfig is what decides a folder walk besides the walker's own
 // rules, for `ahpls check` and `ahpls list` alike: the exclude globs (the
-// caller's and the folder's .ahpls/config.json) and whether .gitignore
-// files count.
-func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, err error) {
+// caller's and the folder's .ahpls/config.json), whether .gitignore files
+// count, and the config's rule overrides.
+func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, overrides []diagnostics.Override, err error) {
 	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
 	if err != nil && cfg.Warn != nil {
 		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
 	}
 	ex, err = wsfs.NewMatcher(folder.Exclude)
-	return ex, folder.GitIgnore, err
+	return ex, folder.GitIgnore, folder.Overrides, err
 }
 
 // checkEntry classifies, reads and checks one walked entry. A customization
@@ -458,6 +468,9 @@ func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, e
 		return nil, nil
 	}
 	t.check(kind)
+	if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
+		opts.Overrides = folder.Overrides // the folder's .ahpls/config.json, as in a folder walk
+	}
 	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
 		out[i].named, out[i].root = true, base
@@ -487,7 +500,8 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
 		out = append(out, Finding{
-			Path: display, Rel: rel,
+			Fingerprint: fingerprint(d.Rule, rel, text, d.Span.Start),
+			Path:        display, Rel: rel,
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
@@ -496,6 +510,25 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 		})
 	}
 	return out
+}
+
+// fingerprint is Finding.Fingerprint: 16 hex digits of SHA-256 over the
+// rule, the path below the folder and the finding's first line, trimmed
+// (an edit elsewhere in the file, or lines added above, keep it).
+func fingerprint(rule, rel string, text []byte, at int) string {
+	at = min(max(at, 0), len(text))
+	start := bytes.LastIndexByte(text[:at], '\n') + 1
+	end := len(text)
+	if i := bytes.IndexByte(text[at:], '\n'); i >= 0 {
+		end = at + i
+	}
+	h := sha256.New()
+	h.Write([]byte(rule))
+	h.Write([]byte{0})
+	h.Write([]byte(rel))
+	h.Write([]byte{0})
+	h.Write(bytes.TrimSpace(text[start:end]))
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a

@@ -169,7 +169,7 @@ func TestJSONFormat(t *testing.T) {
 	root := t.TempDir()
 	var out, errb bytes.Buffer
 	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
-	assert.JSONEq(t, `{"findings": [], "files": 0, "checked": {}, "skipped": []}`, out.String(), "no findings is [] not null")
+	assert.JSONEq(t, `{"version": 1, "findings": [], "files": 0, "checked": {}, "skipped": []}`, out.String(), "no findings is [] not null")
 
 	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: demo\x00\n---\n")
 	out.Reset()
@@ -407,7 +407,7 @@ func TestExclude(t *testing.T) {
 	assert.Equal(t, 1, n)
 	write(t, root, ".ahpls/config.json", `{"exclude": "fixtures"}`)
 	n, warn := count()
-	assert.Equal(t, 3, n, "a malformed config is ignored")
+	assert.Equal(t, 4, n, "a malformed config is ignored (and is itself a config/invalid finding)")
 	assert.Contains(t, warn, ".ahpls/config.json")
 }
 

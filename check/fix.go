@@ -1,8 +1,9 @@
 package check
 
-// `ahpls check --fix` and `--diff`: apply the quick fixes of rules marked
-// diagnostics.Rule.SafeFix, the same edits the language server offers,
-// without asking.
+// `ahpls check --fix` and `--diff`: apply the quick fixes of rules whose
+// fix tier (diagnostics.Rule.Fix) is safe, or unsafe too with
+// --unsafe-fixes: the same edits the language server offers, without
+// asking.
 
 import (
 	"bytes"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -31,17 +33,30 @@ type FileFix struct {
 	Fixed []Finding
 }
 
-// isSafe reports whether a rule's fix may be applied unasked.
-func isSafe(rule string) bool {
+// tierOf is a rule's fix tier (none for an unknown rule).
+func tierOf(rule string) diagnostics.FixTier {
 	r, ok := diagnostics.LookupRule(rule)
-	return ok && r.SafeFix
+	if !ok {
+		return diagnostics.FixNone
+	}
+	return r.Fix
 }
 
 // chosenFix is the fix --fix applies for a finding, the one the server's
-// "Fix all" would take (the preferred one, or the only one), if its rule is
-// marked safe and every edit stays in the diagnosed file.
-func chosenFix(f Finding) *model.Fix {
-	if len(f.fixes) == 0 || f.src == nil || !isSafe(f.Rule) {
+// "Fix all" would take (the preferred one, or the only one), if its rule's
+// tier is safe (or unsafe, when unsafe is set) and every edit stays in the
+// diagnosed file.
+func chosenFix(f Finding, unsafe bool) *model.Fix {
+	if len(f.fixes) == 0 || f.src == nil || !tierOf(f.Rule).Applies(unsafe) {
+		return nil
+	}
+	return preferredFix(f)
+}
+
+// preferredFix is the preferred fix of f, or its only one, when its edits
+// all stay in the diagnosed file.
+func preferredFix(f Finding) *model.Fix {
+	if f.src == nil {
 		return nil
 	}
 	var fix *model.Fix
@@ -65,10 +80,11 @@ func chosenFix(f Finding) *model.Fix {
 	return fix
 }
 
-// PlanFixes computes, for each file with safe fixes, the text after them.
-// Like the server's fix-all, a fix whose edits overlap one already taken is
-// left for the next pass, so the edits always apply.
-func PlanFixes(found []Finding) []FileFix {
+// PlanFixes computes, for each file with safe fixes (unsafe ones too, when
+// unsafe is set), the text after them. Like the server's fix-all, a fix
+// whose edits overlap one already taken is left for the next pass, so the
+// edits always apply.
+func PlanFixes(found []Finding, unsafe bool) []FileFix {
 	type plan struct {
 		ff    FileFix
 		edits []model.Edit
@@ -76,7 +92,7 @@ func PlanFixes(found []Finding) []FileFix {
 	byPath := map[string]*plan{}
 	var order []string
 	for _, f := range found {
-		fix := chosenFix(f)
+		fix := chosenFix(f, unsafe)
 		if fix == nil {
 			continue
 		}
@@ -142,7 +158,7 @@ type FixResult struct {
 	Summary Summary
 }
 
-// Fix applies the safe fixes under paths, pass after pass until nothing
+// Fix applies the safe fixes (and unsafe ones, with cfg.UnsafeFixes) under paths, pass after pass until nothing
 // more is fixable (at most maxFixPasses). With write, each changed file is
 // replaced through its workspace folder's wsfs.Writer and the folders
 // re-checked from disk; a file the writer refuses is left as it is and
@@ -160,7 +176,7 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	}
 	res.Summary = sum
 	for pass := 0; ; pass++ {
-		plans := PlanFixes(withoutFixes(found, refused))
+		plans := PlanFixes(withoutFixes(found, refused), cfg.UnsafeFixes)
 		if len(plans) == 0 || pass == maxFixPasses {
 			res.Remaining = found
 			return res, nil
@@ -232,7 +248,11 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
 		kind := model.Classify(rel, layout)
-		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, opts))
+		o := opts
+		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
+			o.Overrides = folder.Overrides // as the folder walk applied them
+		}
+		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}
@@ -374,13 +394,19 @@ func (ws writers) write(p FileFix) error {
 }
 
 // FixInfo is one quick fix of a finding, for callers outside this package
-// (the MCP server's `check` tool): what it does, whether --fix applies it
-// unasked, and its edits in the finding's own coordinates.
+// (the MCP server's `check` tool, `--format json`): what it does, whether
+// --fix applies it unasked, and its edits in the finding's own coordinates.
 type FixInfo struct {
 	Title string `json:"title"`
 	// Safe: `ahpls check --fix` (and the MCP `fix` tool) applies it.
-	Safe  bool       `json:"safe"`
-	Edits []EditInfo `json:"edits"`
+	Safe bool `json:"safe"`
+	// Tier is the rule's fix tier ("safe" or "unsafe"); an unsafe fix is
+	// applied by `--fix --unsafe-fixes` when it is the one chosen.
+	Tier string `json:"tier"`
+	// Chosen: the fix --fix would take for this finding (the preferred or
+	// only one), whatever its tier.
+	Chosen bool       `json:"chosen"`
+	Edits  []EditInfo `json:"edits"`
 }
 
 // EditInfo is one edit: 1-based lines, 1-based UTF-16 columns, end
@@ -400,12 +426,13 @@ func (f Finding) Fixes() []FixInfo {
 	if len(f.fixes) == 0 {
 		return nil
 	}
-	chosen := chosenFix(f)
+	chosen := preferredFix(f)
+	tier := tierOf(f.Rule)
 	var idx *model.LineIndex
 	out := make([]FixInfo, 0, len(f.fixes))
 	for i := range f.fixes {
 		fx := &f.fixes[i]
-		info := FixInfo{Title: fx.Title, Safe: fx == chosen, Edits: []EditInfo{}}
+		info := FixInfo{Title: fx.Title, Safe: fx == chosen && tier == diagnostics.FixSafe, Tier: tier.String(), Chosen: fx == chosen, Edits: []EditInfo{}}
 		for _, e := range fx.Edits {
 			ei := EditInfo{Path: e.Path, NewText: e.NewText}
 			if e.Path == "" && f.src != nil && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(f.src) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestFixGolden(t *testing.T) {
 
 			found, err := RunConfig([]string{ws}, Config{Rules: optsFor(t, args)})
 			require.NoError(t, err)
-			for _, p := range PlanFixes(found) {
+			for _, p := range PlanFixes(found, slices.Contains(args, "--unsafe-fixes")) {
 				for _, f := range p.Fixed {
 					covered[f.Rule] = true
 				}
@@ -120,9 +121,9 @@ func TestFixGolden(t *testing.T) {
 			assert.Empty(t, diffOut.String())
 		})
 	}
-	// Every rule marked SafeFix has a case that exercises its fix.
+	// Every rule whose fix is safe has a case that exercises its fix.
 	for _, r := range diagnostics.Rules() {
-		if r.SafeFix {
+		if r.Fix == diagnostics.FixSafe {
 			assert.True(t, covered[r.ID], "no testdata/fix case fixes %s", r.ID)
 		}
 	}
@@ -170,8 +171,8 @@ func TestFixKeepsModeAndLeavesNoTemp(t *testing.T) {
 	assert.Len(t, ents, 1, "a temporary file was left")
 }
 
-// TestUnsafeFixesAreNotApplied: a rule without SafeFix keeps its quick
-// fix for the editor only.
+// TestUnsafeFixesAreNotApplied: a rule whose fix is unsafe keeps its
+// quick fix for the editor and --unsafe-fixes only.
 func TestUnsafeFixesAreNotApplied(t *testing.T) {
 	ws := t.TempDir()
 	rel := ".github/skills/demo/SKILL.md"

@@ -34,9 +34,18 @@ func WriteText(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
+// ReportVersion is the version of the `--format json` schema
+// (docs/check-output.schema.json). It goes up when a field is removed or
+// changes meaning, never for an added field; CHANGELOG.md says what each
+// version changed.
+const ReportVersion = 1
+
 // Report is the JSON output: the findings and what was looked at.
 type Report struct {
-	Findings []Finding `json:"findings"`
+	// Version is ReportVersion: a pipeline can refuse a schema it does
+	// not know instead of misreading it.
+	Version  int           `json:"version"`
+	Findings []jsonFinding `json:"findings"`
 	// Files is how many customization files were checked, Checked the
 	// same by kind (a kind checked zero times is absent).
 	Files   int                `json:"files"`
@@ -45,12 +54,19 @@ type Report struct {
 	Skipped []Skipped `json:"skipped"`
 }
 
+// jsonFinding is a Finding as `--format json` prints it: with its quick
+// fixes and their tiers.
+type jsonFinding struct {
+	Finding
+	Fixes []FixInfo `json:"fixes,omitempty"`
+}
+
 // WriteJSON prints the findings and the summary as one JSON object (a
 // Report; `"findings": []` when there are none).
 func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
-	r := Report{Findings: fs, Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
+	r := Report{Version: ReportVersion, Findings: make([]jsonFinding, 0, len(fs)), Files: sum.Files(), Checked: sum.Checked, Skipped: sum.Skipped}
+	for _, f := range fs {
+		r.Findings = append(r.Findings, jsonFinding{Finding: f, Fixes: f.Fixes()})
 	}
 	if r.Checked == nil {
 		r.Checked = map[model.Kind]int{}
@@ -141,6 +157,9 @@ type sarifResult struct {
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
+	// PartialFingerprints carry Finding.Fingerprint, so code scanning
+	// tracks a finding across line shifts as --baseline does.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
 // sarifFix is a quick fix as SARIF §3.55: one artifactChange per file (we
@@ -148,6 +167,15 @@ type sarifResult struct {
 type sarifFix struct {
 	Description     sarifText             `json:"description"`
 	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	// Properties says the fix's tier ("safe": `ahpls check --fix`
+	// applies it; "unsafe": only with --unsafe-fixes) and whether it is the
+	// one --fix would choose.
+	Properties sarifFixProps `json:"properties"`
+}
+
+type sarifFixProps struct {
+	Tier   string `json:"tier"`
+	Chosen bool   `json:"chosen"`
 }
 
 type sarifArtifactChange struct {
@@ -238,9 +266,14 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 			idx = model.NewLineIndex(f.src)
 			indexes[f.Path] = idx
 		}
+		var fps map[string]string
+		if f.Fingerprint != "" {
+			fps = map[string]string{"ahpls/v1": f.Fingerprint}
+		}
 		results = append(results, sarifResult{
-			Fixes:  sarifFixes(f, idx),
-			RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
+			Fixes:               sarifFixes(f, idx),
+			PartialFingerprints: fps,
+			RuleID:              f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)},
@@ -267,7 +300,9 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 // say it, but its region would need that file's text.
 func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
 	var out []sarifFix
-	for _, fx := range f.fixes {
+	tier, chosen := tierOf(f.Rule).String(), preferredFix(f)
+	for i := range f.fixes {
+		fx := &f.fixes[i]
 		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
 		ok := len(fx.Edits) > 0
 		for _, e := range fx.Edits {
@@ -287,7 +322,8 @@ func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
 			ch.Replacements = append(ch.Replacements, rep)
 		}
 		if ok {
-			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
+			out = append(out, sarifFix{Description: sarifText{Text: fx.Title}, ArtifactChanges: []sarifArtifactChange{ch},
+				Properties: sarifFixProps{Tier: tier, Chosen: fx == chosen}})
 		}
 	}
 	return out
@@ -344,6 +380,8 @@ type cliFlags struct {
 	explain                 string
 	noGitIgnore             bool
 	noImplied, fix, diff    bool
+	unsafeFixes             bool
+	baseline                string
 	rules                   ruleFlags
 	exclude                 globFlags
 }
@@ -365,11 +403,18 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 	if !ok {
 		return exitUsage
 	}
-	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, Warn: func(msg string) {
+	var bl *Baseline
+	if fl.baseline != "" {
+		var err error
+		if bl, err = LoadBaseline(fl.baseline); err != nil {
+			return ioError(stderr, fmt.Errorf("--baseline: %w", err))
+		}
+	}
+	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, UnsafeFixes: fl.unsafeFixes, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	if fl.diff {
-		return runDiff(paths, cfg, threshold, stdout, stderr)
+		return runDiff(paths, cfg, threshold, bl, stdout, stderr)
 	}
 	var found []Finding
 	var sum Summary
@@ -387,6 +432,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			return ioError(stderr, err)
 		}
 	}
+	found = applyBaseline(bl, found, stderr)
 	if code := writeFindings(stdout, stderr, fl.format, found, sum, version); code != exitClean {
 		return code
 	}
@@ -414,7 +460,9 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fs.BoolVar(&fl.noGitIgnore, "no-gitignore", false, "check files that .gitignore ignores too")
 	fl.rules = ruleFlags{}
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
-	fs.BoolVar(&fl.fix, "fix", false, "apply the fixes that need no choice (rules marked safe in docs/rules.md), re-check, and report what remains")
+	fs.BoolVar(&fl.fix, "fix", false, "apply the safe fixes (fix tier safe in docs/rules.md: the form changes, never the meaning), re-check, and report what remains")
+	fs.BoolVar(&fl.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe fixes too (deletes, renames, guessed values)")
+	fs.StringVar(&fl.baseline, "baseline", "", "report only findings not in this saved `--format json` output (matched by path, rule and fingerprint, so line shifts do not matter); the exit code follows the new ones")
 	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
 	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
 	fs.Var(&fl.exclude, "exclude", "skip files and folders matching a glob (`**` spans folders; repeatable; added to .git, node_modules and .ahpls/config.json's \"exclude\")")
@@ -487,8 +535,19 @@ func parseFailOn(v string, stderr io.Writer) (model.Severity, bool) {
 	return sev, true
 }
 
+// applyBaseline drops the findings bl holds (none without --baseline) and
+// says on stderr how many.
+func applyBaseline(bl *Baseline, found []Finding, stderr io.Writer) []Finding {
+	if bl == nil {
+		return found
+	}
+	found, known := bl.New(found)
+	fmt.Fprintf(stderr, "ahpls check: %d finding(s) in the baseline not shown; %d new\n", known, len(found))
+	return found
+}
+
 // runDiff is --diff: the changes --fix would make, as a unified diff.
-func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stderr io.Writer) int {
+func runDiff(paths []string, cfg Config, threshold model.Severity, bl *Baseline, stdout, stderr io.Writer) int {
 	res, err := Fix(paths, cfg, false)
 	if err != nil {
 		return ioError(stderr, err)
@@ -499,7 +558,7 @@ func runDiff(paths []string, cfg Config, threshold model.Severity, stdout, stder
 		}
 	}
 	reportFixes(stderr, res, "would fix")
-	return failed(res.Remaining, threshold)
+	return failed(applyBaseline(bl, res.Remaining, stderr), threshold)
 }
 
 // writeFindings prints found in format; exitClean, or exitUsage on a bad

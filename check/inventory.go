@@ -17,7 +17,7 @@ import (
 // consumer's verdict. The user's rule levels do not apply: the view says
 // what consumers do, not what the user wants reported.
 func Inventory(root string, cfg Config) (view.Input, error) {
-	ex, gitignore, err := folderConfig(root, cfg)
+	ex, gitignore, _, err := folderConfig(root, cfg)
 	if err != nil {
 		return view.Input{}, err
 	}

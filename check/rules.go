@@ -37,9 +37,11 @@ type RuleInfo struct {
 	DefaultLevel string `json:"defaultLevel,omitempty"`
 	// SetByAhpls: the level is ahpls' own ([I]), no consumer reaction.
 	SetByAhpls bool `json:"setByAhpls"`
-	// Fix is the fix tier: "safe" (`ahpls check --fix` applies it) or
-	// "none" (a quick fix may still be offered in the editor).
+	// Fix is the fix tier: "safe" (`ahpls check --fix` and the editor's
+	// fix-all apply it), "unsafe" (`--fix --unsafe-fixes` and the editor's
+	// quick fix only) or "none"; FixWhy says why.
 	Fix      string         `json:"fix"`
+	FixWhy   string         `json:"fixWhy,omitempty"`
 	Evidence []EvidenceInfo `json:"evidence"`
 	Href     string         `json:"href"`
 }
@@ -143,10 +145,7 @@ func ruleLevels(r diagnostics.Rule) (map[model.Target]string, bool) {
 func RuleInfoOf(r diagnostics.Rule) RuleInfo {
 	levels, own := ruleLevels(r)
 	info := RuleInfo{ID: r.ID, Summary: r.Summary, Kinds: r.Kinds, Severity: r.Severity,
-		Levels: levels, SetByAhpls: own, Fix: "none", Evidence: []EvidenceInfo{}, Href: model.RuleHref(r.ID)}
-	if r.SafeFix {
-		info.Fix = "safe"
-	}
+		Levels: levels, SetByAhpls: own, Fix: r.Fix.String(), FixWhy: r.FixWhy, Evidence: []EvidenceInfo{}, Href: model.RuleHref(r.ID)}
 	var best model.Severity
 	for _, t := range model.DefaultTargets {
 		if l, ok := levels[t]; ok {
@@ -208,10 +207,13 @@ func ExplainMarkdown(info RuleInfo) string {
 		}
 		fmt.Fprintf(&b, "- **Level per target (most severe case):** %s\n", strings.Join(parts, ", "))
 	}
-	if info.Fix == "safe" {
-		b.WriteString("- **Fix:** safe, so `ahpls check --fix` applies it.\n")
-	} else {
-		b.WriteString("- **Fix:** none that `ahpls check --fix` applies unasked.\n")
+	switch info.Fix {
+	case "safe":
+		fmt.Fprintf(&b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s.\n", info.FixWhy)
+	case "unsafe":
+		fmt.Fprintf(&b, "- **Fix:** unsafe, so only `ahpls check --fix --unsafe-fixes` or a quick fix picked in the editor applies it: %s.\n", info.FixWhy)
+	default:
+		b.WriteString("- **Fix:** none.\n")
 	}
 	if len(info.Evidence) > 0 {
 		b.WriteString("- **Evidence:**\n")
@@ -268,7 +270,7 @@ func RulesMain(args []string, stdout, stderr io.Writer) int {
 			if lvl == "" {
 				lvl = "-"
 			}
-			if _, err := fmt.Fprintf(stdout, "%-28s %-8s fix:%-5s %s\n", r.ID, lvl, r.Fix, r.Kinds); err != nil {
+			if _, err := fmt.Fprintf(stdout, "%-28s %-8s fix:%-6s %s\n", r.ID, lvl, r.Fix, r.Kinds); err != nil {
 				return ioError(stderr, err)
 			}
 		}

@@ -30,7 +30,7 @@ func TestRuleLevels(t *testing.T) {
 		// "All REJ"
 		{"json/syntax", nil, "error", false, "none"},
 		// "CC REJ · CL REJ" plus evidence.
-		{"market/required", map[model.Target]string{model.TargetClaudeCode: "error", model.TargetCopilotCLI: "error"}, "", false, "none"},
+		{"market/required", map[model.Target]string{model.TargetClaudeCode: "error", model.TargetCopilotCLI: "error"}, "", false, "unsafe"},
 	} {
 		info, err := LookupRuleInfo(c.id)
 		require.NoError(t, err)
@@ -49,16 +49,22 @@ func TestRulesMainJSONListsEveryRule(t *testing.T) {
 	var infos []RuleInfo
 	require.NoError(t, json.Unmarshal(out.Bytes(), &infos))
 	require.Len(t, infos, len(diagnostics.Rules()))
-	safe := 0
+	tiers := map[string]int{}
 	for _, r := range infos {
-		assert.Contains(t, []string{"safe", "none"}, r.Fix, r.ID)
+		assert.Contains(t, []string{"safe", "unsafe", "none"}, r.Fix, r.ID)
 		assert.NotEmpty(t, r.Kinds, r.ID)
 		assert.True(t, strings.HasSuffix(r.Href, "#"+strings.NewReplacer("/", "", "-", "-").Replace(r.ID)), r.ID+" "+r.Href)
-		if r.Fix == "safe" {
-			safe++
+		tiers[r.Fix]++
+		if r.Fix != "none" {
+			assert.NotEmpty(t, r.FixWhy, r.ID)
 		}
 	}
-	assert.Equal(t, 3, safe, "fm/bom, fm/crlf, yaml/tab-indent")
+	want := map[string]int{}
+	for _, r := range diagnostics.Rules() {
+		want[r.Fix.String()]++
+	}
+	assert.Equal(t, want, tiers)
+	t.Logf("rules by fix tier: %v", tiers)
 
 	out.Reset()
 	require.Equal(t, 0, RulesMain(nil, &out, &errb))

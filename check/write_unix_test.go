@@ -108,7 +108,7 @@ func TestFixChangedSincePlanned(t *testing.T) {
 	root, skill, _ := fixWorkspace(t)
 	found, err := RunConfig([]string{root}, Config{Rules: diagnostics.Options{}})
 	require.NoError(t, err)
-	plans := PlanFixes(found)
+	plans := PlanFixes(found, false)
 	require.Len(t, plans, 1)
 	saved := bomSkill + "A line the user saved meanwhile.\n"
 	require.NoError(t, os.WriteFile(skill, []byte(saved), 0o644))

@@ -22,6 +22,8 @@ var agentRules = []*Rule{
 
 var agentInfer = &Rule{
 	ID:       "agent/infer",
+	Fix:      FixUnsafe,
+	FixWhy:   "replaces or deletes a key",
 	Summary:  "'infer' is deprecated in VS Code agents.",
 	Kinds:    "agent",
 	Severity: "VS WARN (deprecation marker) · VH ? · CL IGN.",
@@ -32,6 +34,8 @@ var agentInfer = &Rule{
 
 var agentTarget = &Rule{
 	ID:       "agent/target",
+	Fix:      FixUnsafe,
+	FixWhy:   "adds a target",
 	Summary:  "'target' is neither 'vscode' nor 'github-copilot'.",
 	Kinds:    "agent",
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
@@ -66,6 +70,8 @@ var agentHandoffKey = &Rule{
 
 var agentAgents = &Rule{
 	ID:       "agent/agents",
+	Fix:      FixUnsafe,
+	FixWhy:   "adds a tool",
 	Summary:  "'agents' is not a list of names, or 'tools' lacks 'agent'.",
 	Kinds:    "agent",
 	Severity: "not a string list: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); `tools` without `agent`: V WARN.",
@@ -86,6 +92,8 @@ var agentGithubPermissions = &Rule{
 
 var agentDescMissing = &Rule{
 	ID:       "agent/desc-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed description",
 	Summary:  "The agent has no 'description' (GitHub.com requires one).",
 	Kinds:    "agent",
 	Severity: "CL REJ? (GitHub.com requires a description).",

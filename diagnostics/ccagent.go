@@ -20,6 +20,8 @@ var claudeAgentRules = []*Rule{
 
 var ccagentNameMissing = &Rule{
 	ID:       "ccagent/name-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed name",
 	Summary:  "The subagent has no 'name'; Claude Code skips a project subagent without one.",
 	Kinds:    "ccagent",
 	Severity: "CC SKIP (project); a plugin agent is named after its file.",
@@ -27,6 +29,8 @@ var ccagentNameMissing = &Rule{
 
 var ccagentNameSkip = &Rule{
 	ID:       "ccagent/name-skip",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the agent",
 	Summary:  "The subagent name starts with '-' or contains ':'.",
 	Kinds:    "ccagent",
 	Severity: "CC SKIP.",
@@ -34,6 +38,8 @@ var ccagentNameSkip = &Rule{
 
 var ccagentNameCase = &Rule{
 	ID:       "ccagent/name-case",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the agent",
 	Summary:  "The subagent name is not lower-case letters and hyphens.",
 	Kinds:    "ccagent",
 	Severity: "CC SPEC (docs only).",
@@ -41,6 +47,8 @@ var ccagentNameCase = &Rule{
 
 var ccagentDescMissing = &Rule{
 	ID:       "ccagent/desc-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed description",
 	Summary:  "The subagent has no 'description'; Claude Code skips a project subagent without one.",
 	Kinds:    "ccagent",
 	Severity: "CC SKIP (project), WARN (plugin).",
@@ -48,6 +56,8 @@ var ccagentDescMissing = &Rule{
 
 var ccagentEnum = &Rule{
 	ID:       "ccagent/enum",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the value",
 	Summary:  "'model', 'permissionMode', 'memory' or 'isolation' has an unknown value.",
 	Kinds:    "ccagent",
 	Severity: "CC LOSE · V WARN.",
@@ -58,6 +68,8 @@ var ccagentEnum = &Rule{
 
 var ccagentColor = &Rule{
 	ID:       "ccagent/color",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the color",
 	Summary:  "'color' is not one of Claude Code's colours.",
 	Kinds:    "ccagent",
 	Severity: "CC IGN.",

@@ -15,6 +15,8 @@ var claudeRuleRules = []*Rule{rulePaths, ruleApplyTo}
 
 var rulePaths = &Rule{
 	ID:       "rule/paths",
+	Fix:      FixSafe,
+	FixWhy:   "writes the same glob as a one-item list",
 	Summary:  "'paths' is not a list of glob patterns.",
 	Kinds:    "rule",
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok for a string.",
@@ -25,6 +27,8 @@ var rulePaths = &Rule{
 
 var ruleApplyTo = &Rule{
 	ID:       "rule/apply-to",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames a key Claude Code ignored, so the rule is then scoped",
 	Summary:  "'applyTo' in a Claude rule, which Claude Code ignores.",
 	Kinds:    "rule",
 	Severity: "CC IGN, so the rule is always loaded: LOSE.",

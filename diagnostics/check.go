@@ -25,6 +25,9 @@ type Options struct {
 	// Rules overrides severities by rule id (`ahpls.rules`); a zero
 	// Severity turns the rule off.
 	Rules map[string]model.Severity
+	// Overrides are .ahpls/config.json's "overrides": rule levels by path
+	// glob, applied after Rules (suppress.go).
+	Overrides []Override
 	// ToolsConfig validates .ahpls/tools.json (package tools' validator,
 	// which this room must not import); nil leaves that file unchecked.
 	ToolsConfig ToolsValidator
@@ -151,6 +154,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkSettings
 	case model.KindTools:
 		return checkToolsConfig
+	case model.KindConfig:
+		return checkAhplsConfig
 	}
 	return nil
 }
@@ -288,20 +293,48 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// finish applies rule overrides, clamps spans to the text and sorts.
+// finish applies rule levels (settings, then the config's overrides),
+// drops what suppression comments hide and reports those that hide
+// nothing, clamps spans to the text and sorts.
 func (r *reporter) finish() []model.Diagnostic {
 	out := r.diags[:0]
 	n := len(r.file.Text)
-	for _, d := range r.diags {
-		if sev, ok := r.opts.Rules[d.Rule]; ok {
+	var dirs []*directive
+	if r.file.Kind.Markdown() {
+		dirs = parseDirectives(r.file.Text)
+	}
+	lineOf := func(off int) int { return bytes.Count(r.file.Text[:off], []byte{'\n'}) }
+	keep := func(d model.Diagnostic) bool {
+		if sev, ok := r.level(d.Rule); ok {
 			if sev == 0 {
-				continue
+				return false
 			}
 			d.Severity = sev
 		}
+		out = append(out, d)
+		return true
+	}
+	for _, d := range r.diags {
 		d.Span.Start = clamp(d.Span.Start, 0, n)
 		d.Span.End = clamp(d.Span.End, d.Span.Start, n)
-		out = append(out, d)
+		if sev, ok := r.level(d.Rule); ok && sev == 0 {
+			continue
+		}
+		hidden := false
+		if len(dirs) > 0 && d.Rule != suppressUnused.ID {
+			line := lineOf(d.Span.Start)
+			for _, dir := range dirs {
+				hidden = dir.covers(d.Rule, line) || hidden
+			}
+		}
+		if !hidden {
+			keep(d)
+		}
+	}
+	for _, dir := range dirs {
+		for _, d := range dir.unused(n) {
+			keep(d)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Span.Start != out[j].Span.Start {

@@ -17,6 +17,8 @@ var commandRules = []*Rule{cmdArgumentHintList, cmdIgnoredKey}
 
 var cmdArgumentHintList = &Rule{
 	ID:       "cmd/argument-hint-list",
+	Fix:      FixSafe,
+	FixWhy:   "quotes the hint so it stays the text that was written",
 	Summary:  "'argument-hint: [x]' is a YAML list, which Claude Code tolerates.",
 	Kinds:    "cmd",
 	Severity: "CC ok (tolerated) · CL ? · Hint [I].",
@@ -24,6 +26,8 @@ var cmdArgumentHintList = &Rule{
 
 var cmdIgnoredKey = &Rule{
 	ID:       "cmd/ignored-key",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes a key",
 	Summary:  "'name' or 'paths' in a command, which Claude Code ignores.",
 	Kinds:    "cmd",
 	Severity: "CC IGN (the name is the file path).",

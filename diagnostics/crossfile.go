@@ -20,6 +20,8 @@ var crossFileRules = []*Rule{pluginCopies, mcpDuplicate, marketVersion}
 
 var pluginCopies = &Rule{
 	ID:       "plugin/copies",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames a key",
 	Summary:  "Manifest copies in one plugin disagree on the plugin name.",
 	Kinds:    "plugin",
 	Severity: "V WARN · CL WARN.",
@@ -27,6 +29,8 @@ var pluginCopies = &Rule{
 
 var mcpDuplicate = &Rule{
 	ID:       "mcp/duplicate",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames a server",
 	Summary:  "One MCP server name in two files that one consumer merges.",
 	Kinds:    "mcp",
 	Severity: "V SKIP (first wins) · CL LOSE (last wins).",
@@ -34,6 +38,8 @@ var mcpDuplicate = &Rule{
 
 var marketVersion = &Rule{
 	ID:       "market/version",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes the version text",
 	Summary:  "A marketplace entry's version differs from its plugin's.",
 	Kinds:    "market",
 	Severity: "CC WARN (plugin.json wins).",

@@ -32,6 +32,8 @@ var skillNameDuplicate = &Rule{
 
 var ccagentDuplicate = &Rule{
 	ID:       "ccagent/duplicate",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames an agent",
 	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
 	Kinds:    "ccagent",
 	Severity: "CC SKIP (file order decides which one loads); both files are reported.",

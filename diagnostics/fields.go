@@ -22,6 +22,8 @@ var fieldRules = []*Rule{fieldType, fieldEmpty, fieldBool, fieldUnknown, fieldRe
 
 var fieldType = &Rule{
 	ID:       "field/type",
+	Fix:      FixSafe,
+	FixWhy:   "quotes the value so it stays the text that was written",
 	Summary:  "A frontmatter field has the wrong YAML type (e.g. a list where a string is required).",
 	Kinds:    vsKinds,
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped).",
@@ -42,6 +44,8 @@ var fieldEmpty = &Rule{
 
 var fieldBool = &Rule{
 	ID:       "field/bool",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the boolean a text meant",
 	Summary:  "A boolean field is not a bare true/false.",
 	Kinds:    vsKinds + ", ccagent, cmd",
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok (`yes/no/on/off/1/0`).",
@@ -52,6 +56,8 @@ var fieldBool = &Rule{
 
 var fieldUnknown = &Rule{
 	ID:       "field/unknown",
+	Fix:      FixUnsafe,
+	FixWhy:   "moves a key, which changes what consumers read",
 	Summary:  "A frontmatter key the kind does not know for an effective consumer.",
 	Kinds:    vsKinds + ", ccagent, cmd, rule",
 	Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
@@ -64,6 +70,8 @@ var fieldUnknown = &Rule{
 
 var fieldRenamed = &Rule{
 	ID:       "field/renamed",
+	Fix:      FixUnsafe,
+	FixWhy:   "a renamed key is read by consumers that ignored it before",
 	Summary:  "A renamed key or file type (user-invokable, mode, *.chatmode.md).",
 	Kinds:    "skill, agent, prompt",
 	Severity: "V WARN (Deprecated tag).",

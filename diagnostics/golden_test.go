@@ -119,12 +119,16 @@ func TestGolden(t *testing.T) {
 // triggered by a single file on disk are listed with the test that covers them.
 func TestEveryRuleHasAGoldenCase(t *testing.T) {
 	coveredElsewhere := map[string]string{
-		"file/too-large":  "TestFileGuards",
-		"file/unreadable": "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
-		"file/encoding":   "TestFileGuards",
-		"fm/crlf":         "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error":  "TestToolsConfig",                                       // no built-in rule panics on purpose
-		"tools/config":    "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
+		"file/too-large": "TestFileGuards",
+		// The golden workspace is also check's and the server's test
+		// workspace: a broken .ahpls/config.json there would change theirs.
+		"config/invalid":     "TestAhplsConfig",
+		"config/unknown-key": "TestAhplsConfig",
+		"file/unreadable":    "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
+		"file/encoding":      "TestFileGuards",
+		"fm/crlf":            "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error":     "TestToolsConfig",                                       // no built-in rule panics on purpose
+		"tools/config":       "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {

@@ -36,6 +36,8 @@ var hooksShape = &Rule{
 
 var hooksVersion = &Rule{
 	ID:       "hooks/version",
+	Fix:      FixUnsafe,
+	FixWhy:   "adds a field that changes how Copilot CLI reads the file",
 	Summary:  "A Copilot-form hooks file has a `version` other than 1.",
 	Kinds:    "hooks",
 	Severity: "CL REJ? (documented: version 1).",
@@ -46,6 +48,8 @@ var hooksVersion = &Rule{
 
 var hooksEvent = &Rule{
 	ID:       "hooks/event",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the event name",
 	Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
 	Kinds:    hookKinds,
 	Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
@@ -59,6 +63,8 @@ var hooksEvent = &Rule{
 
 var hooksFlatForClaude = &Rule{
 	ID:       "hooks/flat-for-claude",
+	Fix:      FixUnsafe,
+	FixWhy:   "restructures the hooks, which changes what runs",
 	Summary:  "A flat handler where Claude Code requires matcher groups.",
 	Kinds:    hookKinds,
 	Severity: "CC REJ.",
@@ -79,6 +85,8 @@ var hooksMatcherIgnored = &Rule{
 
 var hooksMatcherNoEffect = &Rule{
 	ID:       "hooks/matcher-no-effect",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes the matcher",
 	Summary:  "A `matcher` on an event Claude Code never filters.",
 	Kinds:    hookKinds,
 	Severity: "CC IGN.",
@@ -96,6 +104,8 @@ var hooksGroupKey = &Rule{
 
 var hooksType = &Rule{
 	ID:       "hooks/type",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the type",
 	Summary:  "A handler `type` that is missing or unsupported by a consumer.",
 	Kinds:    hookKinds,
 	Severity: "REJ per target (CC: `command http mcp_tool prompt agent`; V, CL: `command`; VH: may be absent).",
@@ -108,6 +118,8 @@ var hooksType = &Rule{
 
 var hooksCommand = &Rule{
 	ID:       "hooks/command",
+	Fix:      FixUnsafe,
+	FixWhy:   "adds a command another consumer then runs",
 	Summary:  "A handler without the command field a consumer runs.",
 	Kinds:    hookKinds,
 	Severity: "REJ per target that finds none of its command fields.",
@@ -120,6 +132,8 @@ var hooksCommand = &Rule{
 
 var hooksFieldType = &Rule{
 	ID:       "hooks/field-type",
+	Fix:      FixSafe,
+	FixWhy:   "writes the quoted number as a number with the same value",
 	Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
 	Kinds:    "hooks, settings",
 	Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
@@ -130,6 +144,8 @@ var hooksFieldType = &Rule{
 
 var hooksFieldForm = &Rule{
 	ID:       "hooks/field-form",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames a key, which changes which consumer reads it",
 	Summary:  "A field of the other hooks family (`timeoutSec` vs `timeout`) that is ignored.",
 	Kinds:    "hooks, settings",
 	Severity: "IGN, so the value is lost: LOSE.",
@@ -154,6 +170,8 @@ var hooksUserConfig = &Rule{
 
 var hooksUnquotedRoot = &Rule{
 	ID:       "hooks/unquoted-root",
+	Fix:      FixUnsafe,
+	FixWhy:   "quoting changes how the shell splits the command",
 	Summary:  "`${CLAUDE_PLUGIN_ROOT}` unquoted in a shell command breaks on paths with spaces.",
 	Kinds:    "hooks, settings",
 	Severity: "CC WARN.",
@@ -171,6 +189,8 @@ var hooksScript = &Rule{
 
 var tokenPluginRoot = &Rule{
 	ID:       "token/plugin-root",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes the path the command uses",
 	Summary:  "`${CLAUDE_PLUGIN_ROOT}` where no consumer expands it.",
 	Kinds:    "hooks, settings, mcp, plugin, market",
 	Severity: "LOSE (empty or literal text).",

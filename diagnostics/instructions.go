@@ -16,6 +16,8 @@ var instructionRules = []*Rule{instrApplyTo, instrGlob, instrExcludeAgent}
 
 var instrApplyTo = &Rule{
 	ID:       "instr/apply-to",
+	Fix:      FixSafe,
+	FixWhy:   "joins the same globs into the one comma-separated string VS Code reads",
 	Summary:  "'applyTo' is not one comma-separated string.",
 	Kinds:    "instr",
 	Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",
@@ -36,6 +38,8 @@ var instrGlob = &Rule{
 
 var instrExcludeAgent = &Rule{
 	ID:       "instr/exclude-agent",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes a value",
 	Summary:  "'excludeAgent' has a wrong type or an unknown agent.",
 	Kinds:    "instr",
 	Severity: "wrong type: VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped); unknown agent: CL ? (Info).",

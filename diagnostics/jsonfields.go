@@ -18,6 +18,13 @@ var (
 )
 
 var jsonCatalogue = map[model.Kind][]FieldInfo{
+	model.KindConfig: {
+		{"exclude", "Globs of files and folders ahpls neither checks nor publishes (`**` spans folders), added to the editor's `ahpls.exclude` and `ahpls check --exclude`.", nil, nil},
+		{"gitignore", "`false` checks what .gitignore files ignore too (default: they are honoured).", []string{"true", "false"}, nil},
+		{"overrides", "A list of {\"files\": [globs], \"rules\": {\"rule-id\": \"off|error|warning|info|hint\"}}: rule levels for the files the globs match; later entries win, and all win over `ahpls.rules`. The only way to quiet a rule in a strict JSON file.", nil, nil},
+		{"files", "In an override: the globs (the `exclude` syntax, relative to the workspace folder) of the files it covers.", nil, nil},
+		{"rules", "In an override: rule ids mapped to `off`, `error`, `warning`, `info` or `hint`.", nil, nil},
+	},
 	model.KindPlugin: {
 		{"name", "Plugin name (required): kebab-case, at most 64 characters; Claude Code reserves `claude-*` and `anthropic-*`.", nil, jfAll},
 		{"version", "Semantic version; VS Code and Claude Code detect updates by it.", nil, jfAll},

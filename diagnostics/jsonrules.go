@@ -26,6 +26,8 @@ var jsonSyntax = &Rule{
 
 var jsonJsonc = &Rule{
 	ID:       "json/jsonc",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes comments, which are text someone wrote",
 	Summary:  "Comments or trailing commas: VS Code accepts them (JSONC), Claude Code and Copilot CLI do not.",
 	Kinds:    jsonKinds,
 	Severity: "V ok (JSONC) · CC, CL REJ? (Warning).",
@@ -36,6 +38,8 @@ var jsonJsonc = &Rule{
 
 var jsonDuplicateKey = &Rule{
 	ID:       "json/duplicate-key",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes a value",
 	Summary:  "A key appears twice in one object; readers keep only the last value.",
 	Kinds:    jsonKinds,
 	Severity: "All LOSE: the last value wins.",

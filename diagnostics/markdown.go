@@ -26,14 +26,17 @@ var headerRules = []*Rule{
 
 var fmBom = &Rule{
 	ID:       "fm/bom",
+	Fix:      FixSafe,
+	FixWhy:   "deletes only the byte-order mark, which no consumer reads as text",
 	Summary:  "A byte-order mark precedes the opening '---'; VS Code then sees no header.",
 	Kinds:    mdHeaderKinds,
 	Severity: "V LOSE (no header: every field lost) · CC ok · AS SPEC.",
-	SafeFix:  true,
 }
 
 var fmLeadingLines = &Rule{
 	ID:       "fm/leading-lines",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes the lines before '---', which may hold text",
 	Summary:  "Lines precede the opening '---'; VS Code and Claude Code then see no header.",
 	Kinds:    mdHeaderKinds,
 	Severity: "V LOSE · CC LOSE (skill: AS SKIP; ccagent: as fm/missing).",
@@ -41,6 +44,8 @@ var fmLeadingLines = &Rule{
 
 var fmMissing = &Rule{
 	ID:       "fm/missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed name and description",
 	Summary:  "A skill or Claude agent has no '---' header.",
 	Kinds:    "skill, ccagent",
 	Severity: "skill: V LOSE (folder name, no description) · AS SKIP · CC LOSE; ccagent: CC SKIP (project) or LOSE (plugin: file name).",
@@ -52,6 +57,8 @@ var fmMissing = &Rule{
 
 var fmUnclosed = &Rule{
 	ID:       "fm/unclosed",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses where the header ends",
 	Summary:  "The '---' header has no closing '---' line.",
 	Kinds:    mdHeaderKinds,
 	Severity: "V LOSE (all is header; REJ if it fails to parse) · CC: no header (skill LOSE, agent SKIP) · AS SKIP.",
@@ -73,14 +80,17 @@ var fmNotMapping = &Rule{
 
 var fmCrlf = &Rule{
 	ID:       "fm/crlf",
+	Fix:      FixSafe,
+	FixWhy:   "line endings only; every value reads the same",
 	Summary:  "CRLF line endings, which claude.ai upload rejects.",
 	Kinds:    "skill",
 	Severity: "UP REJ; every other consumer accepts CRLF.",
-	SafeFix:  true,
 }
 
 var yamlSyntax = &Rule{
 	ID:       "yaml/syntax",
+	Fix:      FixUnsafe,
+	FixWhy:   "a block scalar keeps line breaks that the plain value folded",
 	Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
 	Kinds:    mdHeaderKinds,
 	Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
@@ -92,6 +102,8 @@ var yamlSyntax = &Rule{
 
 var yamlUnquotedSpecial = &Rule{
 	ID:       "yaml/unquoted-special",
+	Fix:      FixSafe,
+	FixWhy:   "quotes the value exactly as Claude Code's retry reads it; the text is kept",
 	Summary:  "A plain value that only Claude Code's quoting retry reads whole.",
 	Kinds:    mdHeaderKinds,
 	Severity: "CC ok (retry) · V LOSE (value cut, later keys lost) · CL ? · AS SPEC.",
@@ -104,14 +116,17 @@ var yamlUnquotedSpecial = &Rule{
 
 var yamlTabIndent = &Rule{
 	ID:       "yaml/tab-indent",
+	Fix:      FixSafe,
+	FixWhy:   "indentation only: tabs become the spaces Claude Code's retry reads them as",
 	Summary:  "Tabs in the header's indentation, which YAML forbids; only Claude Code's retry repairs them.",
 	Kinds:    mdHeaderKinds,
 	Severity: "CC ok (retry) · V per its reader (REJ on a tab-led block-scalar line) · CL ? · AS SKIP.",
-	SafeFix:  true,
 }
 
 var yamlDuplicateKey = &Rule{
 	ID:       "yaml/duplicate-key",
+	Fix:      FixUnsafe,
+	FixWhy:   "deletes a value",
 	Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
 	Kinds:    mdHeaderKinds,
 	Severity: "V REJ · CC ? · AS SPEC.",
@@ -119,6 +134,8 @@ var yamlDuplicateKey = &Rule{
 
 var yamlVscodeSubset = &Rule{
 	ID:       "yaml/vscode-subset",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes a value's type (null to an empty string) or deletes an anchor",
 	Summary:  "Valid YAML that VS Code's own YAML reader misreads.",
 	Kinds:    mdHeaderKinds,
 	Severity: "`? ` keys, empty `key:`: V REJ; anchors, aliases, tags, `...`: V LOSE.",

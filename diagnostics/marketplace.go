@@ -23,6 +23,8 @@ var marketplaceRules = []*Rule{
 
 var marketRequired = &Rule{
 	ID:       "market/required",
+	Fix:      FixUnsafe,
+	FixWhy:   "the preferred fix reshapes a value, but a lone fix adds a placeholder field",
 	Summary:  "`name`, `owner` (with `name`) or `plugins` is missing or mistyped.",
 	Kinds:    "market",
 	Severity: "CC REJ · CL REJ.",
@@ -33,6 +35,8 @@ var marketRequired = &Rule{
 
 var marketName = &Rule{
 	ID:       "market/name",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the marketplace",
 	Summary:  "The marketplace name is not kebab-case, too long or reserved.",
 	Kinds:    "market",
 	Severity: "impersonation pattern, space, `/`, `..`: CC REJ; other non-kebab-case: CC ok, CL REJ?; over 64: CL REJ?; reserved Anthropic name: CC ? (refused when added from elsewhere).",
@@ -66,6 +70,8 @@ var marketDuplicate = &Rule{
 
 var marketSourcePath = &Rule{
 	ID:       "market/source-path",
+	Fix:      FixSafe,
+	FixWhy:   "prepends './' to the same path below the marketplace root",
 	Summary:  "A local `source` without `./`, leaving the repository, or missing.",
 	Kinds:    "market",
 	Severity: "no `./`, `..`: CC REJ (CL ok without `./`); folder missing: CC LOSE (that entry cannot be installed; the marketplace loads).",
@@ -87,6 +93,8 @@ var marketPathMissing = &Rule{
 
 var marketSourceObject = &Rule{
 	ID:       "market/source-object",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the source kind",
 	Summary:  "An object `source` of unknown kind or missing its required field.",
 	Kinds:    "market",
 	Severity: "CC REJ.",

@@ -22,6 +22,8 @@ var mcpRules = []*Rule{
 
 var mcpWrapper = &Rule{
 	ID:       "mcp/wrapper",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the wrapper, so consumers that skipped the servers start them",
 	Summary:  "The servers are not under `mcpServers` (`servers` is the .vscode/mcp.json shape).",
 	Kinds:    "mcp",
 	Severity: "`servers`: CC, V SKIP every server; a bare map in the root `.mcp.json`: CC ?.",
@@ -33,6 +35,8 @@ var mcpWrapper = &Rule{
 
 var mcpType = &Rule{
 	ID:       "mcp/type",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the type",
 	Summary:  "A server `type` no consumer supports.",
 	Kinds:    "mcp",
 	Severity: "SKIP (V also skips `ws`).",
@@ -55,6 +59,8 @@ var mcpCommand = &Rule{
 
 var mcpUrlNoType = &Rule{
 	ID:       "mcp/url-no-type",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the transport",
 	Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
 	Kinds:    "mcp",
 	Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
@@ -76,6 +82,8 @@ var mcpUrl = &Rule{
 
 var mcpSse = &Rule{
 	ID:       "mcp/sse",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes the transport",
 	Summary:  "The `sse` transport, which Claude Code documents as deprecated in favour of `http`.",
 	Kinds:    "mcp",
 	Severity: "CC SPEC (deprecated).",
@@ -94,6 +102,8 @@ var mcpFieldType = &Rule{
 
 var mcpName = &Rule{
 	ID:       "mcp/name",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames a server",
 	Summary:  "A server name Claude Code warns about or reserves.",
 	Kinds:    "mcp",
 	Severity: "bad characters: CC WARN?; reserved: CC SKIP.",
@@ -101,6 +111,8 @@ var mcpName = &Rule{
 
 var mcpSecret = &Rule{
 	ID:       "mcp/secret",
+	Fix:      FixUnsafe,
+	FixWhy:   "replaces a literal with a variable the environment must then hold",
 	Summary:  "A literal credential in `headers` or `env`.",
 	Kinds:    "mcp",
 	Severity: "Warning [I] (Agent Plugins forbid literal secrets).",

@@ -17,6 +17,8 @@ var memoryRules = []*Rule{memoryAgentsMd, memoryImport}
 
 var memoryAgentsMd = &Rule{
 	ID:       "memory/agents-md",
+	Fix:      FixUnsafe,
+	FixWhy:   "creates a file",
 	Summary:  "AGENTS.md that Claude Code never reads (no CLAUDE.md imports it).",
 	Kinds:    "memory",
 	Severity: "CC IGN (reads only CLAUDE*.md).",

@@ -26,6 +26,8 @@ var pluginRules = []*Rule{
 
 var pluginNameMissing = &Rule{
 	ID:       "plugin/name-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed name",
 	Summary:  "The manifest has no `name`; Claude Code and Copilot CLI reject the plugin.",
 	Kinds:    "plugin",
 	Severity: "CC REJ · CL REJ · V ? (folder name).",
@@ -37,6 +39,8 @@ var pluginNameMissing = &Rule{
 
 var pluginNameFormat = &Rule{
 	ID:       "plugin/name-format",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the plugin",
 	Summary:  "The plugin name is not kebab-case.",
 	Kinds:    "plugin",
 	Severity: "V ? (no refusal in its source) · CC: space REJ, other WARN · CL REJ? · AP also allows `.`.",
@@ -73,6 +77,8 @@ var pluginManifestLocation = &Rule{
 
 var pluginFieldType = &Rule{
 	ID:       "plugin/field-type",
+	Fix:      FixSafe,
+	FixWhy:   "writes the same value in the shape the manifest wants (a list, {\"name\": \u2026})",
 	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `metadata` or `experimental` has the wrong type.",
 	Kinds:    "plugin",
 	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list): CC REJ; `metadata`, `experimental`: CC WARN.",
@@ -91,6 +97,8 @@ var pluginVersionMissing = &Rule{
 
 var pluginUnknownKey = &Rule{
 	ID:       "plugin/unknown-key",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the key a typo meant",
 	Summary:  "An unknown top-level manifest key.",
 	Kinds:    "plugin",
 	Severity: "CC IGN (warns) · AP IGN; a near miss (`agnets`): LOSE.",
@@ -113,6 +121,8 @@ var pluginMisplacedKey = &Rule{
 
 var pluginPathPrefix = &Rule{
 	ID:       "plugin/path-prefix",
+	Fix:      FixSafe,
+	FixWhy:   "prepends './' to the same path below the plugin root",
 	Summary:  "A Claude component path that does not start with `./`.",
 	Kinds:    "plugin",
 	Severity: "CC REJ · Copilot format ok.",
@@ -166,6 +176,8 @@ var pluginInDotdir = &Rule{
 
 var pluginApSchema = &Rule{
 	ID:       "plugin/ap-schema",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes the manifest's schema",
 	Summary:  "An agent-plugins.org `$schema` other than the 1.0.0 plugin schema.",
 	Kinds:    "plugin",
 	Severity: "AP fatal · V ?.",

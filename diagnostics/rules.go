@@ -25,11 +25,42 @@ type Rule struct {
 	// its behaviour is seen (a function in its source, a validator's
 	// message, a spec line).
 	Evidence []Evidence
-	// SafeFix marks a rule whose preferred quick fix needs no human choice
-	// and keeps every value (a byte-order mark, CRLF, tab indentation):
-	// `ahpls check --fix` applies it unasked. A fix that renames, deletes a
-	// value or guesses a text is never safe.
-	SafeFix bool
+	// Fix is the tier of the rule's quick fix (the preferred one, or the
+	// only one): FixSafe changes the form and never the meaning, so `ahpls
+	// check --fix` and the editor's source.fixAll.ahpls apply it unasked;
+	// FixUnsafe (a delete, a rename, a guessed text, a changed value) is
+	// applied only by `--fix --unsafe-fixes` or picked in the editor.
+	Fix FixTier
+	// FixWhy says why the fix has its tier (docs/rules.md prints it).
+	FixWhy string
+}
+
+// FixTier is how freely a rule's quick fix may be applied (as ruff's
+// applicability): a rule without a quick fix is FixNone.
+type FixTier int
+
+// Fix tiers, from none to the most trusted.
+const (
+	FixNone FixTier = iota
+	FixUnsafe
+	FixSafe
+)
+
+// String is the tier's name in `ahpls rules` and docs/rules.md.
+func (t FixTier) String() string {
+	switch t {
+	case FixSafe:
+		return "safe"
+	case FixUnsafe:
+		return "unsafe"
+	}
+	return "none"
+}
+
+// Applies reports whether a fix of this tier is applied by a run that
+// takes unsafe fixes too (unsafe) or safe ones only.
+func (t FixTier) Applies(unsafe bool) bool {
+	return t == FixSafe || unsafe && t == FixUnsafe
 }
 
 // Evidence is the source of one consumer reaction a rule claims.
@@ -57,7 +88,7 @@ const (
 var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
 	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
 	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
-	mcpRules, crossFileRules, duplicateRules, toolsRules)
+	mcpRules, crossFileRules, duplicateRules, toolsRules, suppressRules, configRules)
 
 // fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var fileRules = []*Rule{fileTooLarge, fileUnreadable, fileEncoding, internalError}

@@ -18,6 +18,8 @@ var settingsRules = []*Rule{settingsRecommendations}
 
 var settingsRecommendations = &Rule{
 	ID:       "settings/recommendations",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes a value's type",
 	Summary:  "A marketplace recommendation or plugin enablement VS Code cannot read.",
 	Kinds:    "settings",
 	Severity: "V LOSE.",

@@ -25,6 +25,8 @@ var skillRules = []*Rule{
 
 var skillNameMissing = &Rule{
 	ID:       "skill/name-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed name",
 	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 	Kinds:    "skill",
 	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name).",
@@ -37,6 +39,8 @@ var skillNameMissing = &Rule{
 
 var skillNameCharset = &Rule{
 	ID:       "skill/name-charset",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the skill",
 	Summary:  "The skill name uses characters other than a-z, 0-9 and '-'.",
 	Kinds:    "skill",
 	Severity: "VS WARN (validator Error marker; loads under the folder name) · VH, CC SPEC (load it anyway) · CL ? · AS WARN (Unicode lower case allowed) · UP REJ.",
@@ -51,6 +55,8 @@ var skillNameCharset = &Rule{
 
 var skillNameHyphens = &Rule{
 	ID:       "skill/name-hyphens",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the skill",
 	Summary:  "The skill name starts or ends with '-' or holds '--'.",
 	Kinds:    "skill",
 	Severity: "V ok · AS WARN · UP REJ.",
@@ -71,6 +77,8 @@ var skillNameLength = &Rule{
 
 var skillNameDir = &Rule{
 	ID:       "skill/name-dir",
+	Fix:      FixUnsafe,
+	FixWhy:   "the agent host and Claude Code load the skill under 'name', so setting it to the folder name renames it for them",
 	Summary:  "The skill name differs from its folder name.",
 	Kinds:    "skill",
 	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN.",
@@ -90,6 +98,8 @@ var skillNameReserved = &Rule{
 
 var skillDescMissing = &Rule{
 	ID:       "skill/desc-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed description",
 	Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 	Kinds:    "skill",
 	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
@@ -101,6 +111,8 @@ var skillDescMissing = &Rule{
 
 var skillDescEmpty = &Rule{
 	ID:       "skill/desc-empty",
+	Fix:      FixUnsafe,
+	FixWhy:   "writes a guessed description",
 	Summary:  "The skill's 'description' is empty or blank; VS Code rejects the skill.",
 	Kinds:    "skill",
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · AS SKIP (client guide: skip a skill whose description is empty).",
@@ -147,6 +159,8 @@ var skillCompat = &Rule{
 
 var skillMetadata = &Rule{
 	ID:       "skill/metadata",
+	Fix:      FixSafe,
+	FixWhy:   "quotes the value so it stays the text that was written",
 	Summary:  "'metadata' is not a map of strings.",
 	Kinds:    "skill",
 	Severity: "not a map: CC LOSE, AS SPEC; a non-string value: AS SPEC.",
@@ -157,6 +171,8 @@ var skillMetadata = &Rule{
 
 var skillAllowedTools = &Rule{
 	ID:       "skill/allowed-tools",
+	Fix:      FixSafe,
+	FixWhy:   "writes the same tools as the one string the consumers read",
 	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
 	Kinds:    "skill, cmd",
 	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
@@ -167,6 +183,8 @@ var skillAllowedTools = &Rule{
 
 var skillEnum = &Rule{
 	ID:       "skill/enum",
+	Fix:      FixUnsafe,
+	FixWhy:   "guesses the value",
 	Summary:  "'shell', 'effort' or 'context' has a value the consumer does not know.",
 	Kinds:    "skill, cmd",
 	Severity: "`shell`: CC REJ · `effort`: CC LOSE · `context`: V REJ?, CC LOSE.",

@@ -24,7 +24,8 @@ const (
 	KindHooks        Kind = "hooks"
 	KindMCP          Kind = "mcp"
 	KindSettings     Kind = "settings"
-	KindTools        Kind = "tools" // ahpls' own client tool config, .ahpls/tools.json
+	KindTools        Kind = "tools"  // ahpls' own client tool config, .ahpls/tools.json
+	KindConfig       Kind = "config" // ahpls' own workspace config, .ahpls/config.json
 )
 
 // Markdown reports whether the kind is a Markdown file with optional YAML
@@ -69,6 +70,8 @@ func (k Kind) Noun() string {
 		return "settings"
 	case KindTools:
 		return "client tools"
+	case KindConfig:
+		return "ahpls config"
 	}
 	return "file"
 }
@@ -256,6 +259,8 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	switch rel {
 	case ".ahpls/tools.json":
 		return KindTools
+	case ".ahpls/config.json":
+		return KindConfig
 	case ".claude/settings.json", ".claude/settings.local.json", ".github/copilot/settings.json":
 		return KindSettings
 	}

@@ -65,6 +65,7 @@ func TestClassify(t *testing.T) {
 		{".vscode/mcp.json", KindNone},
 		{".claude/settings.json", KindSettings},
 		{".ahpls/tools.json", KindTools},
+		{".ahpls/config.json", KindConfig},
 		{"node_modules/x/.github/skills/a/SKILL.md", KindNone},
 		{"a/b/c/d/e/f/g/SKILL.md", KindSkill}, // below the old depth cap of 6 (#25)
 		{"../escape/SKILL.md", KindSkill},     // cleaned: paths never climb above the folder

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,14 +69,17 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 	idx := model.NewLineIndex(fs.snap.Text)
 	can := editCache{}
 	for i, d := range fs.diags {
-		if len(d.Fixes) == 0 || i >= len(fs.lsp) {
+		if i >= len(fs.lsp) {
 			continue
 		}
 		pd := fs.lsp[i]
 		if !rangesOverlap(pd.Range, p.Range) {
 			continue
 		}
-		for _, fix := range d.Fixes {
+		// The rule's own fixes, then the comments that quiet it
+		// (diagnostics.SuppressFixes: Markdown only).
+		fixes := append(slices.Clip(d.Fixes), diagnostics.SuppressFixes(fs.snap.Text, fs.kind, d.Span, d.Rule)...)
+		for _, fix := range fixes {
 			if !can.fixEditable(u, loc, fix) {
 				continue // it would write through a symlink out of the workspace
 			}
@@ -294,6 +298,11 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 	// JSON kinds: complete hook events as object keys under "hooks", handler
 	// types after "type":, and booleans after a boolean key.
 	trimmed := strings.TrimSpace(line)
+	if kind == model.KindConfig {
+		if items, ok := completeConfig(text[:lineStart], trimmed); ok { // the line start: an open quote at the cursor would fool the scan
+			return items
+		}
+	}
 	switch {
 	case typeValue.MatchString(trimmed):
 		return documented(valueItems(hookTypes, "hook type"), hookTypeDoc)
@@ -316,6 +325,36 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 
 var typeValue = regexp.MustCompile(`"type"\s*:\s*"?$`)
 
+// configLevelValue is the start of a level after a rule id in an override.
+var configLevelValue = regexp.MustCompile(`"[a-z-]+/[a-z0-9-]+"\s*:\s*"?$`)
+
+// completeConfig completes what only .ahpls/config.json has: rule ids as
+// the keys of an override's "rules", their levels, and gitignore's
+// booleans. ok false leaves the cursor to the key catalogue.
+func completeConfig(before []byte, trimmed string) ([]protocol.CompletionItem, bool) {
+	if !insideObjectOf(before, "rules") {
+		if strings.HasSuffix(strings.TrimRight(trimmed, ` "`), ":") && strings.Contains(trimmed, `"gitignore"`) {
+			return documented(valueItems([]string{"true", "false"}, "boolean"), func(v string) string { return "`" + v + "`" }), true
+		}
+		return nil, false
+	}
+	if configLevelValue.MatchString(trimmed) {
+		return valueItems([]string{"off", "error", "warning", "info", "hint"}, "level"), true
+	}
+	var ids []string
+	for _, r := range diagnostics.Rules() {
+		ids = append(ids, r.ID)
+	}
+	items := valueItems(ids, "rule")
+	for i := range items {
+		items[i].Kind = protocol.CompletionItemKindProperty
+	}
+	return documented(items, func(id string) string {
+		doc, _ := diagnostics.ConfigRuleDoc(id)
+		return doc
+	}), true
+}
+
 func isBoolJSONKey(line string) bool {
 	for k := range boolKeys {
 		if strings.HasPrefix(line, `"`+k+`"`) {
@@ -327,7 +366,11 @@ func isBoolJSONKey(line string) bool {
 
 // insideHooksObject reports whether the innermost open object before the
 // cursor is the value of a "hooks" key (where event names are the keys).
-func insideHooksObject(before []byte) bool {
+func insideHooksObject(before []byte) bool { return insideObjectOf(before, "hooks") }
+
+// insideObjectOf reports whether the innermost open object before the
+// cursor is the value of a key named key.
+func insideObjectOf(before []byte, key string) bool {
 	depth := 0
 	inStr := false
 	for i := len(before) - 1; i >= 0; i-- {
@@ -356,7 +399,7 @@ func insideHooksObject(before []byte) bool {
 			head := bytes.TrimRight(before[:i], " \t\r\n")
 			head = bytes.TrimSuffix(head, []byte(":"))
 			head = bytes.TrimRight(head, " \t\r\n")
-			return bytes.HasSuffix(head, []byte(`"hooks"`))
+			return bytes.HasSuffix(head, []byte(`"`+key+`"`))
 		}
 	}
 	return false

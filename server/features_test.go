@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,7 +51,7 @@ func TestCodeActionFromFix(t *testing.T) {
 				`{"textDocument":{"uri":%q},"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[]}}`, u), &actions))
 			var fix *wireAction
 			for i := range actions {
-				if len(actions[i].Diagnostics) > 0 && actions[i].Diagnostics[0].Code == "fm/bom" {
+				if len(actions[i].Diagnostics) > 0 && actions[i].Diagnostics[0].Code == "fm/bom" && !strings.HasPrefix(actions[i].Title, "Disable ") {
 					fix = &actions[i]
 				}
 			}

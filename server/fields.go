@@ -129,6 +129,11 @@ func fieldHover(fs *fileState, off int) string {
 			return ""
 		}
 		key = k
+		if fs.kind == model.KindConfig {
+			if doc, ok := diagnostics.ConfigRuleDoc(key); ok {
+				return doc // a rule id in an override's "rules"
+			}
+		}
 	}
 	f, ok := lookupField(fs.kind, key)
 	if !ok {

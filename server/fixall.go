@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -32,7 +33,8 @@ func wantKinds(only []protocol.CodeActionKind) (quick, fixAll bool) {
 }
 
 // fixAllAction gathers the preferred fix of every finding (or its only fix)
-// into one edit; a fix whose edits overlap one already taken is left for
+// whose rule's fix tier is safe into one edit, the edits `ahpls check
+// --fix` makes (unsafe fixes stay one quick fix at a time); a fix whose edits overlap one already taken is left for
 // the next run, so the edit is always applicable. Nil when nothing to fix.
 func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 	type edit struct {
@@ -45,6 +47,9 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 	n := 0
 	can := editCache{}
 	for _, d := range fs.diags {
+		if r, ok := diagnostics.LookupRule(d.Rule); !ok || r.Fix != diagnostics.FixSafe {
+			continue
+		}
 		var fix *model.Fix
 		for i := range d.Fixes {
 			if d.Fixes[i].Preferred {

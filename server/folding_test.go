@@ -18,6 +18,8 @@ func TestFoldingRanges(t *testing.T) {
 	assert.Equal(t, `[{"endLine":4,"startLine":0},{"endLine":3,"startLine":1}]`, c.request("textDocument/foldingRange", docParams(j)))
 }
 
+// TestFixAllSourceAction: fix-all takes the safe fixes only (the BOM), as
+// `ahpls check --fix` does; the unsafe rename of the name stays a quick fix.
 func TestFixAllSourceAction(t *testing.T) {
 	root := t.TempDir()
 	c := newTestClient(t, clientSetup{folders: []string{root}})
@@ -29,11 +31,12 @@ func TestFixAllSourceAction(t *testing.T) {
 	params := func(only string) string {
 		return fmt.Sprintf(`{"textDocument":{"uri":%q},"range":%s,"context":{"diagnostics":[],"only":[%s]}}`, u, rng(0, 0, 0, 0), only)
 	}
-	want := fmt.Sprintf(`[{"edit":{"changes":{%q:[{"newText":"","range":%s},{"newText":"db-migrate","range":%s}]}},"kind":"source.fixAll.ahpls","title":"Fix all ahpls problems"}]`,
-		u, rng(0, 0, 0, 1), rng(1, 6, 1, 16))
+	want := fmt.Sprintf(`[{"edit":{"changes":{%q:[{"newText":"","range":%s}]}},"kind":"source.fixAll.ahpls","title":"Fix the ahpls problem"}]`,
+		u, rng(0, 0, 0, 1))
 	assert.Equal(t, want, c.request("textDocument/codeAction", params(`"source.fixAll"`)))
 	assert.Equal(t, want, c.request("textDocument/codeAction", params(`"source"`)))
 	// A quick-fix request does not get it; a request for another kind gets nothing.
-	assert.NotContains(t, c.request("textDocument/codeAction", params(`"quickfix"`)), "source.fixAll")
+	quick := c.request("textDocument/codeAction", params(`"quickfix"`))
+	assert.NotContains(t, quick, "source.fixAll")
 	assert.Equal(t, `[]`, c.request("textDocument/codeAction", params(`"refactor"`)))
 }

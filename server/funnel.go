@@ -95,6 +95,7 @@ type checkMemo struct {
 	sum   [32]byte
 	kind  model.Kind
 	rules uint64
+	cfg   string // the folder config key (exEntry.key) the overrides came from
 	diags []model.Diagnostic
 }
 
@@ -110,22 +111,30 @@ func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, w
 // rulesSum is rulesFor that also returns the SHA-256 of text.
 func (s *Server) rulesSum(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) ([]model.Diagnostic, [32]byte) {
 	sum := sha256.Sum256(text)
+	// The folder's .ahpls/config.json overrides (cached with its
+	// excludes, rebuilt when the file changes); the memo keeps the key
+	// they were read under, so an edited config re-runs the rules.
+	var ex exEntry
+	if loc, ok := s.locate(u); ok && loc.root != "" {
+		ex = s.excludes(loc.root)
+	}
 	s.mu.Lock()
 	gen, opts := s.rulesGen, s.settings.Options()
 	opts.ToolsConfig = s.opts.ToolsConfig
+	opts.Overrides = ex.overrides
 	fs := s.stateFor(u)
-	if m := fs.memo; m.ok && m.rules == gen && m.kind == kind && m.sum == sum {
+	if m := fs.memo; m.ok && m.rules == gen && m.cfg == ex.key && m.kind == kind && m.sum == sum {
 		s.mu.Unlock()
 		return m.diags, sum
 	}
-	if r := fs.running1; r != nil && r.rules == gen && r.kind == kind && r.sum == sum {
+	if r := fs.running1; r != nil && r.rules == gen && r.cfg == ex.key && r.kind == kind && r.sum == sum {
 		// The same run is under way (the server's check and the
 		// publisher asked at once): wait for it rather than run twice.
 		s.mu.Unlock()
 		<-r.done
 		return r.diags, sum
 	}
-	r := &memoRun{checkMemo: checkMemo{ok: true, sum: sum, kind: kind, rules: gen}, done: make(chan struct{})}
+	r := &memoRun{checkMemo: checkMemo{ok: true, sum: sum, kind: kind, rules: gen, cfg: ex.key}, done: make(chan struct{})}
 	fs.running1 = r
 	s.mu.Unlock()
 	defer func() {

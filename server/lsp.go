@@ -307,6 +307,7 @@ func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidCh
 	for _, c := range p.Changes {
 		u := uri.URI(strings.Clone(string(c.URI)))
 		s.gitIgnoreChanged(u)
+		s.configChanged(u)
 		switch c.Type {
 		case protocol.FileChangeTypeCreated:
 			s.fileEvent(u, CauseCreated)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,6 +30,9 @@ func TestNameMarkerCoversFixedValue(t *testing.T) {
 			`{"textDocument":{"uri":%q},"range":{"start":{"line":1,"character":8},"end":{"line":1,"character":8}},"context":{"diagnostics":[]}}`, u), &actions))
 		require.NotEmpty(t, actions)
 		for _, a := range actions {
+			if strings.HasPrefix(a.Title, "Disable ") {
+				continue // the suppression comments insert a line elsewhere
+			}
 			for _, e := range a.Edit.Changes[string(u)] {
 				assert.Equal(t, d.Range.Start, e.Range.Start, a.Title)
 				assert.Equal(t, d.Range.End, e.Range.End, a.Title)

@@ -254,6 +254,17 @@ func (s *Server) gitIgnoreChanged(u uri.URI) {
 	}
 }
 
+// configChanged re-checks every known file when a workspace folder's
+// .ahpls/config.json changed on disk: its overrides change findings
+// anywhere (rulesFor's memo is keyed by the config's size and mtime).
+func (s *Server) configChanged(u uri.URI) {
+	p, ok := uriPath(u)
+	if !ok || !strings.HasSuffix(filepath.ToSlash(p), "/"+settings.ConfigFile) {
+		return
+	}
+	s.recheckAll(CauseConfig)
+}
+
 // excludes is the exclude set of workspace folder root: the defaults,
 // `ahpls.exclude` and the folder's own .ahpls/config.json, and whether
 // .gitignore files count there (yes unless the config says "gitignore":
@@ -286,7 +297,7 @@ func (s *Server) excludes(root string) exEntry {
 	if s.exCache == nil {
 		s.exCache = map[string]exEntry{}
 	}
-	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore}
+	e := exEntry{key: key, m: m, noGitIgnore: noGitIgnore, overrides: folder.Overrides}
 	if !noGitIgnore {
 		e.tracked, e.inRepo = wsfs.GitTracked(root)
 	}
@@ -296,7 +307,9 @@ func (s *Server) excludes(root string) exEntry {
 
 // exEntry is one cached exclude matcher and what it was built from.
 type exEntry struct {
-	key         string
+	key string
+	// overrides are the config's "overrides" (rule levels by glob).
+	overrides   []diagnostics.Override
 	m           *wsfs.Matcher
 	noGitIgnore bool
 	inRepo      bool          // root is in a git work tree: .gitignore counts

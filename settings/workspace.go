@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
 
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
@@ -25,6 +29,53 @@ type WorkspaceConfig struct {
 	// GitIgnore false walks what .gitignore files ignore too (absent:
 	// they are honoured).
 	GitIgnore *bool `json:"gitignore"`
+	// Overrides set rule levels for the files their globs match, later
+	// entries over earlier ones and over the editor's `ahpls.rules` (the
+	// only way to turn a rule off in a strict JSON file, which has no
+	// comments).
+	Overrides []OverrideEntry `json:"overrides"`
+}
+
+// OverrideEntry is one element of "overrides":
+//
+//	{"files": ["tests/fixtures/**"], "rules": {"md/link": "off"}}
+type OverrideEntry struct {
+	// Files are globs in the "exclude" syntax (wsfs.Matcher), relative to
+	// the workspace folder.
+	Files []string `json:"files"`
+	// Rules maps rule ids to off, error, warning, info or hint.
+	Rules map[string]string `json:"rules"`
+}
+
+// compileOverrides validates the entries (globs parse, rule ids exist,
+// levels are levels) and turns them into the rule engine's overrides; the
+// error names the first bad entry.
+func compileOverrides(es []OverrideEntry) ([]diagnostics.Override, error) {
+	var out []diagnostics.Override
+	for i, e := range es {
+		if len(e.Files) == 0 {
+			return nil, fmt.Errorf("overrides[%d]: \"files\" lists no glob", i)
+		}
+		m, err := wsfs.NewMatcher(e.Files)
+		if err != nil {
+			return nil, fmt.Errorf("overrides[%d]: %v", i, err)
+		}
+		rules := map[string]model.Severity{}
+		for id, lvl := range e.Rules {
+			if _, ok := diagnostics.LookupRule(id); !ok {
+				return nil, fmt.Errorf("overrides[%d]: unknown rule %q (`ahpls rules` lists them)", i, id)
+			}
+			sev, ok := model.ParseSeverity(strings.ToLower(lvl))
+			if !ok {
+				return nil, fmt.Errorf("overrides[%d]: level %q for %s is not off, error, warning, info or hint", i, lvl, id)
+			}
+			rules[id] = sev
+		}
+		// The matcher also holds the default excludes (.git,
+		// node_modules), whose files are never checked anyway.
+		out = append(out, diagnostics.Override{Match: m.Match, Rules: rules})
+	}
+	return out, nil
 }
 
 // LoadWorkspaceConfig reads root's ConfigFile (through wsfs's confined
@@ -49,6 +100,9 @@ func LoadWorkspaceConfig(root string) (WorkspaceConfig, error) {
 	if _, err := wsfs.NewMatcher(c.Exclude); err != nil {
 		return WorkspaceConfig{}, fmt.Errorf("%s: %v", ConfigFile, err)
 	}
+	if _, err := compileOverrides(c.Overrides); err != nil {
+		return WorkspaceConfig{}, fmt.Errorf("%s: %v", ConfigFile, err)
+	}
 	return c, nil
 }
 
@@ -67,6 +121,8 @@ func (st Settings) FolderExclude(root string) ([]string, error) {
 type Folder struct {
 	Exclude   []string
 	GitIgnore bool
+	// Overrides are the ConfigFile's "overrides", for Options.Overrides.
+	Overrides []diagnostics.Override
 }
 
 // FolderOf reads root's ConfigFile once for both. A bad file is returned as
@@ -84,5 +140,6 @@ func (st Settings) FolderOf(root string, noGitIgnore bool) (Folder, error) {
 	if wc.GitIgnore != nil && !*wc.GitIgnore {
 		f.GitIgnore = false
 	}
+	f.Overrides, _ = compileOverrides(wc.Overrides) // validated by LoadWorkspaceConfig
 	return f, nil
 }

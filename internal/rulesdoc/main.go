@@ -56,6 +56,10 @@ var handInputs = map[string]struct {
 }{
 	"file/encoding": {".github/skills/nul/SKILL.md", "---\nname: nul\x00\n---\n", nil},
 	"fm/crlf":       {".github/skills/crlf/SKILL.md", "---\r\nname: crlf\r\ndescription: Uses CRLF.\r\n---\r\n", []model.Target{model.TargetClaudeUpload}},
+	// The golden workspace is check's and the server's too: no broken
+	// .ahpls/config.json there.
+	"config/invalid":     {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/link\": \"quiet\"}}]\n}\n", nil},
+	"config/unknown-key": {".ahpls/config.json", "{\n  \"excludes\": [\"fixtures/**\"]\n}\n", nil},
 	// The golden fixtures are checked without package tools' validator.
 	"tools/config": {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
 }
@@ -196,6 +200,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
 	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
+	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -348,8 +353,11 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docE
 		if r.Severity != "" {
 			fmt.Fprintf(b, "- **Severity:** %s\n", r.Severity)
 		}
-		if r.SafeFix {
-			b.WriteString("- **Fix:** safe, so `ahpls check --fix` applies it.\n")
+		switch r.Fix {
+		case diagnostics.FixSafe:
+			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s.\n", r.FixWhy)
+		case diagnostics.FixUnsafe:
+			fmt.Fprintf(b, "- **Fix:** unsafe, so only `ahpls check --fix --unsafe-fixes` or a quick fix picked in the editor applies it: %s.\n", r.FixWhy)
 		}
 		if len(r.Evidence) > 0 {
 			b.WriteString("- **Evidence:**\n")
@@ -393,6 +401,16 @@ targets, ` + "`vscode-agent-host`" + ` and ` + "`agent-skills`" + `, plus the ta
 
 Change a rule's severity or turn it off with ` + "`ahpls.rules`" + ` (` + "`{\"skill/name-dir\": \"off\"}`" + `) or
 ` + "`ahpls check --rule skill/name-dir=off`" + `; choose consumers with ` + "`ahpls.targets`" + ` / ` + "`--targets`" + `.
+
+Quiet one place with a comment: ` + "`<!-- ahpls-disable-next-line md/link -->`" + ` (the next line) or
+` + "`<!-- ahpls-disable md/link -->`" + ` (the whole file) in Markdown, ` + "`# ahpls-disable-next-line yaml/unquoted-special`" + `
+inside a ` + "`---`" + ` header; set levels by path in ` + "`.ahpls/config.json`" + `:
+` + "`{\"overrides\": [{\"files\": [\"tests/fixtures/**\"], \"rules\": {\"md/link\": \"off\"}}]}`" + ` (the only way
+for strict JSON files). A comment that hides nothing is reported as suppress/unused.
+
+Fixes have a tier: **safe** fixes change the form and never the meaning (` + "`ahpls check --fix`" + ` and the
+editor's ` + "`source.fixAll.ahpls`" + ` apply them); **unsafe** fixes delete, rename, guess or change a value
+(` + "`ahpls check --fix --unsafe-fixes`" + `, or a quick fix picked in the editor). Each rule below says its tier and why.
 
 ## How severities are decided
 

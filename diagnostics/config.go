@@ -1,0 +1,141 @@
+package diagnostics
+
+// The workspace config, .ahpls/config.json (ahpls' own file, read by
+// package settings: exclude globs, gitignore, rule overrides). settings
+// ignores the whole file when any part is wrong, so each mistake is an
+// Error here, at its place, with the same words. Completion and hover come
+// from its key catalogue (jsonfields.go) and the rule table.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
+)
+
+// configRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var configRules = []*Rule{configInvalid, configUnknownKey}
+
+var configInvalid = &Rule{
+	ID:       "config/invalid",
+	Summary:  "`.ahpls/config.json` is not what ahpls reads (strict JSON; `exclude` a list of globs, `gitignore` a boolean, `overrides` a list of {files, rules} with known rule ids and levels), so ahpls ignores the whole file.",
+	Kinds:    "config",
+	Severity: "Error [I]; the editor and `ahpls check` go on without the file.",
+}
+
+var configUnknownKey = &Rule{
+	ID:       "config/unknown-key",
+	Summary:  "A key `.ahpls/config.json` does not define; ahpls ignores it (a newer ahpls may read it).",
+	Kinds:    "config",
+	Severity: "Warning [I]; the key has no effect.",
+}
+
+// configLevels are the levels an override may set.
+var configLevels = []string{"off", "error", "warning", "info", "hint"}
+
+func checkAhplsConfig(f File, r *reporter) {
+	bad := func(span model.Span, msg string) {
+		r.add(model.Diagnostic{Rule: configInvalid.ID, Severity: model.SeverityError, Span: span,
+			Message: "ahpls ignores this config file: " + msg})
+	}
+	doc, fs := parseJSONTree(f.Text)
+	for _, jf := range fs {
+		switch jf.rule {
+		case jsonJsonc:
+			bad(jf.span, "it must be strict JSON (no comments or trailing commas).")
+		case jsonDuplicateKey:
+			bad(jf.span, fmt.Sprintf("key '%s' appears twice.", jf.key))
+		default:
+			bad(jf.span, jf.message+".")
+		}
+	}
+	if doc == nil {
+		return
+	}
+	if !doc.Is(JSONObject) {
+		bad(doc.Span, fmt.Sprintf("its top level is %s, not an object.", doc.Kind))
+		return
+	}
+	globs := func(v *JSONValue, what string) {
+		if !v.Is(JSONArray) {
+			bad(v.Span, fmt.Sprintf("'%s' must be a list of globs, not %s.", what, v.Kind))
+			return
+		}
+		for _, it := range v.Items {
+			if !it.Is(JSONString) {
+				bad(it.Span, fmt.Sprintf("'%s' lists %s, not a glob string.", what, it.Kind))
+				continue
+			}
+			if _, err := wsfs.NewMatcher([]string{it.Str}); err != nil {
+				bad(it.Span, err.Error()+".")
+			}
+		}
+	}
+	for _, m := range doc.Members {
+		switch m.Key {
+		case "exclude":
+			globs(m.Value, "exclude")
+		case "gitignore":
+			if !m.Value.Is(JSONBool) && !m.Value.Is(JSONNull) {
+				bad(m.Value.Span, fmt.Sprintf("'gitignore' must be true or false, not %s.", m.Value.Kind))
+			}
+		case "overrides":
+			checkConfigOverrides(m.Value, bad, globs, r)
+		default:
+			r.add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
+				Message: fmt.Sprintf("ahpls does not read '%s' in this file; it reads exclude, gitignore and overrides.", jClip(m.Key))})
+		}
+	}
+}
+
+func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func(*JSONValue, string), r *reporter) {
+	if !v.Is(JSONArray) {
+		bad(v.Span, fmt.Sprintf("'overrides' must be a list of {\"files\": […], \"rules\": {…}} objects, not %s.", v.Kind))
+		return
+	}
+	for i, it := range v.Items {
+		if !it.Is(JSONObject) {
+			bad(it.Span, fmt.Sprintf("overrides[%d] must be an object with \"files\" and \"rules\", not %s.", i, it.Kind))
+			continue
+		}
+		if it.Member("files") == nil {
+			bad(it.Span, fmt.Sprintf("overrides[%d] has no \"files\": say which files it covers.", i))
+		}
+		for _, m := range it.Members {
+			switch m.Key {
+			case "files":
+				globs(m.Value, "files")
+				if m.Value.Is(JSONArray) && len(m.Value.Items) == 0 {
+					bad(m.Value.Span, fmt.Sprintf("overrides[%d]: \"files\" lists no glob.", i))
+				}
+			case "rules":
+				if !m.Value.Is(JSONObject) {
+					bad(m.Value.Span, fmt.Sprintf("'rules' must map rule ids to levels, not %s.", m.Value.Kind))
+					continue
+				}
+				for _, rm := range m.Value.Members {
+					if _, ok := LookupRule(rm.Key); !ok {
+						bad(rm.KeySpan, fmt.Sprintf("'%s' is not an ahpls rule id (`ahpls rules` lists them).", jClip(rm.Key)))
+					}
+					if !rm.Value.Is(JSONString) || !contains(configLevels, strings.ToLower(rm.Value.Str)) {
+						bad(rm.Value.Span, fmt.Sprintf("the level of '%s' must be one of %s.", jClip(rm.Key), strings.Join(configLevels, ", ")))
+					}
+				}
+			default:
+				r.add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
+					Message: fmt.Sprintf("ahpls does not read '%s' in an override; it reads files and rules.", jClip(m.Key))})
+			}
+		}
+	}
+}
+
+// ConfigRuleDoc is the hover text of a rule id in .ahpls/config.json's
+// overrides: the rule's summary and its default severity line.
+func ConfigRuleDoc(id string) (string, bool) {
+	r, ok := LookupRule(id)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("**%s**\n\n%s\n\nSeverity: %s\n\nFix: %s\n\n%s", r.ID, r.Summary, r.Severity, r.Fix, model.RuleHref(r.ID)), true
+}
