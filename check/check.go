@@ -53,10 +53,16 @@ type Finding struct {
 	Href     string                          `json:"href"`
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
 
-	// fixes are the diagnostic's quick fixes, in byte spans of src (the
-	// text the rules saw), for --fix and SARIF.
+	// fixes are the diagnostic's quick fixes, in byte spans of the text
+	// the rules saw; fixAt are their edits' ranges in that text, worked
+	// out while it was at hand, so that SARIF and Fixes need no text.
 	fixes []model.Fix
-	src   []byte
+	fixAt [][]editAt
+	// src is the text the rules saw, kept only for --fix and --diff
+	// (Config.keepText) on a finding with fixes: a plain run drops each
+	// file's text once its findings are made, so its memory is the
+	// findings', not the tree's (#30).
+	src []byte
 	// named: the file was named on the command line, not found in a
 	// folder walk (--fix then finds its workspace folder: writeTarget).
 	named bool
@@ -85,6 +91,9 @@ type Config struct {
 	// model.LoadedWhenIgnored). A folder's .ahpls/config.json may say
 	// "gitignore": false as well.
 	NoGitIgnore bool
+	// keepText keeps the text of each file with fixes on its findings
+	// (Finding.src), which PlanFixes needs; Fix sets it.
+	keepText bool
 }
 
 // Summary is what a run looked at, so that nothing is skipped silently:
@@ -205,7 +214,7 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Root, cfg.Rules, t)
+		fs, err := checkFile(p, cfg, t)
 		if err != nil {
 			return nil, Summary{}, err
 		}
@@ -299,7 +308,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 			return nil
 		}
 		t.check(kind)
-		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg.Rules); len(fs) > 0 {
+		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg); len(fs) > 0 {
 			resMu.Lock()
 			results = append(results, fs)
 			resMu.Unlock()
@@ -326,7 +335,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 		}
 		seen[u.rel] = true
 		t.check(model.KindPlugin)
-		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil,
+		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil, false,
 			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
 	}
 	return out, nil
@@ -350,7 +359,7 @@ func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, er
 // symlink out of the folder or to nothing) gets one file/unreadable
 // finding; a symlink to a regular file inside the folder is left to the
 // file it points to, as before.
-func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, opts diagnostics.Options) []Finding {
+func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, cfg Config) []Finding {
 	p := filepath.Join(root, filepath.FromSlash(e.Rel))
 	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: dfs, Layout: layout}
 	if e.Type&fs.ModeSymlink != 0 {
@@ -383,7 +392,7 @@ func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.
 			}
 		}
 	}
-	return findings(p, e.Rel, file.Text, diagnostics.Check(file, opts))
+	return findings(p, e.Rel, file.Text, cfg.keepText, diagnostics.Check(file, cfg.Rules))
 }
 
 // unreadableWhy phrases a refusal for the file/unreadable message.
@@ -413,7 +422,8 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, error) {
+func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
+	base := cfg.Root
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -458,22 +468,32 @@ func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, e
 		return nil, nil
 	}
 	t.check(kind)
-	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
+	out := findings(p, rel, text, cfg.keepText, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, cfg.Rules))
 	for i := range out {
 		out[i].named, out[i].root = true, base
 	}
 	return out, nil
 }
 
-func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
+// findings turns diagnostics on text into Findings. The text is not kept
+// (unless keep and a finding has fixes): positions, fix ranges included,
+// are worked out here.
+func findings(display, rel string, text []byte, keep bool, diags []model.Diagnostic) []Finding {
 	if len(diags) == 0 {
 		return nil // most files: no line index needed
 	}
-	// Index only up to the end of the line of the last finding: most
-	// findings sit in the header of a long file.
+	// Index only up to the end of the line of the last finding or fix
+	// edit: most findings sit in the header of a long file.
 	cut := 0
 	for _, d := range diags {
 		cut = max(cut, d.Span.End)
+		for _, fx := range d.Fixes {
+			for _, e := range fx.Edits {
+				if editInText(e, text) {
+					cut = max(cut, e.Span.End)
+				}
+			}
+		}
 	}
 	if cut < len(text) {
 		if nl := bytes.IndexByte(text[cut:], '\n'); nl >= 0 {
@@ -486,16 +506,56 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
-		out = append(out, Finding{
+		f := Finding{
 			Path: display, Rel: rel,
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
 			Rule: d.Rule, Message: d.Message, Href: model.RuleHref(d.Rule), Verdicts: d.Verdicts,
-			fixes: d.Fixes, src: text,
-		})
+			fixes: d.Fixes,
+		}
+		if len(d.Fixes) > 0 {
+			f.fixAt = make([][]editAt, len(d.Fixes))
+			for i, fx := range d.Fixes {
+				f.fixAt[i] = make([]editAt, len(fx.Edits))
+				for j, e := range fx.Edits {
+					if editInText(e, text) {
+						f.fixAt[i][j] = editAt{ok: true, r: idx.Range(e.Span, model.UTF16)}
+					}
+				}
+			}
+			if keep {
+				f.src = text
+			}
+		}
+		out = append(out, f)
 	}
 	return out
+}
+
+// editAt is where a fix edit lies in the diagnosed file's text: ok is
+// false for an edit of another file or a span outside the text.
+type editAt struct {
+	ok bool
+	r  model.Range
+}
+
+// editInText reports whether e edits the diagnosed file within text.
+func editInText(e model.Edit, text []byte) bool {
+	return e.Path == "" && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(text)
+}
+
+// editsInText reports whether every edit of f's i-th fix is in its text.
+func (f Finding) editsInText(i int) bool {
+	if i >= len(f.fixAt) {
+		return false
+	}
+	for _, e := range f.fixAt[i] {
+		if !e.ok {
+			return false
+		}
+	}
+	return true
 }
 
 // DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a

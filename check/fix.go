@@ -41,31 +41,28 @@ func isSafe(rule string) bool {
 // "Fix all" would take (the preferred one, or the only one), if its rule is
 // marked safe and every edit stays in the diagnosed file.
 func chosenFix(f Finding) *model.Fix {
-	if len(f.fixes) == 0 || f.src == nil || !isSafe(f.Rule) {
+	if len(f.fixes) == 0 || !isSafe(f.Rule) {
 		return nil
 	}
-	var fix *model.Fix
+	at := -1
 	for i := range f.fixes {
 		if f.fixes[i].Preferred {
-			fix = &f.fixes[i]
+			at = i
 			break
 		}
 	}
-	if fix == nil && len(f.fixes) == 1 {
-		fix = &f.fixes[0]
+	if at < 0 && len(f.fixes) == 1 {
+		at = 0
 	}
-	if fix == nil || len(fix.Edits) == 0 {
+	if at < 0 || len(f.fixes[at].Edits) == 0 || !f.editsInText(at) {
 		return nil
 	}
-	for _, e := range fix.Edits {
-		if e.Path != "" || e.Span.Start < 0 || e.Span.Start > e.Span.End || e.Span.End > len(f.src) {
-			return nil
-		}
-	}
-	return fix
+	return &f.fixes[at]
 }
 
 // PlanFixes computes, for each file with safe fixes, the text after them.
+// It needs the findings' text, which only Fix's runs keep (Config.keepText):
+// findings without it plan nothing.
 // Like the server's fix-all, a fix whose edits overlap one already taken is
 // left for the next pass, so the edits always apply.
 func PlanFixes(found []Finding) []FileFix {
@@ -77,7 +74,7 @@ func PlanFixes(found []Finding) []FileFix {
 	var order []string
 	for _, f := range found {
 		fix := chosenFix(f)
-		if fix == nil {
+		if fix == nil || f.src == nil {
 			continue
 		}
 		p := byPath[f.Path]
@@ -154,6 +151,7 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	refused := map[string]bool{}
 	ws := writers{}
 	defer ws.close()
+	cfg.keepText = true
 	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
@@ -232,7 +230,7 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		wr := wsfs.NewRoot(root)
 		layout := newDirLayout(wr)
 		kind := model.Classify(rel, layout)
-		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, opts))
+		redone[p.Path] = findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, opts))
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}
@@ -401,18 +399,14 @@ func (f Finding) Fixes() []FixInfo {
 		return nil
 	}
 	chosen := chosenFix(f)
-	var idx *model.LineIndex
 	out := make([]FixInfo, 0, len(f.fixes))
 	for i := range f.fixes {
 		fx := &f.fixes[i]
 		info := FixInfo{Title: fx.Title, Safe: fx == chosen, Edits: []EditInfo{}}
-		for _, e := range fx.Edits {
+		for j, e := range fx.Edits {
 			ei := EditInfo{Path: e.Path, NewText: e.NewText}
-			if e.Path == "" && f.src != nil && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(f.src) {
-				if idx == nil {
-					idx = model.NewLineIndex(f.src)
-				}
-				r := idx.Range(e.Span, model.UTF16)
+			if i < len(f.fixAt) && f.fixAt[i][j].ok {
+				r := f.fixAt[i][j].r
 				ei.Line, ei.Column, ei.EndLine, ei.EndColumn = r.Start.Line+1, r.Start.Character+1, r.End.Line+1, r.End.Character+1
 			}
 			info.Edits = append(info.Edits, ei)
