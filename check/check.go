@@ -265,23 +265,23 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	// the same whichever worker got there first. The layout hears of every
 	// listing before any of its entries is checked, so its "absent"
 	// answers hold while the walk is still under way.
-	layout.listed, layout.types, layout.ex = map[string]bool{}, map[string]fs.FileMode{}, ex
+	layout.listed, layout.ignored, layout.ex = map[string][]wsfs.Entry{}, map[string]fs.FileMode{}, ex
+	// The walk's own entry slices are kept (sorted, never changed after
+	// Listed), not copied into a map of every path: on a big tree the
+	// record of what exists is most of what a check holds.
 	listed := func(rel string, es []wsfs.Entry) {
 		layout.walkMu.Lock()
-		for _, e := range es {
-			layout.types[e.Rel] = e.Type
-		}
-		layout.listed[rel] = true
+		layout.listed[rel] = es
 		layout.walkMu.Unlock()
-		for _, e := range es {
-			if e.Type == fs.ModeDir {
-				// Reached without a symlink: a file below it resolves with
-				// one lstat, even before the walk lists it (a SKILL.md's
-				// references/ are linked before they are listed).
-				r.KnownRealDir(e.Rel)
-			}
-		}
 	}
+	// A folder the walk listed as a folder was reached without a symlink
+	// (the walk enters none): a file below it resolves with one lstat, even
+	// before the walk lists it (a SKILL.md's references/ are linked before
+	// they are listed).
+	r.SetKnownRealDirs(func(rel string) bool {
+		_, listed, t, seen := layout.lookup(rel)
+		return listed && seen && t == fs.ModeDir
+	})
 	var (
 		resMu   sync.Mutex
 		results [][]Finding
@@ -291,7 +291,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 		if why == wsfs.SkipGitIgnored {
 			// It exists: a link to it is not broken.
 			layout.walkMu.Lock()
-			layout.types[e.Rel] = e.Type
+			layout.ignored[e.Rel] = e.Type
 			layout.walkMu.Unlock()
 		}
 	}
@@ -511,7 +511,7 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
-			Rule: d.Rule, Message: d.Message, Href: model.RuleHref(d.Rule), Verdicts: d.Verdicts,
+			Rule: d.Rule, Message: d.Message, Href: sharedHref(d.Rule), Verdicts: sharedVerdicts(d.Verdicts),
 			fixes: d.Fixes,
 		}
 		if len(d.Fixes) > 0 {
@@ -600,21 +600,22 @@ func newDirLayout(r *wsfs.Root) *dirLayout {
 
 type dirLayout struct {
 	r    *wsfs.Root
-	memo sync.Map // folder → model.PluginFormat
+	memo memo[model.PluginFormat] // folder → its plugin format
 	// listedMemo: plugin root → whether a Claude marketplace lists it.
-	listedMemo sync.Map
+	listedMemo memo[bool]
 	mu         sync.Mutex
 	bad        []refusal // guarded by mu
-	// listed and types are what the folder walk saw (nil outside a
-	// folder check): the folders it listed in full and the type of every
-	// entry in them. Probing a folder for its manifest paths, nearly
-	// always absent, and existence questions are then answered without a
-	// syscall. walkMu guards them (the walk is still under way while
-	// files are checked); no other lock is held with it.
-	walkMu sync.RWMutex
-	listed map[string]bool
-	types  map[string]fs.FileMode
-	ex     *wsfs.Matcher
+	// listed is what the folder walk saw (nil outside a folder check):
+	// the folders it listed in full, each with its entries in path order;
+	// ignored has the type of the entries .gitignore left out (they exist:
+	// a link to one is not broken). Probing a folder for its manifest
+	// paths, nearly always absent, and existence questions are then
+	// answered without a syscall. walkMu guards them (the walk is still
+	// under way while files are checked); no other lock is held with it.
+	walkMu  sync.RWMutex
+	listed  map[string][]wsfs.Entry
+	ignored map[string]fs.FileMode
+	ex      *wsfs.Matcher
 }
 
 // stat answers Stat for rel from the walk when it can: known is false
@@ -645,9 +646,13 @@ func (l *dirLayout) lookup(rel string) (dir string, listed bool, t fs.FileMode, 
 		dir = ""
 	}
 	l.walkMu.RLock()
-	defer l.walkMu.RUnlock()
-	t, seen = l.types[rel]
-	return dir, l.listed[dir], t, seen
+	es, listed := l.listed[dir]
+	t, seen = l.ignored[rel]
+	l.walkMu.RUnlock()
+	if i, ok := slices.BinarySearchFunc(es, rel, func(e wsfs.Entry, rel string) int { return strings.Compare(e.Rel, rel) }); ok {
+		t, seen = es[i].Type, true
+	}
+	return dir, listed, t, seen
 }
 
 // walkInfo is the fs.FileInfo of an entry the walk listed: its name and
@@ -683,11 +688,11 @@ func (l *dirLayout) absent(rel string) bool {
 type refusal struct{ rel, why string }
 
 // PluginRoot is asked for every folder above every file, from every
-// worker: a memo hit takes no lock. Two workers may detect the same folder
+// worker: a memo hit takes a read lock only. Two workers may detect the same folder
 // at once; both get the same answer, and refused drops the double.
 func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
-	if f, ok := l.memo.Load(dir); ok {
-		return f.(model.PluginFormat)
+	if f, ok := l.memo.load(dir); ok {
+		return f
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
 		if l.absent(rel) {
@@ -701,15 +706,14 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 		}
 		return b, err == nil
 	}, dir)
-	got, _ := l.memo.LoadOrStore(dir, f)
-	return got.(model.PluginFormat)
+	return l.memo.store(dir, f)
 }
 
 // ClaudeListed implements model.ClaudeListing (implied targets), memoised
 // like PluginRoot; marketplaces the walk saw absent are not read.
 func (l *dirLayout) ClaudeListed(dir string) bool {
-	if v, ok := l.listedMemo.Load(dir); ok {
-		return v.(bool)
+	if v, ok := l.listedMemo.load(dir); ok {
+		return v
 	}
 	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
 		if l.absent(rel) {
@@ -718,8 +722,36 @@ func (l *dirLayout) ClaudeListed(dir string) bool {
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
 		return b, err == nil
 	}, dir)
-	l.listedMemo.Store(dir, got)
-	return got
+	return l.listedMemo.store(dir, got)
+}
+
+// memo is a map safe for concurrent use: a plain map under a read-write
+// lock, since a sync.Map costs several times the memory per entry and a
+// big check memoises every folder of the tree.
+type memo[V any] struct {
+	mu sync.RWMutex
+	m  map[string]V
+}
+
+func (m *memo[V]) load(k string) (V, bool) {
+	m.mu.RLock()
+	v, ok := m.m[k]
+	m.mu.RUnlock()
+	return v, ok
+}
+
+// store keeps the first value stored for k and returns it.
+func (m *memo[V]) store(k string, v V) V {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.m[k]; ok {
+		return old
+	}
+	if m.m == nil {
+		m.m = map[string]V{}
+	}
+	m.m[k] = v
+	return v
 }
 
 func (l *dirLayout) refused() []refusal {

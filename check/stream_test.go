@@ -2,6 +2,7 @@ package check
 
 import (
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,4 +53,16 @@ func TestRunDropsText(t *testing.T) {
 		}
 	}
 	assert.Positive(t, withText, "--fix's run keeps the text of findings with fixes")
+}
+
+// TestSharedVerdicts: equal verdict maps of many findings are one map (a
+// big check's memory), with the content they had.
+func TestSharedVerdicts(t *testing.T) {
+	a := sharedVerdicts(model.Verdicts{model.TargetVSCodeAgentHost: model.Skip, model.TargetClaudeCode: model.Reject})
+	b := sharedVerdicts(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetVSCodeAgentHost: model.Skip})
+	c := sharedVerdicts(model.Verdicts{model.TargetClaudeCode: model.Skip})
+	assert.Equal(t, model.Verdicts{model.TargetVSCodeAgentHost: model.Skip, model.TargetClaudeCode: model.Reject}, b)
+	assert.Equal(t, reflect.ValueOf(a).Pointer(), reflect.ValueOf(b).Pointer(), "equal verdicts share one map")
+	assert.NotEqual(t, reflect.ValueOf(a).Pointer(), reflect.ValueOf(c).Pointer())
+	assert.Equal(t, model.RuleHref("md/link"), sharedHref("md/link"))
 }
