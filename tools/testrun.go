@@ -224,11 +224,11 @@ func isPytestDir(r *wsfs.Root, dir string, names map[string]bool) bool {
 	return false
 }
 
-var makeTestTarget = regexp.MustCompile(`(?m)^test\s*:`)
+var makeTestTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^test\s*:`) })
 
 func makeHasTest(r *wsfs.Root, dir string, names map[string]bool) bool {
 	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if names[n] && makeTestTarget.Match(readProject(r, path.Join(dir, n), 256<<10)) {
+		if names[n] && makeTestTarget().Match(readProject(r, path.Join(dir, n), 256<<10)) {
 			return true
 		}
 	}
@@ -798,10 +798,10 @@ func reproduceLine(dir string, argv []string) string {
 	return b.String()
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
