@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var clientIDPattern = regexp.MustCompile(`^ahpls-[0-9a-f]{12}$`)
+var clientIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ahpls-[0-9a-f]{12}$`) })
 
 // StableClientID returns the clientId for a workspace: "ahpls-<12 hex>",
 // random on first use and persisted under stateDir, keyed by workspaceKey
@@ -26,7 +27,7 @@ func StableClientID(stateDir, workspaceKey string) (string, error) {
 	sum := sha256.Sum256([]byte(workspaceKey))
 	path := filepath.Join(stateDir, "clientid-"+hex.EncodeToString(sum[:8]))
 	if b, err := os.ReadFile(path); err == nil {
-		if id := strings.TrimSpace(string(b)); clientIDPattern.MatchString(id) {
+		if id := strings.TrimSpace(string(b)); clientIDPattern().MatchString(id) {
 			return id, nil
 		}
 	}

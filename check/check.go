@@ -59,10 +59,16 @@ type Finding struct {
 	// line it starts on (trimmed). --baseline matches on it.
 	Fingerprint string `json:"fingerprint"`
 
-	// fixes are the diagnostic's quick fixes, in byte spans of src (the
-	// text the rules saw), for --fix and SARIF.
+	// fixes are the diagnostic's quick fixes, in byte spans of the text
+	// the rules saw; fixAt are their edits' ranges in that text, worked
+	// out while it was at hand, so that SARIF and Fixes need no text.
 	fixes []model.Fix
-	src   []byte
+	fixAt [][]editAt
+	// src is the text the rules saw, kept only for --fix and --diff
+	// (Config.keepText) on a finding with fixes: a plain run drops each
+	// file's text once its findings are made, so its memory is the
+	// findings', not the tree's (#30).
+	src []byte
 	// named: the file was named on the command line, not found in a
 	// folder walk (--fix then finds its workspace folder: writeTarget).
 	named bool
@@ -94,6 +100,9 @@ type Config struct {
 	// UnsafeFixes lets Fix apply the fixes of unsafe tier too
 	// (--unsafe-fixes); by default only safe ones are applied.
 	UnsafeFixes bool
+	// keepText keeps the text of each file with fixes on its findings
+	// (Finding.src), which PlanFixes needs; Fix sets it.
+	keepText bool
 }
 
 // Summary is what a run looked at, so that nothing is skipped silently:
@@ -214,7 +223,7 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 			out = append(out, fs...)
 			continue
 		}
-		fs, err := checkFile(p, cfg.Root, cfg.Rules, t)
+		fs, err := checkFile(p, cfg, t)
 		if err != nil {
 			return nil, Summary{}, err
 		}
@@ -266,23 +275,23 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	// the same whichever worker got there first. The layout hears of every
 	// listing before any of its entries is checked, so its "absent"
 	// answers hold while the walk is still under way.
-	layout.listed, layout.types, layout.ex = map[string]bool{}, map[string]fs.FileMode{}, ex
+	layout.listed, layout.ignored, layout.ex = map[string][]wsfs.Entry{}, map[string]fs.FileMode{}, ex
+	// The walk's own entry slices are kept (sorted, never changed after
+	// Listed), not copied into a map of every path: on a big tree the
+	// record of what exists is most of what a check holds.
 	listed := func(rel string, es []wsfs.Entry) {
 		layout.walkMu.Lock()
-		for _, e := range es {
-			layout.types[e.Rel] = e.Type
-		}
-		layout.listed[rel] = true
+		layout.listed[rel] = es
 		layout.walkMu.Unlock()
-		for _, e := range es {
-			if e.Type == fs.ModeDir {
-				// Reached without a symlink: a file below it resolves with
-				// one lstat, even before the walk lists it (a SKILL.md's
-				// references/ are linked before they are listed).
-				r.KnownRealDir(e.Rel)
-			}
-		}
 	}
+	// A folder the walk listed as a folder was reached without a symlink
+	// (the walk enters none): a file below it resolves with one lstat, even
+	// before the walk lists it (a SKILL.md's references/ are linked before
+	// they are listed).
+	r.SetKnownRealDirs(func(rel string) bool {
+		_, listed, t, seen := layout.lookup(rel)
+		return listed && seen && t == fs.ModeDir
+	})
 	var (
 		resMu   sync.Mutex
 		results [][]Finding
@@ -292,7 +301,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 		if why == wsfs.SkipGitIgnored {
 			// It exists: a link to it is not broken.
 			layout.walkMu.Lock()
-			layout.types[e.Rel] = e.Type
+			layout.ignored[e.Rel] = e.Type
 			layout.walkMu.Unlock()
 		}
 	}
@@ -309,7 +318,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 			return nil
 		}
 		t.check(kind)
-		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg.Rules); len(fs) > 0 {
+		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg); len(fs) > 0 {
 			resMu.Lock()
 			results = append(results, fs)
 			resMu.Unlock()
@@ -336,7 +345,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 		}
 		seen[u.rel] = true
 		t.check(model.KindPlugin)
-		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil,
+		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil, false,
 			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
 	}
 	return out, nil
@@ -360,7 +369,7 @@ func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, ov
 // symlink out of the folder or to nothing) gets one file/unreadable
 // finding; a symlink to a regular file inside the folder is left to the
 // file it points to, as before.
-func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, opts diagnostics.Options) []Finding {
+func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, cfg Config) []Finding {
 	p := filepath.Join(root, filepath.FromSlash(e.Rel))
 	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: dfs, Layout: layout}
 	if e.Type&fs.ModeSymlink != 0 {
@@ -393,7 +402,7 @@ func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.
 			}
 		}
 	}
-	return findings(p, e.Rel, file.Text, diagnostics.Check(file, opts))
+	return findings(p, e.Rel, file.Text, cfg.keepText, diagnostics.Check(file, cfg.Rules))
 }
 
 // unreadableWhy phrases a refusal for the file/unreadable message.
@@ -423,7 +432,8 @@ func unreadableWhy(err error) string {
 // the longest tail of its path that classifies decides (a loose
 // `x/.github/skills/a/SKILL.md` is a skill of `x`). The user named it, so
 // a symlink may lead anywhere, but only a regular file is read.
-func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, error) {
+func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
+	base := cfg.Root
 	text, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 	if err != nil {
 		return nil, err
@@ -468,25 +478,36 @@ func checkFile(p, base string, opts diagnostics.Options, t *tally) ([]Finding, e
 		return nil, nil
 	}
 	t.check(kind)
+	opts := cfg.Rules
 	if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 		opts.Overrides = folder.Overrides // the folder's .ahpls/config.json, as in a folder walk
 	}
-	out := findings(p, rel, text, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
+	out := findings(p, rel, text, cfg.keepText, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
 		out[i].named, out[i].root = true, base
 	}
 	return out, nil
 }
 
-func findings(display, rel string, text []byte, diags []model.Diagnostic) []Finding {
+// findings turns diagnostics on text into Findings. The text is not kept
+// (unless keep and a finding has fixes): positions, fix ranges included,
+// are worked out here.
+func findings(display, rel string, text []byte, keep bool, diags []model.Diagnostic) []Finding {
 	if len(diags) == 0 {
 		return nil // most files: no line index needed
 	}
-	// Index only up to the end of the line of the last finding: most
-	// findings sit in the header of a long file.
+	// Index only up to the end of the line of the last finding or fix
+	// edit: most findings sit in the header of a long file.
 	cut := 0
 	for _, d := range diags {
 		cut = max(cut, d.Span.End)
+		for _, fx := range d.Fixes {
+			for _, e := range fx.Edits {
+				if editInText(e, text) {
+					cut = max(cut, e.Span.End)
+				}
+			}
+		}
 	}
 	if cut < len(text) {
 		if nl := bytes.IndexByte(text[cut:], '\n'); nl >= 0 {
@@ -499,15 +520,30 @@ func findings(display, rel string, text []byte, diags []model.Diagnostic) []Find
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
-		out = append(out, Finding{
+		f := Finding{
 			Fingerprint: fingerprint(d.Rule, rel, text, d.Span.Start),
 			Path:        display, Rel: rel,
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
-			Rule: d.Rule, Message: d.Message, Href: model.RuleHref(d.Rule), Verdicts: d.Verdicts,
-			fixes: d.Fixes, src: text,
-		})
+			Rule: d.Rule, Message: d.Message, Href: sharedHref(d.Rule), Verdicts: sharedVerdicts(d.Verdicts),
+			fixes: d.Fixes,
+		}
+		if len(d.Fixes) > 0 {
+			f.fixAt = make([][]editAt, len(d.Fixes))
+			for i, fx := range d.Fixes {
+				f.fixAt[i] = make([]editAt, len(fx.Edits))
+				for j, e := range fx.Edits {
+					if editInText(e, text) {
+						f.fixAt[i][j] = editAt{ok: true, r: idx.Range(e.Span, model.UTF16)}
+					}
+				}
+			}
+			if keep {
+				f.src = text
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -529,6 +565,31 @@ func fingerprint(rule, rel string, text []byte, at int) string {
 	h.Write([]byte{0})
 	h.Write(bytes.TrimSpace(text[start:end]))
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// editAt is where a fix edit lies in the diagnosed file's text: ok is
+// false for an edit of another file or a span outside the text.
+type editAt struct {
+	ok bool
+	r  model.Range
+}
+
+// editInText reports whether e edits the diagnosed file within text.
+func editInText(e model.Edit, text []byte) bool {
+	return e.Path == "" && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(text)
+}
+
+// editsInText reports whether every edit of f's i-th fix is in its text.
+func (f Finding) editsInText(i int) bool {
+	if i >= len(f.fixAt) {
+		return false
+	}
+	for _, e := range f.fixAt[i] {
+		if !e.ok {
+			return false
+		}
+	}
+	return true
 }
 
 // DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a
@@ -573,21 +634,22 @@ func newDirLayout(r *wsfs.Root) *dirLayout {
 
 type dirLayout struct {
 	r    *wsfs.Root
-	memo sync.Map // folder → model.PluginFormat
+	memo memo[model.PluginFormat] // folder → its plugin format
 	// listedMemo: plugin root → whether a Claude marketplace lists it.
-	listedMemo sync.Map
+	listedMemo memo[bool]
 	mu         sync.Mutex
 	bad        []refusal // guarded by mu
-	// listed and types are what the folder walk saw (nil outside a
-	// folder check): the folders it listed in full and the type of every
-	// entry in them. Probing a folder for its manifest paths, nearly
-	// always absent, and existence questions are then answered without a
-	// syscall. walkMu guards them (the walk is still under way while
-	// files are checked); no other lock is held with it.
-	walkMu sync.RWMutex
-	listed map[string]bool
-	types  map[string]fs.FileMode
-	ex     *wsfs.Matcher
+	// listed is what the folder walk saw (nil outside a folder check):
+	// the folders it listed in full, each with its entries in path order;
+	// ignored has the type of the entries .gitignore left out (they exist:
+	// a link to one is not broken). Probing a folder for its manifest
+	// paths, nearly always absent, and existence questions are then
+	// answered without a syscall. walkMu guards them (the walk is still
+	// under way while files are checked); no other lock is held with it.
+	walkMu  sync.RWMutex
+	listed  map[string][]wsfs.Entry
+	ignored map[string]fs.FileMode
+	ex      *wsfs.Matcher
 }
 
 // stat answers Stat for rel from the walk when it can: known is false
@@ -618,9 +680,13 @@ func (l *dirLayout) lookup(rel string) (dir string, listed bool, t fs.FileMode, 
 		dir = ""
 	}
 	l.walkMu.RLock()
-	defer l.walkMu.RUnlock()
-	t, seen = l.types[rel]
-	return dir, l.listed[dir], t, seen
+	es, listed := l.listed[dir]
+	t, seen = l.ignored[rel]
+	l.walkMu.RUnlock()
+	if i, ok := slices.BinarySearchFunc(es, rel, func(e wsfs.Entry, rel string) int { return strings.Compare(e.Rel, rel) }); ok {
+		t, seen = es[i].Type, true
+	}
+	return dir, listed, t, seen
 }
 
 // walkInfo is the fs.FileInfo of an entry the walk listed: its name and
@@ -656,11 +722,11 @@ func (l *dirLayout) absent(rel string) bool {
 type refusal struct{ rel, why string }
 
 // PluginRoot is asked for every folder above every file, from every
-// worker: a memo hit takes no lock. Two workers may detect the same folder
+// worker: a memo hit takes a read lock only. Two workers may detect the same folder
 // at once; both get the same answer, and refused drops the double.
 func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
-	if f, ok := l.memo.Load(dir); ok {
-		return f.(model.PluginFormat)
+	if f, ok := l.memo.load(dir); ok {
+		return f
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
 		if l.absent(rel) {
@@ -674,15 +740,14 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 		}
 		return b, err == nil
 	}, dir)
-	got, _ := l.memo.LoadOrStore(dir, f)
-	return got.(model.PluginFormat)
+	return l.memo.store(dir, f)
 }
 
 // ClaudeListed implements model.ClaudeListing (implied targets), memoised
 // like PluginRoot; marketplaces the walk saw absent are not read.
 func (l *dirLayout) ClaudeListed(dir string) bool {
-	if v, ok := l.listedMemo.Load(dir); ok {
-		return v.(bool)
+	if v, ok := l.listedMemo.load(dir); ok {
+		return v
 	}
 	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
 		if l.absent(rel) {
@@ -691,8 +756,36 @@ func (l *dirLayout) ClaudeListed(dir string) bool {
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
 		return b, err == nil
 	}, dir)
-	l.listedMemo.Store(dir, got)
-	return got
+	return l.listedMemo.store(dir, got)
+}
+
+// memo is a map safe for concurrent use: a plain map under a read-write
+// lock, since a sync.Map costs several times the memory per entry and a
+// big check memoises every folder of the tree.
+type memo[V any] struct {
+	mu sync.RWMutex
+	m  map[string]V
+}
+
+func (m *memo[V]) load(k string) (V, bool) {
+	m.mu.RLock()
+	v, ok := m.m[k]
+	m.mu.RUnlock()
+	return v, ok
+}
+
+// store keeps the first value stored for k and returns it.
+func (m *memo[V]) store(k string, v V) V {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.m[k]; ok {
+		return old
+	}
+	if m.m == nil {
+		m.m = map[string]V{}
+	}
+	m.m[k] = v
+	return v
 }
 
 func (l *dirLayout) refused() []refusal {

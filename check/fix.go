@@ -47,7 +47,7 @@ func tierOf(rule string) diagnostics.FixTier {
 // tier is safe (or unsafe, when unsafe is set) and every edit stays in the
 // diagnosed file.
 func chosenFix(f Finding, unsafe bool) *model.Fix {
-	if len(f.fixes) == 0 || f.src == nil || !tierOf(f.Rule).Applies(unsafe) {
+	if len(f.fixes) == 0 || !tierOf(f.Rule).Applies(unsafe) {
 		return nil
 	}
 	return preferredFix(f)
@@ -56,34 +56,30 @@ func chosenFix(f Finding, unsafe bool) *model.Fix {
 // preferredFix is the preferred fix of f, or its only one, when its edits
 // all stay in the diagnosed file.
 func preferredFix(f Finding) *model.Fix {
-	if f.src == nil {
+	if len(f.fixes) == 0 {
 		return nil
 	}
-	var fix *model.Fix
+	at := -1
 	for i := range f.fixes {
 		if f.fixes[i].Preferred {
-			fix = &f.fixes[i]
+			at = i
 			break
 		}
 	}
-	if fix == nil && len(f.fixes) == 1 {
-		fix = &f.fixes[0]
+	if at < 0 && len(f.fixes) == 1 {
+		at = 0
 	}
-	if fix == nil || len(fix.Edits) == 0 {
+	if at < 0 || len(f.fixes[at].Edits) == 0 || !f.editsInText(at) {
 		return nil
 	}
-	for _, e := range fix.Edits {
-		if e.Path != "" || e.Span.Start < 0 || e.Span.Start > e.Span.End || e.Span.End > len(f.src) {
-			return nil
-		}
-	}
-	return fix
+	return &f.fixes[at]
 }
 
 // PlanFixes computes, for each file with safe fixes (unsafe ones too, when
-// unsafe is set), the text after them. Like the server's fix-all, a fix
-// whose edits overlap one already taken is left for the next pass, so the
-// edits always apply.
+// unsafe is set), the text after them. It needs the findings' text, which
+// only Fix's runs keep (Config.keepText): findings without it plan nothing.
+// Like the server's fix-all, a fix whose edits overlap one already taken is
+// left for the next pass, so the edits always apply.
 func PlanFixes(found []Finding, unsafe bool) []FileFix {
 	type plan struct {
 		ff    FileFix
@@ -93,7 +89,7 @@ func PlanFixes(found []Finding, unsafe bool) []FileFix {
 	var order []string
 	for _, f := range found {
 		fix := chosenFix(f, unsafe)
-		if fix == nil {
+		if fix == nil || f.src == nil {
 			continue
 		}
 		p := byPath[f.Path]
@@ -170,6 +166,7 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 	refused := map[string]bool{}
 	ws := writers{}
 	defer ws.close()
+	cfg.keepText = true
 	found, sum, err := RunSummary(paths, cfg)
 	if err != nil {
 		return res, err
@@ -252,7 +249,7 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 			o.Overrides = folder.Overrides // as the folder walk applied them
 		}
-		redone[p.Path] = findings(p.Path, rel, p.New, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
+		redone[p.Path] = findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}
@@ -428,18 +425,14 @@ func (f Finding) Fixes() []FixInfo {
 	}
 	chosen := preferredFix(f)
 	tier := tierOf(f.Rule)
-	var idx *model.LineIndex
 	out := make([]FixInfo, 0, len(f.fixes))
 	for i := range f.fixes {
 		fx := &f.fixes[i]
 		info := FixInfo{Title: fx.Title, Safe: fx == chosen && tier == diagnostics.FixSafe, Tier: tier.String(), Chosen: fx == chosen, Edits: []EditInfo{}}
-		for _, e := range fx.Edits {
+		for j, e := range fx.Edits {
 			ei := EditInfo{Path: e.Path, NewText: e.NewText}
-			if e.Path == "" && f.src != nil && e.Span.Start >= 0 && e.Span.Start <= e.Span.End && e.Span.End <= len(f.src) {
-				if idx == nil {
-					idx = model.NewLineIndex(f.src)
-				}
-				r := idx.Range(e.Span, model.UTF16)
+			if i < len(f.fixAt) && f.fixAt[i][j].ok {
+				r := f.fixAt[i][j].r
 				ei.Line, ei.Column, ei.EndLine, ei.EndColumn = r.Start.Line+1, r.Start.Character+1, r.End.Line+1, r.End.Character+1
 			}
 			info.Edits = append(info.Edits, ei)

@@ -72,7 +72,7 @@ func TestFixGolden(t *testing.T) {
 			ws := t.TempDir()
 			writeTree(t, ws, before)
 
-			found, err := RunConfig([]string{ws}, Config{Rules: optsFor(t, args)})
+			found, err := RunConfig([]string{ws}, Config{Rules: optsFor(t, args), keepText: true})
 			require.NoError(t, err)
 			for _, p := range PlanFixes(found, slices.Contains(args, "--unsafe-fixes")) {
 				for _, f := range p.Fixed {

@@ -252,7 +252,6 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 		rules = append(rules, sarifRule{ID: r.ID, ShortDescription: sarifText{Text: nonEmpty(r.Summary, r.ID)}, HelpURI: model.RuleHref(r.ID)})
 	}
 	results := []sarifResult{}
-	indexes := map[string]*model.LineIndex{}
 	for _, f := range fs {
 		i, ok := index[f.Rule]
 		if !ok {
@@ -261,17 +260,12 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 			index[f.Rule] = i
 			rules = append(rules, sarifRule{ID: f.Rule, ShortDescription: sarifText{Text: f.Rule}, HelpURI: model.RuleHref(f.Rule)})
 		}
-		idx := indexes[f.Path]
-		if idx == nil && len(f.fixes) > 0 {
-			idx = model.NewLineIndex(f.src)
-			indexes[f.Path] = idx
-		}
 		var fps map[string]string
 		if f.Fingerprint != "" {
 			fps = map[string]string{"ahpls/v1": f.Fingerprint}
 		}
 		results = append(results, sarifResult{
-			Fixes:               sarifFixes(f, idx),
+			Fixes:               sarifFixes(f),
 			PartialFingerprints: fps,
 			RuleID:              f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: f.Message},
@@ -298,19 +292,18 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 // sarifFixes turns a finding's quick fixes into SARIF fixes. A fix that
 // also edits another file (creating a CLAUDE.md) is left out: SARIF could
 // say it, but its region would need that file's text.
-func sarifFixes(f Finding, idx *model.LineIndex) []sarifFix {
+func sarifFixes(f Finding) []sarifFix {
 	var out []sarifFix
 	tier, chosen := tierOf(f.Rule).String(), preferredFix(f)
 	for i := range f.fixes {
 		fx := &f.fixes[i]
 		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
-		ok := len(fx.Edits) > 0
-		for _, e := range fx.Edits {
-			if e.Path != "" || e.Span.Start < 0 || e.Span.Start > e.Span.End || e.Span.End > len(f.src) {
-				ok = false
+		ok := len(fx.Edits) > 0 && f.editsInText(i)
+		for j, e := range fx.Edits {
+			if !ok {
 				break
 			}
-			r := idx.Range(e.Span, model.UTF16)
+			r := f.fixAt[i][j].r
 			rep := sarifReplacement{DeletedRegion: sarifFixRegion{
 				StartLine: r.Start.Line + 1, StartColumn: r.Start.Character + 1,
 				EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,

@@ -106,7 +106,7 @@ func TestFixKeepsModeAndOwner(t *testing.T) {
 // never overwritten.
 func TestFixChangedSincePlanned(t *testing.T) {
 	root, skill, _ := fixWorkspace(t)
-	found, err := RunConfig([]string{root}, Config{Rules: diagnostics.Options{}})
+	found, err := RunConfig([]string{root}, Config{Rules: diagnostics.Options{}, keepText: true})
 	require.NoError(t, err)
 	plans := PlanFixes(found, false)
 	require.Len(t, plans, 1)

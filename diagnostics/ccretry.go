@@ -9,6 +9,7 @@ package diagnostics
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -28,12 +29,12 @@ type retryResult struct {
 	edits []retryEdit
 }
 
-var retryKeyLine = regexp.MustCompile(`^([A-Za-z_-]+):[ \t]+(\S.*)$`)
+var retryKeyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_-]+):[ \t]+(\S.*)$`) })
 
 // blockIndicator matches a bare block scalar header (`|`, `>-`, `|2`):
 // quoting it would turn a valid block scalar into a string, which is not
 // a repair.
-var blockIndicator = regexp.MustCompile(`^[|>][-+0-9]*$`)
+var blockIndicator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[|>][-+0-9]*$`) })
 
 // ccRetry rewrites body as Claude Code's retry does. It reports ok=false
 // when the retry would change nothing.
@@ -58,7 +59,7 @@ func ccRetry(body []byte) (retryResult, bool) {
 		if i > 0 {
 			res.edits = append(res.edits, retryEdit{line: line, start: pos, end: pos + i})
 		}
-		if m := retryKeyLine.FindSubmatchIndex(l); i == 0 && m != nil && needsQuote(l[m[4]:m[5]]) {
+		if m := retryKeyLine().FindSubmatchIndex(l); i == 0 && m != nil && needsQuote(l[m[4]:m[5]]) {
 			vs, ve := m[4], m[5]
 			for j := 0; j < vs; j++ {
 				emit(l[j], pos+j)
@@ -88,7 +89,7 @@ func ccRetry(body []byte) (retryResult, bool) {
 
 func needsQuote(v []byte) bool {
 	v = bytes.TrimRight(v, " \t")
-	if len(v) == 0 || v[0] == '"' || v[0] == '\'' || blockIndicator.Match(v) {
+	if len(v) == 0 || v[0] == '"' || v[0] == '\'' || blockIndicator().Match(v) {
 		return false
 	}
 	if !bytes.ContainsAny(v, "{}[]*&#!|>%@`") && !bytes.Contains(v, []byte(": ")) {

@@ -9,6 +9,7 @@ package diagnostics
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -49,7 +50,9 @@ const maxLeadingLines = 2
 
 // headerKeys are keys some Markdown kind knows; a block after leading lines
 // counts as a misplaced header only when it holds one of them.
-var headerKeyLine = regexp.MustCompile(`(?m)^(name|description|tools|model|applyTo|paths|argument-hint|agent|allowed-tools|license|target|mode|excludeAgent|handoffs|user-invocable|disable-model-invocation|color|when_to_use|compatibility|metadata)[ \t]*:`)
+var headerKeyLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(name|description|tools|model|applyTo|paths|argument-hint|agent|allowed-tools|license|target|mode|excludeAgent|handoffs|user-invocable|disable-model-invocation|color|when_to_use|compatibility|metadata)[ \t]*:`)
+})
 
 // SplitFrontmatter finds the YAML header of a Markdown customization file.
 // It never fails: text without a header yields Present == false.
@@ -73,7 +76,7 @@ func SplitFrontmatter(text []byte) Frontmatter {
 		}
 		if isDashLine(line) {
 			closeStart, closeEnd, closeNext, ok := findClose(text, next)
-			if seen > 0 && (!ok || !headerKeyLine.Match(text[next:closeStart])) {
+			if seen > 0 && (!ok || !headerKeyLine().Match(text[next:closeStart])) {
 				return fm
 			}
 			fm.Present = true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -349,7 +350,7 @@ func jEditDistance(a, b string, limit int) int {
 	return prev[len(rb)]
 }
 
-var jKebabRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var jKebabRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // kebab turns a name into kebab-case: `Plugin Settings` → `plugin-settings`,
 // `myPlugin` → `my-plugin`.

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -193,7 +194,7 @@ func checkMarketplace(f File, r *reporter) {
 
 func checkMarketName(c *jsonCheck, v *JSONValue) {
 	name := v.Str
-	if !jKebabRe.MatchString(name) {
+	if !jKebabRe().MatchString(name) {
 		var fixes []model.Fix
 		if k := jKebab(name); k != "" {
 			fixes = append(fixes, jReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, jQuote(k)))
@@ -227,9 +228,13 @@ func checkMarketName(c *jsonCheck, v *JSONValue) {
 }
 
 var (
-	impersonationRe = regexp.MustCompile(`(?i)official[^a-z0-9]*(anthropic|claude)|(anthropic|claude)[^a-z0-9]*official|^(anthropic|claude)[^a-z0-9]*(marketplace|plugins|official|directory|directories)`)
-	joinedRe        = regexp.MustCompile(`^(anthropic|claude)(marketplace|plugins|official|directory|directories)s?$`)
-	nonAlnumRe      = regexp.MustCompile(`[^a-z0-9]+`)
+	impersonationRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)official[^a-z0-9]*(anthropic|claude)|(anthropic|claude)[^a-z0-9]*official|^(anthropic|claude)[^a-z0-9]*(marketplace|plugins|official|directory|directories)`)
+	})
+	joinedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(anthropic|claude)(marketplace|plugins|official|directory|directories)s?$`)
+	})
+	nonAlnumRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 )
 
 // impersonatesAnthropic is our reading of Claude Code 2.1.332's
@@ -248,19 +253,19 @@ func impersonatesAnthropic(name string) bool {
 			return true
 		}
 	}
-	if impersonationRe.MatchString(lower) || impersonationRe.MatchString(strings.TrimLeft(lower, "-_. ")) {
+	if impersonationRe().MatchString(lower) || impersonationRe().MatchString(strings.TrimLeft(lower, "-_. ")) {
 		return true
 	}
-	joined := nonAlnumRe.ReplaceAllString(lower, "")
+	joined := nonAlnumRe().ReplaceAllString(lower, "")
 	for _, s := range []string{"officialanthropic", "officialclaude", "anthropicofficial", "claudeofficial"} {
 		if strings.Contains(joined, s) {
 			return true
 		}
 	}
 	acc := ""
-	for _, w := range nonAlnumRe.Split(lower, -1) {
+	for _, w := range nonAlnumRe().Split(lower, -1) {
 		acc += w
-		if joinedRe.MatchString(acc) {
+		if joinedRe().MatchString(acc) {
 			return true
 		}
 		if len(acc) > 30 {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -121,7 +122,7 @@ var mcpSecret = &Rule{
 var (
 	mcpTypes         = []string{"stdio", "http", "streamable-http", "sse"}
 	mcpReservedNames = []string{"workspace", "claude-in-chrome", "computer-use", "Claude Preview", "Claude Browser"}
-	mcpNameRe        = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	mcpNameRe        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 )
 
 // mcpWalk carries how this file's servers are read.
@@ -290,7 +291,7 @@ func (w *mcpWalk) name(m *JSONMember) {
 			renameKeyFix(m, m.Key+"-server"))
 		return
 	}
-	if !mcpNameRe.MatchString(m.Key) {
+	if !mcpNameRe().MatchString(m.Key) {
 		fixed := strings.Trim(regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(m.Key, "-"), "-")
 		var fixes []model.Fix
 		if fixed != "" {
@@ -381,7 +382,7 @@ func jHasTarget(ts []model.Target, t model.Target) bool {
 
 var secretPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk_live_", "rk_live_", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "glpat-", "AKIA", "AIza", "npm_", "pypi-"}
 
-var bearerRe = regexp.MustCompile(`^(?i:bearer|token|basic)\s+([^\s$]{20,})$`)
+var bearerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:bearer|token|basic)\s+([^\s$]{20,})$`) })
 
 func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
 	c := w.c
@@ -391,7 +392,7 @@ func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
 	}
 	secret := false
 	prefix := ""
-	if sm := bearerRe.FindStringSubmatchIndex(s); sm != nil {
+	if sm := bearerRe().FindStringSubmatchIndex(s); sm != nil {
 		secret, prefix = true, s[:sm[2]]
 	} else {
 		for _, p := range secretPrefixes {

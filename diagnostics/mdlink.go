@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -33,8 +34,8 @@ var mdLink = &Rule{
 var (
 	fileRefMark = []byte("#file:")
 	linkOpen    = []byte("](")
-	fileRef     = regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`)
-	schemeLike  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	fileRef     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`) })
+	schemeLike  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 )
 
 // checkLinks reports missing link targets in the Markdown body.
@@ -70,7 +71,7 @@ func (m *mdFile) checkLinks() {
 		if !bytes.Contains(line, fileRefMark) {
 			return
 		}
-		for _, loc := range fileRef.FindAllSubmatchIndex(line, -1) {
+		for _, loc := range fileRef().FindAllSubmatchIndex(line, -1) {
 			t := strings.TrimRight(string(line[loc[2]:loc[3]]), ".,;:")
 			m.checkTarget(t, model.Span{Start: off + loc[2], End: off + loc[2] + len(t)}, true)
 		}
@@ -235,7 +236,7 @@ func indexRun(b []byte, c byte, n int) int {
 
 func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") ||
-		strings.Contains(t, "${") || strings.Contains(t, "{{") || strings.ContainsAny(t, "<>") || schemeLike.MatchString(t) {
+		strings.Contains(t, "${") || strings.Contains(t, "{{") || strings.ContainsAny(t, "<>") || schemeLike().MatchString(t) {
 		return
 	}
 	if !strings.ContainsAny(t, "/.") {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -49,7 +50,7 @@ func (m *mdFile) readFile(rel string) ([]byte, bool) {
 	return b, err == nil
 }
 
-var atImport = regexp.MustCompile(`(?:^|[\s(])@([A-Za-z0-9_./~-][^\s)]*)`)
+var atImport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(])@([A-Za-z0-9_./~-][^\s)]*)`) })
 
 func checkMemory(f File, r *reporter) {
 	m := newMD(f, r)
@@ -88,7 +89,7 @@ func (m *mdFile) checkImports() {
 		return
 	}
 	m.scanBody(func(line []byte, off int) {
-		for _, loc := range atImport.FindAllSubmatchIndex(line, -1) {
+		for _, loc := range atImport().FindAllSubmatchIndex(line, -1) {
 			p := strings.TrimRight(string(line[loc[2]:loc[3]]), ".,;:")
 			if strings.HasPrefix(p, "~") || !strings.ContainsAny(p, "/.") {
 				continue

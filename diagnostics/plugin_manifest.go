@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -194,7 +195,7 @@ var (
 	// apKeys is our reading of the closed AP 1.0 schema (extensions carries
 	// client-specific data).
 	apKeys                 = []string{"$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"}
-	apNameRe               = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
+	apNameRe               = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`) })
 	pluginReservedPrefixes = []string{"claude-", "anthropic-", "anthropics-", "cc-plugin-"}
 	pluginReservedNames    = []string{"claude", "anthropic", "anthropics", "claude-code", "claude-mods"}
 )
@@ -348,9 +349,9 @@ func (m *manifest) name(doc *JSONValue) {
 		return
 	}
 	name := v.Str
-	ok := jKebabRe.MatchString(name)
+	ok := jKebabRe().MatchString(name)
 	if m.ap {
-		ok = apNameRe.MatchString(name)
+		ok = apNameRe().MatchString(name)
 	}
 	if !ok {
 		cc := model.Warn
@@ -361,7 +362,7 @@ func (m *manifest) name(doc *JSONValue) {
 		// takes it as written): unknown there, not a refusal.
 		verd := m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: cc, model.TargetCopilotCLI: model.Reject.Unverified()}))
 		var fixes []model.Fix
-		if short, cut := jDropPrefix(name); cut && jKebabRe.MatchString(jKebab(short)) {
+		if short, cut := jDropPrefix(name); cut && jKebabRe().MatchString(jKebab(short)) {
 			fixes = append(fixes, jReplace(fmt.Sprintf("Drop the prefix: '%s'", jKebab(short)), v.Span, jQuote(jKebab(short))))
 		}
 		if k := jKebab(name); k != "" && k != name {

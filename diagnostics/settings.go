@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -25,7 +26,7 @@ var settingsRecommendations = &Rule{
 	Severity: "V LOSE.",
 }
 
-var enabledPluginRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
+var enabledPluginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s]+@[^@\s]+$`) })
 
 func checkSettings(f File, r *reporter) {
 	readers := jVCC
@@ -68,7 +69,7 @@ func checkSettings(f File, r *reporter) {
 			return
 		}
 		for _, e := range m.Value.Members {
-			if !enabledPluginRe.MatchString(e.Key) {
+			if !enabledPluginRe().MatchString(e.Key) {
 				c.report(settingsRecommendations, e.KeySpan, lose, fmt.Sprintf("%%s will not enable '%s': keys are 'plugin@marketplace'.", jClip(e.Key)))
 				continue
 			}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -69,7 +70,7 @@ func parseYAML(src []byte, toFile func(int) int) (d *ydoc, err *yerr) {
 	return d, nil
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // locate turns a yaml.v3 error message into a span on the offending token.
 // yaml.v3 reports scanner errors with 1-based lines but parser errors with
@@ -77,7 +78,7 @@ var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // decides how to read the number.
 func (d *ydoc) locate(msg string) *yerr {
 	e := &yerr{msg: strings.TrimPrefix(msg, "yaml: ")}
-	m := yamlErrLine.FindStringSubmatch(msg)
+	m := yamlErrLine().FindStringSubmatch(msg)
 	if m != nil {
 		n, _ := strconv.Atoi(m[1])
 		e.msg = m[2]
@@ -92,7 +93,7 @@ func (d *ydoc) locate(msg string) *yerr {
 	if e.line < 0 {
 		e.line = 0
 	}
-	if alias := unknownAnchor.FindStringSubmatch(msg); alias != nil {
+	if alias := unknownAnchor().FindStringSubmatch(msg); alias != nil {
 		if i := bytes.Index(d.src, []byte("*"+alias[1])); i >= 0 {
 			e.line = d.lineOf(i)
 			e.span = model.Span{Start: d.toFile(i), End: d.toFile(i + 1 + len(alias[1]))}
@@ -121,7 +122,7 @@ func (d *ydoc) locate(msg string) *yerr {
 	return e
 }
 
-var unknownAnchor = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
+var unknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown anchor '([^']*)' referenced`) })
 
 func scannerProblem(msg string) bool {
 	for _, p := range []string{"mapping values are not allowed", "found character that cannot start any token",

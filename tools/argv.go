@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Argv templates (the security core of command tools).
@@ -32,12 +33,12 @@ import (
 //     value such as "-exec=evil" could be read as an option by the program.
 //   - A value containing a NUL byte is refused (it cannot be an argument).
 //   - argv[0] is always literal: the model never chooses the program.
-var placeholderRE = regexp.MustCompile(`^\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{([A-Za-z_][A-Za-z0-9_]*)\}$`) })
 
 // placeholder returns the property name if elem is a whole-element
 // placeholder.
 func placeholder(elem string) (string, bool) {
-	m := placeholderRE.FindStringSubmatch(elem)
+	m := placeholderRE().FindStringSubmatch(elem)
 	if m == nil {
 		return "", false
 	}

@@ -141,7 +141,7 @@ func dropCargoMembers(r *wsfs.Root, projects []TestProject) []TestProject {
 			if inside {
 				continue
 			}
-			if cargoWorkspace.Match(readProject(r, path.Join(p.Dir, "Cargo.toml"), 256<<10)) {
+			if cargoWorkspace().Match(readProject(r, path.Join(p.Dir, "Cargo.toml"), 256<<10)) {
 				workspaces = append(workspaces, p.Dir)
 			}
 		}
@@ -150,7 +150,7 @@ func dropCargoMembers(r *wsfs.Root, projects []TestProject) []TestProject {
 	return out
 }
 
-var cargoWorkspace = regexp.MustCompile(`(?m)^\s*\[workspace\]`)
+var cargoWorkspace = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[workspace\]`) })
 
 // errTooManyDirs stops detection in a workspace with more than
 // maxDetectDirs folders within the depth limit.
@@ -242,11 +242,11 @@ func isPytestDir(r *wsfs.Root, dir string, names map[string]bool) bool {
 	return false
 }
 
-var makeTestTarget = regexp.MustCompile(`(?m)^test\s*:`)
+var makeTestTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^test\s*:`) })
 
 func makeHasTest(r *wsfs.Root, dir string, names map[string]bool) bool {
 	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if names[n] && makeTestTarget.Match(readProject(r, path.Join(dir, n), 256<<10)) {
+		if names[n] && makeTestTarget().Match(readProject(r, path.Join(dir, n), 256<<10)) {
 			return true
 		}
 	}
@@ -846,10 +846,10 @@ func reproduceLine(dir string, argv []string) string {
 	return b.String()
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

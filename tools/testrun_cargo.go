@@ -97,18 +97,20 @@ func newCargoParser(p TestProject) *cargoParser {
 }
 
 var (
-	cargoRunning   = regexp.MustCompile(`^\s+Running (?:unittests )?(\S+)`)
-	cargoDocTests  = regexp.MustCompile(`^\s+Doc-tests (\S+)`)
-	libtestCount   = regexp.MustCompile(`^running (\d+) tests?$`)
-	libtestResult  = regexp.MustCompile(`^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`)
-	libtestSection = regexp.MustCompile(`^---- (.+?) std(?:out|err) ----$`)
+	cargoRunning   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Running (?:unittests )?(\S+)`) })
+	cargoDocTests  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Doc-tests (\S+)`) })
+	libtestCount   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^running (\d+) tests?$`) })
+	libtestResult  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`) })
+	libtestSection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^---- (.+?) std(?:out|err) ----$`) })
 	// Rust 1.73 and later: the location ends the line, the message follows.
-	panicNew = regexp.MustCompile(`^thread '(.*?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
+	panicNew = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^thread '(.*?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
+	})
 	// Before 1.73: the quoted message first, the location after it.
-	panicOldStart = regexp.MustCompile(`^thread '(.*?)'(?: \(\d+\))? panicked at '(.*)$`)
-	panicOldEnd   = regexp.MustCompile(`^(.*)', (\S+?):(\d+):(\d+)$`)
-	rustErr       = regexp.MustCompile(`^error(?:\[E\d+\])?: (.*)$`)
-	rustErrLoc    = regexp.MustCompile(`^\s*--> (\S+?):(\d+):(\d+)$`)
+	panicOldStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^thread '(.*?)'(?: \(\d+\))? panicked at '(.*)$`) })
+	panicOldEnd   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*)', (\S+?):(\d+):(\d+)$`) })
+	rustErr       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^error(?:\[E\d+\])?: (.*)$`) })
+	rustErrLoc    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*--> (\S+?):(\d+):(\d+)$`) })
 )
 
 func (c *cargoParser) Feed(b []byte) {
@@ -119,7 +121,7 @@ func (c *cargoParser) Feed(b []byte) {
 
 func (c *cargoParser) line(l []byte) {
 	s := strings.TrimRight(string(l), "\r")
-	if m := libtestSection.FindStringSubmatch(s); m != nil {
+	if m := libtestSection().FindStringSubmatch(s); m != nil {
 		c.endSection()
 		c.section = &TestFailure{Name: m[1], Package: c.target}
 		return
@@ -137,19 +139,19 @@ func (c *cargoParser) line(l []byte) {
 		return
 	}
 	switch {
-	case cargoRunning.MatchString(s):
-		c.target = cargoRunning.FindStringSubmatch(s)[1]
+	case cargoRunning().MatchString(s):
+		c.target = cargoRunning().FindStringSubmatch(s)[1]
 		return
-	case cargoDocTests.MatchString(s):
-		c.target = "doc-tests " + cargoDocTests.FindStringSubmatch(s)[1]
+	case cargoDocTests().MatchString(s):
+		c.target = "doc-tests " + cargoDocTests().FindStringSubmatch(s)[1]
 		return
 	}
-	if m := libtestCount.FindStringSubmatch(s); m != nil {
+	if m := libtestCount().FindStringSubmatch(s); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		c.total += n
 		return
 	}
-	if m := libtestResult.FindStringSubmatch(s); m != nil {
+	if m := libtestResult().FindStringSubmatch(s); m != nil {
 		switch {
 		case m[2] == "ok":
 			c.passed++
@@ -161,7 +163,7 @@ func (c *cargoParser) line(l []byte) {
 		c.last = m[1]
 		return
 	}
-	if m := rustErr.FindStringSubmatch(s); m != nil {
+	if m := rustErr().FindStringSubmatch(s); m != nil {
 		c.errOpen = false
 		// cargo's own summary lines after failing tests are not errors.
 		if strings.HasPrefix(m[1], "test failed") || strings.Contains(m[1], "target failed") || strings.Contains(m[1], "targets failed") || len(c.errs) >= 10 {
@@ -171,7 +173,7 @@ func (c *cargoParser) line(l []byte) {
 		c.errOpen = true
 		return
 	}
-	if m := rustErrLoc.FindStringSubmatch(s); m != nil && c.errOpen {
+	if m := rustErrLoc().FindStringSubmatch(s); m != nil && c.errOpen {
 		c.errs[len(c.errs)-1] += " at " + c.relFile(m[1]) + ":" + m[2]
 		c.errOpen = false
 	}
@@ -189,20 +191,20 @@ func (c *cargoParser) endSection() {
 	var excerpt []string
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if m := panicNew.FindStringSubmatch(l); m != nil && f.File == "" {
+		if m := panicNew().FindStringSubmatch(l); m != nil && f.File == "" {
 			f.File, f.Line = c.relFile(m[2]), atoi(m[3])
 			for i++; i < len(lines) && !panicMessageEnd(lines[i]); i++ {
 				msg = append(msg, lines[i])
 			}
 			break
 		}
-		if m := panicOldStart.FindStringSubmatch(l); m != nil && f.File == "" {
+		if m := panicOldStart().FindStringSubmatch(l); m != nil && f.File == "" {
 			rest := m[2]
 			for j := i; j < len(lines); j++ {
 				if j > i {
 					rest = lines[j]
 				}
-				if e := panicOldEnd.FindStringSubmatch(rest); e != nil {
+				if e := panicOldEnd().FindStringSubmatch(rest); e != nil {
 					msg = append(msg, e[1])
 					f.File, f.Line = c.relFile(e[2]), atoi(e[3])
 					break

@@ -171,8 +171,8 @@ func (g *goParser) packageDone(e goEvent) {
 }
 
 var (
-	goFileLine  = regexp.MustCompile(`^\s+([\w./\\-]+\.go):(\d+): ?(.*)$`)
-	goStackLine = regexp.MustCompile(`^\s+(/\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	goFileLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+([\w./\\-]+\.go):(\d+): ?(.*)$`) })
+	goStackLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(/\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`) })
 )
 
 func (g *goParser) testFailed(e goEvent) {
@@ -196,7 +196,7 @@ func (g *goParser) testFailed(e goEvent) {
 			excerpt = append(excerpt, strings.TrimLeft(l, " "))
 			// The last "file.go:N:" line wins: t.Log lines come before
 			// the t.Error/t.Fatal that made the test fail.
-			if m := goFileLine.FindStringSubmatch(l); m != nil && !panicked {
+			if m := goFileLine().FindStringSubmatch(l); m != nil && !panicked {
 				f.File = g.relFile(e.Package, m[1])
 				f.Line, _ = strconv.Atoi(m[2])
 				f.Message = m[3]
@@ -204,7 +204,7 @@ func (g *goParser) testFailed(e goEvent) {
 				continue
 			}
 			if inMsg {
-				if ind := len(l) - len(strings.TrimLeft(l, " ")); ind > msgIndent && !goFileLine.MatchString(l) {
+				if ind := len(l) - len(strings.TrimLeft(l, " ")); ind > msgIndent && !goFileLine().MatchString(l) {
 					f.Message += "\n" + strings.TrimSpace(l)
 					continue
 				}
@@ -214,7 +214,7 @@ func (g *goParser) testFailed(e goEvent) {
 				f.Message, f.File, f.Line = t, "", 0 // the stack below locates it
 				panicked = true
 			}
-			if m := goStackLine.FindStringSubmatch(l); m != nil && panicked && f.File == "" && g.absDir != "" && strings.HasPrefix(m[1], g.absDir+"/") {
+			if m := goStackLine().FindStringSubmatch(l); m != nil && panicked && f.File == "" && g.absDir != "" && strings.HasPrefix(m[1], g.absDir+"/") {
 				f.File = pathJoinRel(g.proj.Dir, strings.TrimPrefix(m[1], g.absDir+"/"))
 				f.Line, _ = strconv.Atoi(m[2])
 			}

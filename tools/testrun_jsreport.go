@@ -215,10 +215,10 @@ func newJSReportParser(p TestProject, absDir, reportPath string) *jsReportParser
 }
 
 var (
-	ansiEscape   = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
-	jestFileLine = regexp.MustCompile(`^(PASS|FAIL) (\S+)`)
-	vitestFile   = regexp.MustCompile(`^\s*(✓|❯|×|↓) (\S+) \((\d+) tests?`)
-	jsStackFrame = regexp.MustCompile(`^\s+at `)
+	ansiEscape   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
+	jestFileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(PASS|FAIL) (\S+)`) })
+	vitestFile   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(✓|❯|×|↓) (\S+) \((\d+) tests?`) })
+	jsStackFrame = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+at `) })
 )
 
 func (j *jsReportParser) Feed(b []byte) {
@@ -228,8 +228,8 @@ func (j *jsReportParser) Feed(b []byte) {
 }
 
 func (j *jsReportParser) line(l []byte) {
-	s := ansiEscape.ReplaceAllString(string(l), "")
-	if m := jestFileLine.FindStringSubmatch(s); m != nil {
+	s := ansiEscape().ReplaceAllString(string(l), "")
+	if m := jestFileLine().FindStringSubmatch(s); m != nil {
 		j.files++
 		j.last = m[2]
 		if m[1] == "FAIL" {
@@ -237,7 +237,7 @@ func (j *jsReportParser) line(l []byte) {
 		}
 		return
 	}
-	if m := vitestFile.FindStringSubmatch(s); m != nil {
+	if m := vitestFile().FindStringSubmatch(s); m != nil {
 		j.files++
 		j.tests += atoi(m[3])
 		j.last = m[2]
@@ -333,14 +333,14 @@ func (j *jsReportParser) Finish(run *TestRun) {
 			}
 			msg := ""
 			if len(a.FailureMessages) > 0 {
-				msg = ansiEscape.ReplaceAllString(a.FailureMessages[0], "")
+				msg = ansiEscape().ReplaceAllString(a.FailureMessages[0], "")
 			}
 			// The assertion's own line: the first stack frame in the file.
 			for _, fr := range strings.Split(msg, "\n") {
-				if !jsStackFrame.MatchString(fr) {
+				if !jsStackFrame().MatchString(fr) {
 					continue
 				}
-				if m := jsLoc.FindStringSubmatch(fr); m != nil && m[1] == file.Name {
+				if m := jsLoc().FindStringSubmatch(fr); m != nil && m[1] == file.Name {
 					f.Line = atoi(m[2])
 					break
 				}
@@ -357,10 +357,10 @@ func (j *jsReportParser) Finish(run *TestRun) {
 // cleanJSMessage is an assertion error without its stack, colours, blank
 // lines or the bare "Error: " prefix.
 func cleanJSMessage(s string) string {
-	s = ansiEscape.ReplaceAllString(s, "")
+	s = ansiEscape().ReplaceAllString(s, "")
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		if jsStackFrame.MatchString(l) {
+		if jsStackFrame().MatchString(l) {
 			break
 		}
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "●") {

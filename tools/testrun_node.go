@@ -41,9 +41,11 @@ func newTAPParser(p TestProject, absDir string) *tapParser {
 }
 
 var (
-	tapResult = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO).*)?$`)
-	tapTotal  = regexp.MustCompile(`^# (tests|pass|fail|skipped|todo|cancelled) (\d+)$`)
-	jsLoc     = regexp.MustCompile(`(?:file://)?(/[^\s():]+):(\d+):(\d+)`)
+	tapResult = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO).*)?$`)
+	})
+	tapTotal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^# (tests|pass|fail|skipped|todo|cancelled) (\d+)$`) })
+	jsLoc    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:file://)?(/[^\s():]+):(\d+):(\d+)`) })
 )
 
 func (t *tapParser) Feed(b []byte) {
@@ -74,7 +76,7 @@ func (t *tapParser) line(l []byte) {
 		}
 		return
 	}
-	if m := tapResult.FindStringSubmatch(s); m != nil {
+	if m := tapResult().FindStringSubmatch(s); m != nil {
 		t.last = m[3]
 		switch {
 		case m[4] != "":
@@ -92,7 +94,7 @@ func (t *tapParser) line(l []byte) {
 		t.inYAML, t.yamlKey, t.yaml = true, "", map[string][]string{}
 		return
 	}
-	if m := tapTotal.FindStringSubmatch(s); m != nil {
+	if m := tapTotal().FindStringSubmatch(s); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		t.totals[m[1]] = n
 	}
@@ -115,14 +117,14 @@ func (t *tapParser) endYAML() {
 	}
 	f.Message = clip(strings.TrimSpace(strings.Join(t.yaml["error"], "\n")), maxMessageBytes)
 	if loc := strings.Join(t.yaml["location"], ""); loc != "" {
-		if m := jsLoc.FindStringSubmatch(loc); m != nil {
+		if m := jsLoc().FindStringSubmatch(loc); m != nil {
 			f.File = t.rel(m[1])
 			f.Line, _ = strconv.Atoi(m[2])
 		}
 	}
 	// The assertion's own line: the first stack frame in the test's file.
 	for _, fr := range t.yaml["stack"] {
-		if m := jsLoc.FindStringSubmatch(fr); m != nil && (f.File == "" || t.rel(m[1]) == f.File) {
+		if m := jsLoc().FindStringSubmatch(fr); m != nil && (f.File == "" || t.rel(m[1]) == f.File) {
 			f.File = t.rel(m[1])
 			f.Line, _ = strconv.Atoi(m[2])
 			break
@@ -191,7 +193,7 @@ func newPytestParser(p TestProject, xmlPath string) *pytestParser {
 	return t
 }
 
-var pytestProgress = regexp.MustCompile(`^([.FEsxX]+)\s*(\[\s*\d+%\])?$`)
+var pytestProgress = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([.FEsxX]+)\s*(\[\s*\d+%\])?$`) })
 
 func (t *pytestParser) Feed(b []byte) {
 	t.mu.Lock()
@@ -200,7 +202,7 @@ func (t *pytestParser) Feed(b []byte) {
 }
 
 func (t *pytestParser) line(l []byte) {
-	if m := pytestProgress.FindSubmatch(l); m != nil {
+	if m := pytestProgress().FindSubmatch(l); m != nil {
 		for _, c := range m[1] {
 			switch c {
 			case '.':
@@ -236,7 +238,7 @@ type junitCase struct {
 	Skipped *struct{} `xml:"skipped"`
 }
 
-var pyFileLine = regexp.MustCompile(`(?m)^([^\s:]+\.py):(\d+): (.*)$`)
+var pyFileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([^\s:]+\.py):(\d+): (.*)$`) })
 
 func (t *pytestParser) Finish(run *TestRun) {
 	t.mu.Lock()
@@ -280,7 +282,7 @@ func (t *pytestParser) Finish(run *TestRun) {
 			}
 		}
 		// The failing line: the last "file.py:N: Error" of the report.
-		if ms := pyFileLine.FindAllStringSubmatch(fail.Body, -1); len(ms) > 0 {
+		if ms := pyFileLine().FindAllStringSubmatch(fail.Body, -1); len(ms) > 0 {
 			m := ms[len(ms)-1]
 			f.File = pathJoinRel(t.proj.Dir, filepath.ToSlash(m[1]))
 			f.Line, _ = strconv.Atoi(m[2])

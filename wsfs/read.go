@@ -134,6 +134,10 @@ type Root struct {
 	// one request): a folder swapped for a symlink during its life is
 	// still caught for the final component by O_NOFOLLOW, not for parents.
 	realDirs sync.Map
+	// knownReal, when set, answers the same question from the caller's
+	// own record of a folder walk (SetKnownRealDirs), so a big walk does
+	// not keep a second copy of every folder's path here.
+	knownReal func(rel string) bool
 }
 
 // NewRoot returns the root at dir. A missing dir is not an error here;
@@ -160,6 +164,13 @@ func (r *Root) KnownRealDir(rel string) {
 		r.realDirs.Store(rel, true)
 	}
 }
+
+// SetKnownRealDirs hands the root a lookup for folders reached without a
+// symlink, which it then asks before its own cache: `ahpls check` answers
+// it from the walk's listings (a folder wsfs.Walk listed as a folder, not
+// a symlink) instead of recording each folder with KnownRealDir. Set it
+// before the root is used; known must be safe for concurrent use.
+func (r *Root) SetKnownRealDirs(known func(rel string) bool) { r.knownReal = known }
 
 // Dir is the folder the root was made with.
 func (r *Root) Dir() string { return r.dir }
@@ -250,7 +261,7 @@ func (r *Root) resolve(rel string) (string, fs.FileInfo, error) {
 		return "", nil, &Error{Path: rel, Reason: NotExist, Err: fs.ErrNotExist}
 	}
 	dir := path.Dir(rel)
-	if _, ok := r.realDirs.Load(dir); ok || dir == "." {
+	if dir == "." || r.knownReal != nil && r.knownReal(dir) || r.isRealDir(dir) {
 		if lerr == nil && st.Mode()&fs.ModeSymlink == 0 {
 			return p, st, nil
 		}
@@ -266,6 +277,11 @@ func (r *Root) resolve(rel string) (string, fs.FileInfo, error) {
 		r.realDirs.Store(dir, true)
 	}
 	return real, nil, nil
+}
+
+func (r *Root) isRealDir(dir string) bool {
+	_, ok := r.realDirs.Load(dir)
+	return ok
 }
 
 // ReadEntry reads a file the walker reported. A plain regular file below
