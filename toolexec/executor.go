@@ -527,8 +527,11 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 		}
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].key.ToolCallID < mine[j].key.ToolCallID })
+	fr := fresh{x: x, chat: chat}
 	for _, e := range mine {
-		x.pollLocked(e)
+		if x.pollLocked(e) {
+			fr.read = false // the state to compare with is the one after this outcome
+		}
 		now := v.status(e.key)
 		switch e.phase {
 		case phaseSending:
@@ -541,7 +544,7 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 				delete(x.runs, e.key)
 			}
 		case phaseFinished:
-			fresh, known := x.freshStatusLocked(e.key)
+			fresh, known := fr.status(e.key)
 			switch {
 			case e.retry && known && fresh == e.forStatus:
 				x.sendLocked(e, fx)
@@ -554,7 +557,7 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 				x.sendLocked(e, fx)
 			}
 		case phaseDone:
-			x.pruneLocked(e, now)
+			x.pruneWithLocked(e, now, &fr)
 		}
 	}
 	for _, c := range v.calls {
@@ -564,7 +567,7 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 		if c.state != statusRunning && c.state != statusPending {
 			continue
 		}
-		if fresh, known := x.freshStatusLocked(c.key); known && fresh != c.state {
+		if fresh, known := fr.status(c.key); known && fresh != c.state {
 			continue // already moved on; the queued event will say so
 		}
 		x.newCallLocked(c, fx)
@@ -576,12 +579,46 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 // a rejected or timed-out completion is rolled back to running, and that
 // call must not be run a second time.
 func (x *Executor) pruneLocked(e *entry, now string) {
+	x.pruneWithLocked(e, now, &fresh{x: x, chat: e.key.Chat})
+}
+
+func (x *Executor) pruneWithLocked(e *entry, now string, fr *fresh) {
 	if e.phase != phaseDone || now == e.forStatus {
 		return
 	}
-	if fresh, known := x.freshStatusLocked(e.key); known && fresh != e.forStatus {
+	if fresh, known := fr.status(e.key); known && fresh != e.forStatus {
 		delete(x.runs, e.key)
 	}
+}
+
+// fresh answers freshStatusLocked for the calls of one chat from one
+// reading of the client's current state, indexed on first use. A reconcile
+// asks for many calls — every own call the lagging event still shows
+// running after its completion was echoed — and reading the state per call
+// made n calls in flight cost O(n²) per event (issue 28).
+type fresh struct {
+	x     *Executor
+	chat  string
+	read  bool
+	v     *view
+	known bool
+}
+
+func (f *fresh) status(k callKey) (string, bool) {
+	if !f.read {
+		f.read = true
+		var cst, sst map[string]any
+		if st, ok := f.x.client.State(f.chat); ok {
+			cst = st
+		} else if st, ok := f.x.client.State(f.x.chatSession[f.chat]); ok {
+			sst = st
+		}
+		f.v, f.known = viewOf(cst, sst, f.chat, f.x.clientID)
+	}
+	if !f.known {
+		return "", false
+	}
+	return f.v.status(k), true
 }
 
 func (x *Executor) dropLocked(e *entry, status string) {
@@ -712,14 +749,16 @@ func (x *Executor) send(e *entry) {
 	}
 }
 
-func (x *Executor) pollLocked(e *entry) {
+// pollLocked reads the outcome of e's dispatch if it has come, and
+// reports whether it had.
+func (x *Executor) pollLocked(e *entry) bool {
 	if e.phase != phaseSending || e.sent == nil {
-		return
+		return false
 	}
 	select {
 	case <-e.sent.Done():
 	default:
-		return
+		return false
 	}
 	err := e.sent.Err()
 	e.sent = nil
@@ -734,6 +773,7 @@ func (x *Executor) pollLocked(e *entry) {
 		x.log.Warn("toolexec: host did not take our action", "chat", e.key.Chat, "toolCallId", e.key.ToolCallID, "err", err)
 		e.phase = phaseDone
 	}
+	return true
 }
 
 // finish records a run's result and delivers it if the call is still ours
