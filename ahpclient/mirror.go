@@ -113,6 +113,7 @@ func (c *mirror) installSnapshotLocked(s snapshot) {
 	if !ok {
 		st = map[string]any{}
 	}
+	scrubState(st)
 	ch.confirmed, ch.fromSeq, ch.applied, ch.live = st, s.FromSeq, s.FromSeq, true
 	c.observeEnablementLocked(ch)
 	if s.FromSeq > c.st.serverSeq {
@@ -169,6 +170,7 @@ func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
 		c.q.push(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
 		return
 	}
+	action = scrubAction(action)
 	if what, again := replayedStart(ch.kind, ch.confirmed, action); again && env.RejectionReason == nil {
 		c.log.Warn("ahp: re-sent start ignored", "channel", ch.uri, "serverSeq", env.ServerSeq, "start", what)
 		return

@@ -23,7 +23,9 @@ type Host interface {
 	OnEvent(f func(ahpclient.Event)) (remove func())
 	State(uri string) (map[string]any, bool)
 	Sessions() map[string]wire.SessionSummary
-	ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error)
+	// ResourceReadLimited reads a referenced tool input of at most max
+	// bytes; a longer one fails without being buffered whole.
+	ResourceReadLimited(ctx context.Context, uri, encoding string, max int) (data []byte, contentType string, err error)
 	// ProtocolVersion is the negotiated version: chat/toolCallProgress is
 	// sent only from 1.1 on.
 	ProtocolVersion() string
