@@ -171,4 +171,3 @@ func rssKB() int {
 	}
 	return 0
 }
-
