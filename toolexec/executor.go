@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -149,6 +150,7 @@ type Executor struct {
 	chats       map[string]map[string]any // last processed state per followed chat
 	sessions    map[string]map[string]any // last processed state per session
 	chatSession map[string]string
+	views       viewCache // of x.chats
 	// discTimer fires DisconnectTimeout after a disconnect; discGen tells a
 	// stale firing (the connection came back meanwhile) from a current one.
 	discTimer *time.Timer
@@ -174,7 +176,7 @@ func New(opts Options) *Executor {
 		client: opts.Client, clientID: opts.Client.ClientID(), toolsFor: opts.Tools, obs: opts.Observer,
 		log: opts.Logger.With("part", "toolexec"), streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
 		runs: map[callKey]*entry{}, chats: map[string]map[string]any{}, sessions: map[string]map[string]any{},
-		chatSession: map[string]string{},
+		chatSession: map[string]string{}, views: viewCache{},
 	}
 }
 
@@ -305,6 +307,7 @@ func (x *Executor) onEvent(ev ahpclient.Event) {
 			// state arrives again; until then what we hold is stale.
 			clear(x.chats)
 			clear(x.sessions)
+			clear(x.views)
 		}
 		for _, chat := range x.chatsWithEntriesLocked() {
 			x.reconcileLocked(chat, &fx)
@@ -392,6 +395,7 @@ func (x *Executor) forgetLocked(uri, reason string) {
 		}
 	}
 	delete(x.chats, uri)
+	delete(x.views, uri)
 	delete(x.sessions, uri)
 	for c, s := range x.chatSession {
 		if c == uri || s == uri {
@@ -471,7 +475,102 @@ func viewOf(chatState, sessionState map[string]any, chat, clientID string) (*vie
 }
 
 func (x *Executor) viewLocked(chat string) (*view, bool) {
-	return viewOf(x.chats[chat], x.sessions[x.chatSession[chat]], chat, x.clientID)
+	if st := x.chats[chat]; st != nil {
+		return x.views.of(chat, st), true
+	}
+	return viewOf(nil, x.sessions[x.chatSession[chat]], chat, x.clientID)
+}
+
+// viewCache keeps, per followed chat, the view of the last state read and
+// the parts it was read from. The reducers share every unchanged part with
+// the previous state, so the next state's view costs a pointer comparison
+// per part plus the parts that changed, instead of re-reading every call
+// into a new index on every event (issue 28: with 1,000 calls in flight
+// that re-reading was a fifth of the CPU).
+type viewCache map[string]*cachedView
+
+type cachedView struct {
+	turnID   string
+	parts    []any
+	partCall []int // per part, its index in v.calls, or -1
+	v        *view
+}
+
+func (vc viewCache) of(chat string, st map[string]any) *view {
+	turn, _ := st["activeTurn"].(map[string]any)
+	turnID, _ := turn["id"].(string)
+	parts, _ := turn["responseParts"].([]any)
+	if c := vc[chat]; c != nil && c.turnID == turnID && len(parts) >= len(c.parts) && c.update(chat, parts) {
+		return c.v
+	}
+	c := &cachedView{turnID: turnID, v: newView(nil)}
+	c.update(chat, parts) // from nothing it only appends: always true
+	vc[chat] = c
+	return c.v
+}
+
+// update brings the view from c.parts to parts; false means the change is
+// not one it follows (a part turned into another call), and the caller
+// reads the state afresh.
+func (c *cachedView) update(chat string, parts []any) bool {
+	for i, p := range parts {
+		if i < len(c.parts) && samePart(p, c.parts[i]) {
+			continue
+		}
+		cv, isCall := partCall(chat, c.turnID, p)
+		if i < len(c.parts) {
+			j := c.partCall[i]
+			switch {
+			case j >= 0 && isCall && c.v.calls[j].key == cv.key:
+				c.v.calls[j] = cv
+			case j < 0 && !isCall:
+			case j < 0 && isCall:
+				if _, dup := c.v.index[cv.key]; !dup {
+					return false
+				}
+			default:
+				return false
+			}
+			continue
+		}
+		j := -1
+		if isCall {
+			if _, dup := c.v.index[cv.key]; !dup {
+				j = len(c.v.calls)
+				c.v.index[cv.key] = j
+				c.v.calls = append(c.v.calls, cv)
+			}
+		}
+		c.partCall = append(c.partCall, j)
+	}
+	c.parts = parts
+	return true
+}
+
+// samePart reports whether two parts are the same map (shared by the
+// reducer, hence unchanged).
+func samePart(a, b any) bool {
+	ma, ok := a.(map[string]any)
+	mb, ok2 := b.(map[string]any)
+	if !ok || !ok2 {
+		return false
+	}
+	return reflect.ValueOf(ma).UnsafePointer() == reflect.ValueOf(mb).UnsafePointer()
+}
+
+// partCall reads one response part as a call (callsFromChat's reading).
+func partCall(chat, turnID string, p any) (callView, bool) {
+	pm, _ := p.(map[string]any)
+	if pm["kind"] != "toolCall" {
+		return callView{}, false
+	}
+	tc, _ := pm["toolCall"].(map[string]any)
+	id, _ := tc["toolCallId"].(string)
+	if tc == nil || id == "" {
+		return callView{}, false
+	}
+	status, _ := tc["status"].(string)
+	return callView{key: callKey{chat, turnID, id}, tc: tc, state: status}, true
 }
 
 // freshStatusLocked is the call's status in the client's current rendered
