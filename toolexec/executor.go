@@ -151,6 +151,7 @@ type Executor struct {
 	sessions    map[string]map[string]any // last processed state per session
 	chatSession map[string]string
 	views       viewCache // of x.chats
+	freshViews  viewCache // of the client's current states (fresh)
 	// discTimer fires DisconnectTimeout after a disconnect; discGen tells a
 	// stale firing (the connection came back meanwhile) from a current one.
 	discTimer *time.Timer
@@ -176,7 +177,7 @@ func New(opts Options) *Executor {
 		client: opts.Client, clientID: opts.Client.ClientID(), toolsFor: opts.Tools, obs: opts.Observer,
 		log: opts.Logger.With("part", "toolexec"), streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
 		runs: map[callKey]*entry{}, chats: map[string]map[string]any{}, sessions: map[string]map[string]any{},
-		chatSession: map[string]string{}, views: viewCache{},
+		chatSession: map[string]string{}, views: viewCache{}, freshViews: viewCache{},
 	}
 }
 
@@ -308,6 +309,7 @@ func (x *Executor) onEvent(ev ahpclient.Event) {
 			clear(x.chats)
 			clear(x.sessions)
 			clear(x.views)
+			clear(x.freshViews)
 		}
 		for _, chat := range x.chatsWithEntriesLocked() {
 			x.reconcileLocked(chat, &fx)
@@ -396,6 +398,7 @@ func (x *Executor) forgetLocked(uri, reason string) {
 	}
 	delete(x.chats, uri)
 	delete(x.views, uri)
+	delete(x.freshViews, uri)
 	delete(x.sessions, uri)
 	for c, s := range x.chatSession {
 		if c == uri || s == uri {
@@ -662,10 +665,10 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 		}
 	}
 	for _, c := range v.calls {
-		if x.runs[c.key] != nil || !c.ours(x.clientID) {
-			continue
-		}
 		if c.state != statusRunning && c.state != statusPending {
+			continue // most calls of a long turn: checked first, it is the cheapest
+		}
+		if x.runs[c.key] != nil || !c.ours(x.clientID) {
 			continue
 		}
 		if fresh, known := fr.status(c.key); known && fresh != c.state {
@@ -708,13 +711,11 @@ type fresh struct {
 func (f *fresh) status(k callKey) (string, bool) {
 	if !f.read {
 		f.read = true
-		var cst, sst map[string]any
 		if st, ok := f.x.client.State(f.chat); ok {
-			cst = st
+			f.v, f.known = f.x.freshViews.of(f.chat, st), true
 		} else if st, ok := f.x.client.State(f.x.chatSession[f.chat]); ok {
-			sst = st
+			f.v, f.known = viewOf(nil, st, f.chat, f.x.clientID)
 		}
-		f.v, f.known = viewOf(cst, sst, f.chat, f.x.clientID)
 	}
 	if !f.known {
 		return "", false
