@@ -11,6 +11,21 @@ import (
 // Client, and a slow listener (the host link reducing a 5 MB customization
 // list) does not hold up another (the tool executor starting a call and
 // streaming its output; issue 28).
+//
+// Each listener's backlog is bounded, whatever the host sends:
+//   - State changes coalesce: a queued EventStateChanged of a channel is
+//     replaced by a newer one of the same channel, unless another kind of
+//     event was queued between them (those keep their place: a state is
+//     never moved past a disconnect, a rejection or a dropped channel). A
+//     listener that falls behind sees each channel's newest state and
+//     skips versions superseded before it got to them — their Action
+//     with them. A burst of n tool-call actions left a lagging listener
+//     n versions of an n-call chat (issue 28: +321 MB for 1,000 calls).
+//   - Once a backlog holds maxBacklog events, further notifications and
+//     bad-frame reports (which a host can send without end) are dropped
+//     for that listener and counted. Other events always queue: they come
+//     from our own actions (rejected, timed out), channel changes and
+//     connection changes, which coalesced state changes bound in practice.
 type eventQueue struct {
 	mu     sync.Mutex // guards closed, nextID and sinks; a leaf
 	closed bool
@@ -19,14 +34,26 @@ type eventQueue struct {
 	wg     sync.WaitGroup // one per sink goroutine
 }
 
+// maxBacklog bounds a listener's queue for droppable events.
+const maxBacklog = 4096
+
+// queued is one event in a sink; dead once a newer state replaced it.
+type queued struct {
+	e    Event
+	dead bool
+}
+
 // sink is one listener's queue.
 type sink struct {
 	f     func(Event)
 	wake  chan struct{}
-	mu    sync.Mutex // a leaf: guards items, gone
-	items []Event
-	gone  bool // removed or closed: deliver nothing more and end
-	ended bool // closed: end once the items are delivered
+	mu    sync.Mutex // a leaf: guards the fields below
+	items []*queued
+	live  int                // items not dead
+	last  map[string]*queued // per channel, its queued state change since the last other event
+	drops int                // droppable events refused at maxBacklog
+	gone  bool               // removed or closed: deliver nothing more and end
+	ended bool               // closed: end once the items are delivered
 }
 
 func newEventQueue() *eventQueue {
@@ -34,7 +61,7 @@ func newEventQueue() *eventQueue {
 }
 
 func (q *eventQueue) add(f func(Event)) func() {
-	s := &sink{f: f, wake: make(chan struct{}, 1)}
+	s := &sink{f: f, wake: make(chan struct{}, 1), last: map[string]*queued{}}
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
@@ -55,7 +82,8 @@ func (q *eventQueue) add(f func(Event)) func() {
 		q.mu.Unlock()
 		s.mu.Lock()
 		s.gone = true
-		s.items = nil
+		s.items, s.live = nil, 0
+		clear(s.last)
 		s.mu.Unlock()
 		s.poke()
 	}
@@ -68,11 +96,67 @@ func (q *eventQueue) push(e Event) {
 		return
 	}
 	for _, s := range q.sinks {
-		s.mu.Lock()
-		s.items = append(s.items, e)
-		s.mu.Unlock()
+		s.add(e)
 		s.poke()
 	}
+}
+
+// add queues e under the backlog policy (eventQueue).
+func (s *sink) add(e Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gone {
+		return
+	}
+	if e.Kind != EventStateChanged {
+		if (e.Kind == EventNotification || e.Kind == EventBadFrame) && s.live >= maxBacklog {
+			s.drops++
+			return
+		}
+		clear(s.last) // later states must not move past this event
+		s.items = append(s.items, &queued{e: e})
+		s.live++
+		return
+	}
+	if old := s.last[e.Channel]; old != nil {
+		old.dead, old.e = true, Event{}
+		s.live--
+	}
+	n := &queued{e: e}
+	s.last[e.Channel] = n
+	s.items = append(s.items, n)
+	s.live++
+	if dead := len(s.items) - s.live; dead > 64 && dead > s.live {
+		kept := s.items[:0]
+		for _, it := range s.items {
+			if !it.dead {
+				kept = append(kept, it)
+			}
+		}
+		clear(s.items[len(kept):])
+		s.items = kept
+	}
+}
+
+// next takes the oldest live event; ok is false when there is none now,
+// end when the sink is over.
+func (s *sink) next() (e Event, ok, end bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.gone && len(s.items) > 0 {
+		it := s.items[0]
+		s.items[0] = nil
+		s.items = s.items[1:]
+		if it.dead {
+			continue
+		}
+		s.live--
+		if s.last[it.e.Channel] == it {
+			delete(s.last, it.e.Channel)
+		}
+		return it.e, true, false
+	}
+	return Event{}, false, s.gone || s.ended
 }
 
 func (q *eventQueue) close() {
@@ -102,23 +186,18 @@ func (s *sink) poke() {
 func (s *sink) run() {
 	for range s.wake {
 		for {
-			s.mu.Lock()
-			if s.gone || len(s.items) == 0 {
-				end := s.gone || s.ended
-				s.mu.Unlock()
-				if end {
-					return
-				}
+			e, ok, end := s.next()
+			if end {
+				return
+			}
+			if !ok {
 				break
 			}
-			e := s.items[0]
-			s.items[0] = Event{}
-			s.items = s.items[1:]
-			s.mu.Unlock()
 			s.f(e)
 		}
 	}
 }
+
 func decodeBase64(s string) ([]byte, error) {
 	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
 		return b, nil

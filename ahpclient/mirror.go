@@ -113,6 +113,7 @@ func (c *mirror) installSnapshotLocked(s snapshot) {
 	if !ok {
 		st = map[string]any{}
 	}
+	scrubState(st)
 	ch.confirmed, ch.fromSeq, ch.applied, ch.live = st, s.FromSeq, s.FromSeq, true
 	c.observeEnablementLocked(ch)
 	if s.FromSeq > c.st.serverSeq {
@@ -169,16 +170,18 @@ func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
 		c.q.push(Event{Kind: EventBadFrame, Channel: ch.uri, Err: errors.New("action is not an object")})
 		return
 	}
+	action = scrubAction(action)
 	if what, again := replayedStart(ch.kind, ch.confirmed, action); again && env.RejectionReason == nil {
 		c.log.Warn("ahp: re-sent start ignored", "channel", ch.uri, "serverSeq", env.ServerSeq, "start", what)
 		return
 	}
 	var mine *Dispatched
-	head := false // mine was the oldest pending action
+	var before []map[string]any // the pending actions sent before mine
 	if env.Origin != nil && env.Origin.ClientID == c.clientID {
 		for i, p := range ch.pending {
 			if p.ClientSeq == env.Origin.ClientSeq {
-				mine, head = p, i == 0
+				mine = p
+				before = pendingActions(ch.pending[:i])
 				ch.pending = append(ch.pending[:i:i], ch.pending[i+1:]...)
 				break
 			}
@@ -195,20 +198,37 @@ func (c *mirror) applyEnvelopeLocked(env *actionEnvelope) {
 		}
 		return // a rejected action is never applied
 	}
+	prev := ch.confirmed
 	ch.confirmed = c.apply(ch.kind, ch.confirmed, action)
 	c.observeEnablementLocked(ch)
 	if mine != nil {
 		mine.resolve(nil)
 	}
-	if head && reflect.DeepEqual(action, mine.Action) {
-		// The echo of our oldest pending action, as sent: confirmed plus
-		// the rest of pending is the state already rendered. Replaying
-		// every pending action on each echo made a burst of n own actions
-		// cost O(n²) reductions (issue 28: 1,000 concurrent tool calls).
+	// Replaying every pending action on each envelope made n calls in
+	// flight cost O(n) reductions of an O(n) chat per envelope (issue 28:
+	// 1,000 concurrent tool calls). Two cases keep the rendered state
+	// instead; reduce.Commutes says when that is exact.
+	switch {
+	case mine != nil && reflect.DeepEqual(action, mine.Action) && reduce.Commutes(ch.kind, prev, action, before):
+		// The echo of our own action, as sent, independent of the ones
+		// sent before it: confirmed plus the rest of pending is the state
+		// already rendered (always so for the oldest pending action).
 		c.emitLocked(ch, ch.rendered, action)
-		return
+	case mine == nil && len(ch.pending) > 0 && reduce.Commutes(ch.kind, prev, action, pendingActions(ch.pending)):
+		// A host action on another tool call than any pending action
+		// touches: it may go on top of what is rendered.
+		c.emitLocked(ch, c.apply(ch.kind, ch.rendered, action), action)
+	default:
+		c.renderLocked(ch, action)
 	}
-	c.renderLocked(ch, action)
+}
+
+func pendingActions(ps []*Dispatched) []map[string]any {
+	out := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		out[i] = p.Action
+	}
+	return out
 }
 
 // replayedStart reports a chat start the state already holds: a

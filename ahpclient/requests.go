@@ -92,11 +92,30 @@ func (c *connection) refreshSessions(conn *rpcConn) error {
 
 // ResourceRead reads a host resource (e.g. a referenced tool input, §5.4).
 func (c *connection) ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error) {
+	return c.ResourceReadLimited(ctx, uri, encoding, 0)
+}
+
+// ResourceReadLimited is ResourceRead of at most max bytes of content (0:
+// no limit but the frame's). A longer content fails with *TooLargeError,
+// and is not buffered whole when the answer's frame is more than twice max
+// (JSON escapes, base64) plus 64 KiB: it is read past on the wire.
+func (c *connection) ResourceReadLimited(ctx context.Context, uri, encoding string, max int) (data []byte, contentType string, err error) {
 	params := map[string]any{"channel": RootURI, "uri": uri}
 	if encoding != "" {
 		params["encoding"] = encoding
 	}
-	res, err := c.Call(ctx, wire.MethodResourceRead, params)
+	conn, err := c.current()
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	var res json.RawMessage
+	if max > 0 {
+		res, err = conn.CallLimited(ctx, wire.MethodResourceRead, params, 2*int64(max)+64<<10)
+	} else {
+		res, err = conn.Call(ctx, wire.MethodResourceRead, params, nil)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -109,8 +128,15 @@ func (c *connection) ResourceRead(ctx context.Context, uri, encoding string) (da
 		return nil, "", err
 	}
 	if r.Encoding == "base64" {
-		b, err := decodeBase64(r.Data)
-		return b, r.ContentType, err
+		data, err = decodeBase64(r.Data)
+		if err != nil {
+			return nil, "", err
+		}
+	} else {
+		data = []byte(r.Data)
 	}
-	return []byte(r.Data), r.ContentType, nil
+	if max > 0 && len(data) > max {
+		return nil, "", &TooLargeError{Method: wire.MethodResourceRead, Limit: int64(max), Size: int64(len(data))}
+	}
+	return data, r.ContentType, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -106,6 +107,11 @@ type call struct {
 	// hook runs on the read loop before the caller is woken, so state
 	// derived from the result is in place before later frames are handled.
 	hook func(result json.RawMessage, err error)
+	// limit, when positive, bounds the answer's frame: a longer one is
+	// read past (never buffered whole) and the call fails with
+	// *TooLargeError. Known only when the frame names its id before its
+	// result (readHead); otherwise the caller checks after decoding.
+	limit int64
 }
 
 type rpcConn struct {
@@ -282,6 +288,15 @@ type resultResponse struct {
 
 // Call sends a request and waits for its answer (or ctx, or connection loss).
 func (c *rpcConn) Call(ctx context.Context, method string, params any, hook func(json.RawMessage, error)) (json.RawMessage, error) {
+	return c.call(ctx, method, params, hook, 0)
+}
+
+// CallLimited is Call with the answer's frame bounded to limit bytes.
+func (c *rpcConn) CallLimited(ctx context.Context, method string, params any, limit int64) (json.RawMessage, error) {
+	return c.call(ctx, method, params, nil, limit)
+}
+
+func (c *rpcConn) call(ctx context.Context, method string, params any, hook func(json.RawMessage, error), limit int64) (json.RawMessage, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -289,7 +304,7 @@ func (c *rpcConn) Call(ctx context.Context, method string, params any, hook func
 	}
 	c.nextID++
 	id := c.nextID
-	cl := &call{method: method, done: make(chan struct{}), hook: hook}
+	cl := &call{method: method, done: make(chan struct{}), hook: hook, limit: limit}
 	c.calls[id] = cl
 	c.mu.Unlock()
 	if err := c.write(ctx, wireRequest{"2.0", id, method, params}); err != nil {
@@ -363,10 +378,13 @@ func (c *rpcConn) idle() time.Duration {
 func (c *rpcConn) readLoop(ctx context.Context) error {
 	defer c.shutdown(ErrConnectionLost)
 	for {
-		typ, data, err := c.ws.Read(ctx)
+		typ, data, err := c.readFrame(ctx)
 		if err != nil {
 			c.setErr(err)
 			return err
+		}
+		if data == nil {
+			continue // an answer over its call's limit, read past
 		}
 		c.mu.Lock()
 		c.lastRecv = time.Now()
@@ -467,4 +485,101 @@ func (c *rpcConn) shutdown(err error) {
 // Close closes the socket; the read loop then fails outstanding calls.
 func (c *rpcConn) Close(code websocket.StatusCode, reason string) {
 	_ = c.ws.Close(code, reason)
+}
+
+// headSize is how much of a frame is read before deciding whether it
+// answers a call with a size limit.
+const headSize = 256
+
+// readFrame reads one frame whole (within the socket's read limit), except
+// an answer to a call with a limit that is longer than it: that one is read
+// past without being kept, its call fails with *TooLargeError, and data is
+// nil. A referenced tool input of 57 MB then costs a small buffer, not 57
+// MB plus its decoded copy (issue 28).
+func (c *rpcConn) readFrame(ctx context.Context) (websocket.MessageType, []byte, error) {
+	typ, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return typ, nil, err
+	}
+	head := make([]byte, headSize)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return typ, head, nil
+	}
+	if err != nil {
+		return typ, nil, err
+	}
+	if id, ok := leadingID(head); ok {
+		c.mu.Lock()
+		cl := c.calls[id]
+		c.mu.Unlock()
+		if cl != nil && cl.limit > 0 {
+			rest, err := io.ReadAll(io.LimitReader(r, cl.limit-int64(n)+1))
+			if err != nil {
+				return typ, nil, err
+			}
+			if int64(n+len(rest)) <= cl.limit {
+				return typ, append(head, rest...), nil
+			}
+			skipped, err := io.Copy(io.Discard, r)
+			if err != nil {
+				return typ, nil, err
+			}
+			c.finish(id, nil, &TooLargeError{Method: cl.method, Limit: cl.limit, Size: int64(n+len(rest)) + skipped})
+			return typ, nil, nil
+		}
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return typ, nil, err
+	}
+	return typ, append(head, rest...), nil
+}
+
+// leadingID reads the id of a frame that starts {"jsonrpc":"2.0","id":N
+// or {"id":N (how hosts, this one's test host included, write answers).
+func leadingID(head []byte) (int64, bool) {
+	d := json.NewDecoder(bytes.NewReader(head))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return 0, false
+	}
+	for i := 0; i < 2; i++ {
+		k, err := d.Token()
+		if err != nil {
+			return 0, false
+		}
+		v, err := d.Token()
+		if err != nil {
+			return 0, false
+		}
+		switch k {
+		case "jsonrpc":
+			continue
+		case "id":
+			n, ok := v.(json.Number)
+			if !ok {
+				return 0, false
+			}
+			id, err := n.Int64()
+			if len(bytes.TrimSpace(head[d.InputOffset():])) == 0 {
+				return 0, false // the number may go on past the head
+			}
+			return id, err == nil
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// TooLargeError is the failure of a call whose answer was longer than the
+// caller allows (ResourceReadLimited).
+type TooLargeError struct {
+	Method      string
+	Limit, Size int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s answer of %d bytes is over the %d allowed", e.Method, e.Size, e.Limit)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -23,7 +24,9 @@ type Host interface {
 	OnEvent(f func(ahpclient.Event)) (remove func())
 	State(uri string) (map[string]any, bool)
 	Sessions() map[string]wire.SessionSummary
-	ResourceRead(ctx context.Context, uri, encoding string) (data []byte, contentType string, err error)
+	// ResourceReadLimited reads a referenced tool input of at most max
+	// bytes; a longer one fails without being buffered whole.
+	ResourceReadLimited(ctx context.Context, uri, encoding string, max int) (data []byte, contentType string, err error)
 	// ProtocolVersion is the negotiated version: chat/toolCallProgress is
 	// sent only from 1.1 on.
 	ProtocolVersion() string
@@ -147,6 +150,8 @@ type Executor struct {
 	chats       map[string]map[string]any // last processed state per followed chat
 	sessions    map[string]map[string]any // last processed state per session
 	chatSession map[string]string
+	views       viewCache // of x.chats
+	freshViews  viewCache // of the client's current states (fresh)
 	// discTimer fires DisconnectTimeout after a disconnect; discGen tells a
 	// stale firing (the connection came back meanwhile) from a current one.
 	discTimer *time.Timer
@@ -172,7 +177,7 @@ func New(opts Options) *Executor {
 		client: opts.Client, clientID: opts.Client.ClientID(), toolsFor: opts.Tools, obs: opts.Observer,
 		log: opts.Logger.With("part", "toolexec"), streamCap: opts.StreamLimit, discAfter: opts.DisconnectTimeout, ctx: ctx, cancel: cancel,
 		runs: map[callKey]*entry{}, chats: map[string]map[string]any{}, sessions: map[string]map[string]any{},
-		chatSession: map[string]string{},
+		chatSession: map[string]string{}, views: viewCache{}, freshViews: viewCache{},
 	}
 }
 
@@ -303,6 +308,8 @@ func (x *Executor) onEvent(ev ahpclient.Event) {
 			// state arrives again; until then what we hold is stale.
 			clear(x.chats)
 			clear(x.sessions)
+			clear(x.views)
+			clear(x.freshViews)
 		}
 		for _, chat := range x.chatsWithEntriesLocked() {
 			x.reconcileLocked(chat, &fx)
@@ -390,6 +397,8 @@ func (x *Executor) forgetLocked(uri, reason string) {
 		}
 	}
 	delete(x.chats, uri)
+	delete(x.views, uri)
+	delete(x.freshViews, uri)
 	delete(x.sessions, uri)
 	for c, s := range x.chatSession {
 		if c == uri || s == uri {
@@ -469,7 +478,102 @@ func viewOf(chatState, sessionState map[string]any, chat, clientID string) (*vie
 }
 
 func (x *Executor) viewLocked(chat string) (*view, bool) {
-	return viewOf(x.chats[chat], x.sessions[x.chatSession[chat]], chat, x.clientID)
+	if st := x.chats[chat]; st != nil {
+		return x.views.of(chat, st), true
+	}
+	return viewOf(nil, x.sessions[x.chatSession[chat]], chat, x.clientID)
+}
+
+// viewCache keeps, per followed chat, the view of the last state read and
+// the parts it was read from. The reducers share every unchanged part with
+// the previous state, so the next state's view costs a pointer comparison
+// per part plus the parts that changed, instead of re-reading every call
+// into a new index on every event (issue 28: with 1,000 calls in flight
+// that re-reading was a fifth of the CPU).
+type viewCache map[string]*cachedView
+
+type cachedView struct {
+	turnID   string
+	parts    []any
+	partCall []int // per part, its index in v.calls, or -1
+	v        *view
+}
+
+func (vc viewCache) of(chat string, st map[string]any) *view {
+	turn, _ := st["activeTurn"].(map[string]any)
+	turnID, _ := turn["id"].(string)
+	parts, _ := turn["responseParts"].([]any)
+	if c := vc[chat]; c != nil && c.turnID == turnID && len(parts) >= len(c.parts) && c.update(chat, parts) {
+		return c.v
+	}
+	c := &cachedView{turnID: turnID, v: newView(nil)}
+	c.update(chat, parts) // from nothing it only appends: always true
+	vc[chat] = c
+	return c.v
+}
+
+// update brings the view from c.parts to parts; false means the change is
+// not one it follows (a part turned into another call), and the caller
+// reads the state afresh.
+func (c *cachedView) update(chat string, parts []any) bool {
+	for i, p := range parts {
+		if i < len(c.parts) && samePart(p, c.parts[i]) {
+			continue
+		}
+		cv, isCall := partCall(chat, c.turnID, p)
+		if i < len(c.parts) {
+			j := c.partCall[i]
+			switch {
+			case j >= 0 && isCall && c.v.calls[j].key == cv.key:
+				c.v.calls[j] = cv
+			case j < 0 && !isCall:
+			case j < 0 && isCall:
+				if _, dup := c.v.index[cv.key]; !dup {
+					return false
+				}
+			default:
+				return false
+			}
+			continue
+		}
+		j := -1
+		if isCall {
+			if _, dup := c.v.index[cv.key]; !dup {
+				j = len(c.v.calls)
+				c.v.index[cv.key] = j
+				c.v.calls = append(c.v.calls, cv)
+			}
+		}
+		c.partCall = append(c.partCall, j)
+	}
+	c.parts = parts
+	return true
+}
+
+// samePart reports whether two parts are the same map (shared by the
+// reducer, hence unchanged).
+func samePart(a, b any) bool {
+	ma, ok := a.(map[string]any)
+	mb, ok2 := b.(map[string]any)
+	if !ok || !ok2 {
+		return false
+	}
+	return reflect.ValueOf(ma).UnsafePointer() == reflect.ValueOf(mb).UnsafePointer()
+}
+
+// partCall reads one response part as a call (callsFromChat's reading).
+func partCall(chat, turnID string, p any) (callView, bool) {
+	pm, _ := p.(map[string]any)
+	if pm["kind"] != "toolCall" {
+		return callView{}, false
+	}
+	tc, _ := pm["toolCall"].(map[string]any)
+	id, _ := tc["toolCallId"].(string)
+	if tc == nil || id == "" {
+		return callView{}, false
+	}
+	status, _ := tc["status"].(string)
+	return callView{key: callKey{chat, turnID, id}, tc: tc, state: status}, true
 }
 
 // freshStatusLocked is the call's status in the client's current rendered
@@ -527,8 +631,11 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 		}
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].key.ToolCallID < mine[j].key.ToolCallID })
+	fr := fresh{x: x, chat: chat}
 	for _, e := range mine {
-		x.pollLocked(e)
+		if x.pollLocked(e) {
+			fr.read = false // the state to compare with is the one after this outcome
+		}
 		now := v.status(e.key)
 		switch e.phase {
 		case phaseSending:
@@ -541,7 +648,7 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 				delete(x.runs, e.key)
 			}
 		case phaseFinished:
-			fresh, known := x.freshStatusLocked(e.key)
+			fresh, known := fr.status(e.key)
 			switch {
 			case e.retry && known && fresh == e.forStatus:
 				x.sendLocked(e, fx)
@@ -554,17 +661,17 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 				x.sendLocked(e, fx)
 			}
 		case phaseDone:
-			x.pruneLocked(e, now)
+			x.pruneWithLocked(e, now, &fr)
 		}
 	}
 	for _, c := range v.calls {
+		if c.state != statusRunning && c.state != statusPending {
+			continue // most calls of a long turn: checked first, it is the cheapest
+		}
 		if x.runs[c.key] != nil || !c.ours(x.clientID) {
 			continue
 		}
-		if c.state != statusRunning && c.state != statusPending {
-			continue
-		}
-		if fresh, known := x.freshStatusLocked(c.key); known && fresh != c.state {
+		if fresh, known := fr.status(c.key); known && fresh != c.state {
 			continue // already moved on; the queued event will say so
 		}
 		x.newCallLocked(c, fx)
@@ -576,12 +683,44 @@ func (x *Executor) reconcileLocked(chat string, fx *effects) {
 // a rejected or timed-out completion is rolled back to running, and that
 // call must not be run a second time.
 func (x *Executor) pruneLocked(e *entry, now string) {
+	x.pruneWithLocked(e, now, &fresh{x: x, chat: e.key.Chat})
+}
+
+func (x *Executor) pruneWithLocked(e *entry, now string, fr *fresh) {
 	if e.phase != phaseDone || now == e.forStatus {
 		return
 	}
-	if fresh, known := x.freshStatusLocked(e.key); known && fresh != e.forStatus {
+	if fresh, known := fr.status(e.key); known && fresh != e.forStatus {
 		delete(x.runs, e.key)
 	}
+}
+
+// fresh answers freshStatusLocked for the calls of one chat from one
+// reading of the client's current state, indexed on first use. A reconcile
+// asks for many calls — every own call the lagging event still shows
+// running after its completion was echoed — and reading the state per call
+// made n calls in flight cost O(n²) per event (issue 28).
+type fresh struct {
+	x     *Executor
+	chat  string
+	read  bool
+	v     *view
+	known bool
+}
+
+func (f *fresh) status(k callKey) (string, bool) {
+	if !f.read {
+		f.read = true
+		if st, ok := f.x.client.State(f.chat); ok {
+			f.v, f.known = f.x.freshViews.of(f.chat, st), true
+		} else if st, ok := f.x.client.State(f.x.chatSession[f.chat]); ok {
+			f.v, f.known = viewOf(nil, st, f.chat, f.x.clientID)
+		}
+	}
+	if !f.known {
+		return "", false
+	}
+	return f.v.status(k), true
 }
 
 func (x *Executor) dropLocked(e *entry, status string) {
@@ -712,14 +851,16 @@ func (x *Executor) send(e *entry) {
 	}
 }
 
-func (x *Executor) pollLocked(e *entry) {
+// pollLocked reads the outcome of e's dispatch if it has come, and
+// reports whether it had.
+func (x *Executor) pollLocked(e *entry) bool {
 	if e.phase != phaseSending || e.sent == nil {
-		return
+		return false
 	}
 	select {
 	case <-e.sent.Done():
 	default:
-		return
+		return false
 	}
 	err := e.sent.Err()
 	e.sent = nil
@@ -734,6 +875,7 @@ func (x *Executor) pollLocked(e *entry) {
 		x.log.Warn("toolexec: host did not take our action", "chat", e.key.Chat, "toolCallId", e.key.ToolCallID, "err", err)
 		e.phase = phaseDone
 	}
+	return true
 }
 
 // finish records a run's result and delivers it if the call is still ours

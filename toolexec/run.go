@@ -2,11 +2,13 @@ package toolexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ahpls-dev/ahpls/ahpclient"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 	"github.com/ahpls-dev/ahpls/tools"
 )
@@ -60,6 +62,10 @@ func (x *Executor) readInput(ctx context.Context, raw any) ([]byte, error) {
 	if raw == nil {
 		return nil, nil
 	}
+	if n, ok := ahpclient.OmittedInput(raw); ok {
+		// The mirror left an oversized inline input out (ahpclient.MaxToolInput).
+		return nil, fmt.Errorf("tool input is %d bytes, more than the %d allowed", n, tools.MaxInputBytes)
+	}
 	var ti wire.ToolInput
 	if err := wire.FromGeneric(raw, &ti); err != nil {
 		return nil, fmt.Errorf("unreadable tool input: %v", err)
@@ -67,13 +73,22 @@ func (x *Executor) readInput(ctx context.Context, raw any) ([]byte, error) {
 	switch {
 	case ti.Inline != nil:
 		return []byte(*ti.Inline), nil
+	case ti.Inline != nil && len(*ti.Inline) > tools.MaxInputBytes:
+		return nil, fmt.Errorf("tool input is %d bytes, more than the %d allowed", len(*ti.Inline), tools.MaxInputBytes)
 	case ti.Ref != nil:
-		data, _, err := x.client.ResourceRead(ctx, ti.Ref.URI, "utf-8")
+		if ti.Ref.SizeHint != nil {
+			// Refused before reading when the host says it is too big.
+			if n, err := ti.Ref.SizeHint.Int64(); err == nil && n > tools.MaxInputBytes {
+				return nil, fmt.Errorf("tool input is %d bytes, more than the %d allowed", n, tools.MaxInputBytes)
+			}
+		}
+		data, _, err := x.client.ResourceReadLimited(ctx, ti.Ref.URI, "utf-8", tools.MaxInputBytes)
+		var big *ahpclient.TooLargeError
+		if errors.As(err, &big) {
+			return nil, fmt.Errorf("tool input is more than the %d bytes allowed", tools.MaxInputBytes)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("could not read the tool input %s: %v", ti.Ref.URI, err)
-		}
-		if len(data) > tools.MaxInputBytes {
-			return nil, fmt.Errorf("tool input is %d bytes, more than the %d allowed", len(data), tools.MaxInputBytes)
 		}
 		return data, nil
 	}

@@ -182,7 +182,7 @@ func (f *fakeHost) Sessions() map[string]wire.SessionSummary {
 	return map[string]wire.SessionSummary{"s": {Resource: "s"}}
 }
 
-func (f *fakeHost) ResourceRead(ctx context.Context, uri, enc string) ([]byte, string, error) {
+func (f *fakeHost) ResourceReadLimited(ctx context.Context, uri, enc string, _ int) ([]byte, string, error) {
 	return nil, "", errors.New("no resources here")
 }
 
