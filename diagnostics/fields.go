@@ -271,6 +271,7 @@ func (m *mdFile) checkSharedFields(handled map[string]bool) {
 		m.fieldUnknown(f)
 	}
 	m.checkFrontmatterHooks()
+	m.securityFields()
 }
 
 func isNull(n *yaml.Node) bool {

@@ -281,6 +281,17 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 		}
 	}
 	w.commandPresence(h, typ, open)
+	if typ == "command" {
+		for _, key := range commandFields {
+			_, cv := mapGet(h, key)
+			m.hookStringRisks(cv)
+		}
+		if _, args := mapGet(h, "args"); args != nil && args.Kind == yaml.SequenceNode {
+			for _, a := range args.Content {
+				m.hookStringRisks(a)
+			}
+		}
+	}
 	for i := 0; i+1 < len(h.Content); i += 2 {
 		k, v := h.Content[i], h.Content[i+1]
 		switch k.Value {

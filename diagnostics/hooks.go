@@ -650,6 +650,32 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 	w.commandPresence(h, typ, open)
 	w.handlerFields(h)
 	w.commands(h, typ)
+	w.security(h, typ)
+}
+
+// security runs the security rules on a handler: its command strings and
+// env values, an http hook's url and headers.
+func (w *hooksWalk) security(h *JSONValue, typ string) {
+	c := w.c
+	switch typ {
+	case "command":
+		for _, key := range commandFields {
+			c.commandRisks(h.Get(key))
+		}
+		if args := h.Get("args"); args.Is(JSONArray) {
+			for _, a := range args.Items {
+				c.commandRisks(a)
+			}
+		}
+		for _, e := range h.Get("env").membersOf() {
+			c.secretValue(e.Value)
+		}
+	case "http":
+		c.plainHTTPURL(h.Get("url"), "hook's endpoint")
+		for _, e := range h.Get("headers").membersOf() {
+			c.secretValue(e.Value)
+		}
+	}
 }
 
 func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {

@@ -77,6 +77,7 @@ func checkMemory(f File, r *reporter) {
 		m.checkImports()
 	}
 	m.checkLinks()
+	m.memorySecrets()
 }
 
 // checkImports reports @path imports whose folder exists but file does
