@@ -272,6 +272,7 @@ func (m *mdFile) checkSharedFields(handled map[string]bool) {
 	}
 	m.checkFrontmatterHooks()
 	m.securityFields()
+	m.toolNames()
 }
 
 func isNull(n *yaml.Node) bool {
