@@ -273,6 +273,7 @@ func (m *mdFile) checkSharedFields(handled map[string]bool) {
 	m.checkFrontmatterHooks()
 	m.securityFields()
 	m.toolNames()
+	m.agentSkills()
 }
 
 func isNull(n *yaml.Node) bool {

@@ -344,5 +344,13 @@ func (w *fmHooks) commandPresence(h *yaml.Node, typ string, open model.Span) {
 		if k, _ := mapGet(h, "prompt"); k == nil {
 			w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: a "+q(typ)+" hook needs a 'prompt'.")
 		}
+	case "mcp_tool":
+		for _, k := range []string{"server", "tool"} {
+			if _, v := mapGet(h, k); v == nil {
+				w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot load this hook: an 'mcp_tool' hook needs "+q(k)+", a string.")
+			} else if _, ok := str(v); !ok {
+				w.report(hooksCommand, w.m.doc.span(v), model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot load this hook: an 'mcp_tool' hook needs "+q(k)+", a string.")
+			}
+		}
 	}
 }

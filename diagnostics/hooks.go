@@ -108,13 +108,14 @@ var hooksType = &Rule{
 
 var hooksCommand = &Rule{
 	ID:       "hooks/command",
-	Summary:  "A handler without the command field a consumer runs.",
+	Summary:  "A handler without the command field a consumer runs (or an `mcp_tool` hook without `server` and `tool`).",
 	Kinds:    hookKinds,
 	Severity: "REJ per target that finds none of its command fields.",
 	Evidence: []Evidence{
 		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: a command hook needs \"One of bash/powershell\" (documented; the reaction is not observed)"},
 		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
 		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
+		{"CC", "REJ (mcp_tool)", "`claude plugin validate` 2.1.332 on {\"type\": \"mcp_tool\", \"tool\": \"x\"}: \"Invalid mcp_tool hook (server: Invalid input: expected string, received undefined)\" (error, success false)"},
 	},
 }
 
@@ -740,6 +741,12 @@ func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
 	case "prompt", "agent":
 		if h.Member("prompt") == nil {
 			c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot run this hook: a '%s' hook needs a 'prompt'.", typ))
+		}
+	case "mcp_tool":
+		for _, k := range []string{"server", "tool"} {
+			if !h.Get(k).Is(JSONString) {
+				c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot load this hook: an 'mcp_tool' hook needs '%s', a string.", k))
+			}
 		}
 	}
 }

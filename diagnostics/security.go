@@ -344,27 +344,9 @@ func toolEntries(s string) [][2]int {
 // allowed-tools, bypassPermissions in a project subagent.
 func (m *mdFile) securityFields() {
 	if f := m.field("allowed-tools"); f != nil && f.dupIndex == 0 && (m.kind == model.KindSkill || m.kind == model.KindCommand) {
-		switch f.v.Kind {
-		case yaml.ScalarNode:
-			if s, ok := str(f.v); ok {
-				src := m.valueText(f)
-				for _, e := range toolEntries(s) {
-					tool := s[e[0]:e[1]]
-					if !unscopedBash(tool) {
-						continue
-					}
-					span := f.valSpan
-					if src == s { // a plain scalar: point at the entry
-						span = model.Span{Start: f.valSpan.Start + e[0], End: f.valSpan.Start + e[1]}
-					}
-					m.r.add(model.Diagnostic{Rule: secUnscopedBash.ID, Severity: model.SeverityWarning, Span: span, Message: unscopedBashMsg(tool)})
-				}
-			}
-		case yaml.SequenceNode:
-			for _, it := range f.v.Content {
-				if s, ok := str(it); ok && unscopedBash(s) {
-					m.r.add(model.Diagnostic{Rule: secUnscopedBash.ID, Severity: model.SeverityWarning, Span: m.doc.span(it), Message: unscopedBashMsg(s)})
-				}
+		for _, e := range m.toolField(f) {
+			if unscopedBash(e.entry) {
+				m.r.add(model.Diagnostic{Rule: secUnscopedBash.ID, Severity: model.SeverityWarning, Span: e.span, Message: unscopedBashMsg(e.entry)})
 			}
 		}
 	}

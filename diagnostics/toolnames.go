@@ -17,7 +17,7 @@ import (
 )
 
 // toolNameRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var toolNameRules = []*Rule{toolUnknown, toolBoth}
+var toolNameRules = []*Rule{toolUnknown, toolBoth, ccagentSkillMissing}
 
 var toolUnknown = &Rule{
 	ID:       "tool/unknown",
@@ -92,7 +92,11 @@ func (m *mdFile) toolField(f *mdField) []toolEntry {
 		for _, it := range f.v.Content {
 			if s, ok := str(it); ok {
 				span := m.doc.span(it)
-				add(s, span, string(m.text[span.Start:span.End]) == s)
+				exact := strings.HasPrefix(string(m.text[span.Start:span.End]), s)
+				if exact { // a plain item: its own text (a flow item's span runs on)
+					span.End = span.Start + len(s)
+				}
+				add(s, span, exact)
 			}
 		}
 	}
@@ -154,4 +158,63 @@ func (m *mdFile) toolName(key string, e toolEntry) {
 	}
 	m.report(toolUnknown, e.span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
 		"{T} {has} no tool "+q(n)+" (in '"+key+"'); did you mean '"+best+"'?", fixes...)
+}
+
+var ccagentSkillMissing = &Rule{
+	ID:       "ccagent/skill-missing",
+	Summary:  "A subagent's `skills:` entry names no skill folder of its workspace (`.claude/skills/`) or plugin (`skills/`), though that folder exists.",
+	Kinds:    "ccagent",
+	Severity: "CC ? (not preloaded; `claude plugin validate` 2.1.332 says nothing, and the skill may be the user's own): Info.",
+}
+
+// skillDirs are the skill folders a subagent's `skills:` names resolve
+// against: its plugin's skills/, or the .claude/skills/ beside its .claude/.
+func (m *mdFile) skillDirs() []string {
+	if f, root := model.PluginOf(m.f.Path, m.f.Layout); f != model.FormatNone {
+		return []string{jJoin(root, "skills")}
+	}
+	if i := strings.LastIndex(m.f.Path, ".claude/agents/"); i >= 0 {
+		return []string{m.f.Path[:i] + ".claude/skills"}
+	}
+	return nil
+}
+
+// agentSkills reports `skills:` entries that no skill folder holds, when
+// the folder exists (without one the skills are likely the user's).
+func (m *mdFile) agentSkills() {
+	f := m.field("skills")
+	lister, ok := m.f.FS.(WorkspaceLister)
+	if f == nil || f.dupIndex > 0 || m.kind != model.KindClaudeAgent || !ok {
+		return
+	}
+	var names []string
+	for _, d := range m.skillDirs() {
+		ents, err := lister.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	for _, e := range m.toolField(f) {
+		n := e.entry
+		if n == "" || strings.ContainsAny(n, ":/*") || contains(names, n) {
+			continue
+		}
+		msg := "{T} find{s} no skill " + q(n) + " to preload: no folder of that name in " + q(strings.Join(m.skillDirs(), ", ")) + "."
+		var fixes []model.Fix
+		if best := closest(n, names, 2); best != "" {
+			msg = "{T} find{s} no skill " + q(n) + " to preload (did you mean '" + best + "'?)."
+			if e.exact {
+				fixes = append(fixes, model.Fix{Title: "Change to '" + best + "'", Preferred: true, Edits: []model.Edit{{Span: e.span, NewText: best}}})
+			}
+		}
+		m.report(ccagentSkillMissing, e.span, model.Verdicts{model.TargetClaudeCode: model.Unknown}, msg, fixes...)
+	}
 }
