@@ -14,7 +14,45 @@ import (
 )
 
 // memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var memoryRules = []*Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize}
+var memoryRules = []*Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, bodyEmpty}
+
+var bodyEmpty = &Rule{
+	ID:       "body/empty",
+	Summary:  "A prompt, instructions or always-on file with no text outside its header and comments.",
+	Kinds:    "prompt, instr, memory",
+	Severity: "Info [I]: consumers load it and nothing happens; no consumer reports it.",
+}
+
+// emptyBody reports a file whose Markdown body holds nothing but
+// whitespace and HTML comments.
+func (m *mdFile) emptyBody(what, effect string) {
+	if m.fm.Present && !m.fm.Closed {
+		return // fm/unclosed: all of it is header
+	}
+	body := m.text[m.fm.Markdown.Start:m.fm.Markdown.End]
+	text := string(body)
+	for {
+		i := strings.Index(text, "<!--")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i:], "-->")
+		if j < 0 {
+			text = text[:i]
+			break
+		}
+		text = text[:i] + text[i+j+3:]
+	}
+	if strings.TrimSpace(text) != "" {
+		return
+	}
+	span := line1(m.text)
+	if m.fm.Present {
+		span = m.header()
+	}
+	m.r.add(model.Diagnostic{Rule: bodyEmpty.ID, Severity: model.SeverityInfo, Span: span,
+		Message: "This " + what + " has no text: " + effect + "."})
+}
 
 var memoryAgentsMd = &Rule{
 	ID:       "memory/agents-md",
@@ -118,6 +156,7 @@ func checkMemory(f File, r *reporter) {
 	}
 	m.checkLinks()
 	m.memorySecrets()
+	m.emptyBody("always-on instructions file", "it adds nothing to a session")
 }
 
 // checkImports reports @path imports whose folder exists but file does
