@@ -196,6 +196,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
 	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
+	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
