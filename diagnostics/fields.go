@@ -279,6 +279,9 @@ func (m *mdFile) checkSharedFields(handled map[string]bool) {
 		m.fieldUnknown(f)
 	}
 	m.checkFrontmatterHooks()
+	m.securityFields()
+	m.toolNames()
+	m.agentSkills()
 }
 
 func isNull(n *yaml.Node) bool {

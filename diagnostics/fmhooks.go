@@ -281,6 +281,17 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 		}
 	}
 	w.commandPresence(h, typ, open)
+	if typ == "command" {
+		for _, key := range commandFields {
+			_, cv := mapGet(h, key)
+			m.hookStringRisks(cv)
+		}
+		if _, args := mapGet(h, "args"); args != nil && args.Kind == yaml.SequenceNode {
+			for _, a := range args.Content {
+				m.hookStringRisks(a)
+			}
+		}
+	}
 	for i := 0; i+1 < len(h.Content); i += 2 {
 		k, v := h.Content[i], h.Content[i+1]
 		switch k.Value {
@@ -332,6 +343,14 @@ func (w *fmHooks) commandPresence(h *yaml.Node, typ string, open model.Span) {
 	case "prompt", "agent":
 		if k, _ := mapGet(h, "prompt"); k == nil {
 			w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot run this hook: a "+q(typ)+" hook needs a 'prompt'.")
+		}
+	case "mcp_tool":
+		for _, k := range []string{"server", "tool"} {
+			if _, v := mapGet(h, k); v == nil {
+				w.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot load this hook: an 'mcp_tool' hook needs "+q(k)+", a string.")
+			} else if _, ok := str(v); !ok {
+				w.report(hooksCommand, w.m.doc.span(v), model.Verdicts{model.TargetClaudeCode: model.Reject}, "{T} cannot load this hook: an 'mcp_tool' hook needs "+q(k)+", a string.")
+			}
 		}
 	}
 }

@@ -120,13 +120,14 @@ var hooksCommand = &Rule{
 	ID:       "hooks/command",
 	Fix:      FixUnsafe,
 	FixWhy:   "adds a command another consumer then runs",
-	Summary:  "A handler without the command field a consumer runs.",
+	Summary:  "A handler without the command field a consumer runs (or an `mcp_tool` hook without `server` and `tool`).",
 	Kinds:    hookKinds,
 	Severity: "REJ per target that finds none of its command fields.",
 	Evidence: []Evidence{
 		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: a command hook needs \"One of bash/powershell\" (documented; the reaction is not observed)"},
 		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (command: Invalid input: expected string, received undefined); entry ignored at runtime\""},
 		{"VS", "REJ?", "promptValidator.ts validateHookCommand: 'hookMissingCommand' \"Hook command must specify at least one of 'command', 'windows', 'linux', or 'osx'.\" (Error marker)"},
+		{"CC", "REJ (mcp_tool)", "`claude plugin validate` 2.1.332 on {\"type\": \"mcp_tool\", \"tool\": \"x\"}: \"Invalid mcp_tool hook (server: Invalid input: expected string, received undefined)\" (error, success false)"},
 	},
 }
 
@@ -670,6 +671,32 @@ func (w *hooksWalk) handler(event string, h *JSONValue) {
 	w.commandPresence(h, typ, open)
 	w.handlerFields(h)
 	w.commands(h, typ)
+	w.security(h, typ)
+}
+
+// security runs the security rules on a handler: its command strings and
+// env values, an http hook's url and headers.
+func (w *hooksWalk) security(h *JSONValue, typ string) {
+	c := w.c
+	switch typ {
+	case "command":
+		for _, key := range commandFields {
+			c.commandRisks(h.Get(key))
+		}
+		if args := h.Get("args"); args.Is(JSONArray) {
+			for _, a := range args.Items {
+				c.commandRisks(a)
+			}
+		}
+		for _, e := range h.Get("env").membersOf() {
+			c.secretValue(e.Value)
+		}
+	case "http":
+		c.plainHTTPURL(h.Get("url"), "hook's endpoint")
+		for _, e := range h.Get("headers").membersOf() {
+			c.secretValue(e.Value)
+		}
+	}
 }
 
 func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
@@ -734,6 +761,12 @@ func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
 	case "prompt", "agent":
 		if h.Member("prompt") == nil {
 			c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot run this hook: a '%s' hook needs a 'prompt'.", typ))
+		}
+	case "mcp_tool":
+		for _, k := range []string{"server", "tool"} {
+			if !h.Get(k).Is(JSONString) {
+				c.report(hooksCommand, open, model.Verdicts{model.TargetClaudeCode: model.Reject}, fmt.Sprintf("%%s cannot load this hook: an 'mcp_tool' hook needs '%s', a string.", k))
+			}
 		}
 	}
 }

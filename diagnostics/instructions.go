@@ -57,6 +57,7 @@ func checkInstructions(f File, r *reporter) {
 		m.checkSharedFields(nil)
 	}
 	m.checkLinks()
+	m.emptyBody("instructions file", "it adds nothing to a request")
 }
 
 func (m *mdFile) instrRules() {

@@ -271,6 +271,33 @@ func (w *mcpWalk) server(m *JSONMember) {
 		}
 	}
 	w.fields(m)
+	w.security(m, remote, um)
+}
+
+// security runs the security rules on a server: its command line, its
+// environment and a plain-http url.
+func (w *mcpWalk) security(m *JSONMember, remote bool, um *JSONMember) {
+	c := w.c
+	if remote {
+		if um != nil {
+			c.plainHTTPURL(um.Value, "MCP server")
+		}
+		return
+	}
+	c.commandRisks(m.Value.Get("command"))
+	if args := m.Value.Get("args"); args.Is(JSONArray) {
+		for _, a := range args.Items {
+			c.commandRisks(a)
+		}
+	}
+	if env := m.Value.Get("env"); env.Is(JSONObject) {
+		for _, e := range env.Members {
+			if e.Value.Is(JSONString) && e.Value.Str == "0.0.0.0" {
+				c.fixed(secBindAll, e.Value.Span, model.SeverityWarning,
+					"'0.0.0.0' listens on every network interface: the server is reachable from other machines. Use 127.0.0.1 to keep it local.")
+			}
+		}
+	}
 }
 
 func closestMCPType(typ string) (string, bool) {
@@ -386,22 +413,7 @@ var bearerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
 	c := w.c
-	s := e.Value.Str
-	if strings.Contains(s, "${") {
-		return
-	}
-	secret := false
-	prefix := ""
-	if sm := bearerRe().FindStringSubmatchIndex(s); sm != nil {
-		secret, prefix = true, s[:sm[2]]
-	} else {
-		for _, p := range secretPrefixes {
-			if strings.HasPrefix(s, p) && len(s)-len(p) >= 16 && !strings.ContainsAny(s, " \t") {
-				secret = true
-				break
-			}
-		}
-	}
+	prefix, secret := looksSecret(e.Value.Str)
 	if !secret {
 		return
 	}
@@ -413,6 +425,24 @@ func (w *mcpWalk) secret(server *JSONMember, field string, e *JSONMember) {
 	c.fixed(mcpSecret, e.Value.Span, model.SeverityWarning,
 		fmt.Sprintf("Anyone who can read this file gets this credential: reference an environment variable such as '${%s}'.", name),
 		jReplace(fmt.Sprintf("Use ${%s}", name), e.Value.Span, jQuote(repl)))
+}
+
+// looksSecret reports a whole value that is a credential: a known token
+// prefix with a long tail, or an Authorization scheme with a long
+// credential (prefix is then the scheme and its space, kept by the fix).
+func looksSecret(s string) (prefix string, ok bool) {
+	if strings.Contains(s, "${") {
+		return "", false
+	}
+	if sm := bearerRe().FindStringSubmatchIndex(s); sm != nil {
+		return s[:sm[2]], true
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(s, p) && len(s)-len(p) >= 16 && !strings.ContainsAny(s, " \t") {
+			return "", true
+		}
+	}
+	return "", false
 }
 
 func jEnvName(s string) string {

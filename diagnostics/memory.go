@@ -5,6 +5,7 @@ package diagnostics
 // header rules.
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -14,7 +15,45 @@ import (
 )
 
 // memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var memoryRules = []*Rule{memoryAgentsMd, memoryImport}
+var memoryRules = []*Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, bodyEmpty}
+
+var bodyEmpty = &Rule{
+	ID:       "body/empty",
+	Summary:  "A prompt, instructions or always-on file with no text outside its header and comments.",
+	Kinds:    "prompt, instr, memory",
+	Severity: "Info [I]: consumers load it and nothing happens; no consumer reports it.",
+}
+
+// emptyBody reports a file whose Markdown body holds nothing but
+// whitespace and HTML comments.
+func (m *mdFile) emptyBody(what, effect string) {
+	if m.fm.Present && !m.fm.Closed {
+		return // fm/unclosed: all of it is header
+	}
+	body := m.text[m.fm.Markdown.Start:m.fm.Markdown.End]
+	text := string(body)
+	for {
+		i := strings.Index(text, "<!--")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i:], "-->")
+		if j < 0 {
+			text = text[:i]
+			break
+		}
+		text = text[:i] + text[i+j+3:]
+	}
+	if strings.TrimSpace(text) != "" {
+		return
+	}
+	span := line1(m.text)
+	if m.fm.Present {
+		span = m.header()
+	}
+	m.r.add(model.Diagnostic{Rule: bodyEmpty.ID, Severity: model.SeverityInfo, Span: span,
+		Message: "This " + what + " has no text: " + effect + "."})
+}
 
 var memoryAgentsMd = &Rule{
 	ID:       "memory/agents-md",
@@ -31,6 +70,40 @@ var memoryImport = &Rule{
 	Kinds:    "memory",
 	Severity: "CC LOSE.",
 }
+
+var memoryImportDepth = &Rule{
+	ID:       "memory/import-depth",
+	Summary:  "@path imports in CLAUDE.md chain more than five hops deep; Claude Code does not follow them further.",
+	Kinds:    "memory",
+	Severity: "CC LOSE (files past the fifth hop are not loaded, documented).",
+	Evidence: []Evidence{
+		{"CC", "LOSE", "code.claude.com/docs/en/memory, imports: imported files can import further files recursively, \"with a maximum depth of five hops\" (documented; not observed in a run)"},
+	},
+}
+
+var memoryImportCycle = &Rule{
+	ID:       "memory/import-cycle",
+	Summary:  "An @path import in CLAUDE.md leads back to the file itself.",
+	Kinds:    "memory",
+	Severity: "Info [I]: a cycle adds nothing; which file's text comes first is not documented.",
+}
+
+var memorySize = &Rule{
+	ID:       "memory/size",
+	Summary:  "A CLAUDE.md longer than 40,000 characters, which Claude Code flags in its status view.",
+	Kinds:    "memory",
+	Severity: "CC WARN (\"Large CLAUDE.md will impact performance\"; the file still loads whole).",
+	Evidence: []Evidence{
+		{"CC", "WARN", "Claude Code 2.1.332 status notices: `Large ${path} will impact performance (${n} chars > ${limit})` for a User, Project, Local or Managed memory file over max(40000, 5% of the context window in characters) = 40,000 characters at a 200k context"},
+	},
+}
+
+// maxImportHops is how deep Claude Code follows @imports.
+const maxImportHops = 5
+
+// memorySizeLimit is the character count (UTF-16 units, JavaScript's
+// length) above which Claude Code calls a memory file large.
+const memorySizeLimit = 40000
 
 // WorkspaceReader is an optional extension of WorkspaceFS for rules that
 // look inside another file: whether a CLAUDE.md imports AGENTS.md, whether
@@ -78,8 +151,15 @@ func checkMemory(f File, r *reporter) {
 	}
 	if strings.HasPrefix(base, "CLAUDE") {
 		m.checkImports()
+		m.importChains()
+		if n := utf16Len(m.text); n > memorySizeLimit {
+			m.report(memorySize, line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Warn},
+				fmt.Sprintf("{T} warn{s} that this file will impact performance: %d characters, over %d.", n, memorySizeLimit))
+		}
 	}
 	m.checkLinks()
+	m.memorySecrets()
+	m.emptyBody("always-on instructions file", "it adds nothing to a session")
 }
 
 // checkImports reports @path imports whose folder exists but file does
@@ -109,4 +189,108 @@ func (m *mdFile) checkImports() {
 				"{T} skip{s} import "+q("@"+p)+": the file does not exist.")
 		}
 	})
+}
+
+func utf16Len(b []byte) int {
+	n := 0
+	for _, r := range string(b) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+// importRef is one @path import of a file whose target exists.
+type importRef struct {
+	start, end int
+	rel        string // the target, workspace-relative
+}
+
+// importsOf lists a memory file's @path imports that resolve to a file,
+// with code and comments left out as Claude Code does.
+func (m *mdFile) importsOf(rel string, text []byte) []importRef {
+	other := &mdFile{text: text, fm: Frontmatter{Markdown: model.Span{Start: 0, End: len(text)}}}
+	var out []importRef
+	other.scanBody(func(line []byte, off int) {
+		for _, loc := range atImport().FindAllSubmatchIndex(line, -1) {
+			p := strings.TrimRight(string(line[loc[2]:loc[3]]), ".,;:")
+			if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "/") || !strings.ContainsAny(p, "/.") {
+				continue
+			}
+			full := path.Join(path.Dir(rel), p)
+			if full == ".." || strings.HasPrefix(full, "../") {
+				continue
+			}
+			if fi, err := m.f.FS.Stat(full); err != nil || fi.IsDir() {
+				continue
+			}
+			out = append(out, importRef{start: off + loc[2], end: off + loc[2] + len(p), rel: full})
+		}
+	})
+	return out
+}
+
+// importWalk measures import chains below a file, reading each file once
+// and at most importBudget files per check.
+type importWalk struct {
+	m      *mdFile
+	onPath map[string]bool
+	budget int
+	cyclic bool
+}
+
+const importBudget = 200
+
+// depth is the number of further hops below rel (0: it imports nothing).
+func (w *importWalk) depth(rel string) (int, []string) {
+	if rel == w.m.f.Path {
+		w.cyclic = true
+		return 0, nil
+	}
+	if w.onPath[rel] || w.budget <= 0 {
+		return 0, nil
+	}
+	w.budget--
+	b, ok := w.m.readFile(rel)
+	if !ok {
+		return 0, nil
+	}
+	w.onPath[rel] = true
+	defer delete(w.onPath, rel)
+	best, chain := 0, []string(nil)
+	for _, ref := range w.m.importsOf(rel, b) {
+		d, c := w.depth(ref.rel)
+		if d+1 > best {
+			best, chain = d+1, append([]string{ref.rel}, c...)
+		}
+	}
+	return best, chain
+}
+
+// importChains reports imports that lead more than five hops deep or back
+// to this file.
+func (m *mdFile) importChains() {
+	if m.f.FS == nil {
+		return
+	}
+	if _, ok := m.f.FS.(WorkspaceReader); !ok {
+		return
+	}
+	w := &importWalk{m: m, onPath: map[string]bool{}, budget: importBudget}
+	for _, ref := range m.importsOf(m.f.Path, m.text) {
+		w.cyclic = false
+		d, chain := w.depth(ref.rel)
+		span := model.Span{Start: ref.start, End: ref.end}
+		if hops := d + 1; hops > maxImportHops {
+			chain = append([]string{ref.rel}, chain...)
+			m.report(memoryImportDepth, span, model.Verdicts{model.TargetClaudeCode: model.Lose},
+				fmt.Sprintf("{T} stop{s} following imports after %d hops; this one leads %d deep, so %s is not loaded.", maxImportHops, hops, q(chain[len(chain)-1])))
+		}
+		if w.cyclic {
+			m.r.add(model.Diagnostic{Rule: memoryImportCycle.ID, Severity: model.SeverityInfo, Span: span,
+				Message: "This import leads back to this file (an import cycle); the cycle adds nothing."})
+		}
+	}
 }

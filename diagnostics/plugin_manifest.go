@@ -22,7 +22,7 @@ var pluginRules = []*Rule{
 	pluginNameMissing, pluginNameFormat, pluginNameLength, pluginNameReserved,
 	pluginManifestLocation, pluginFieldType, pluginVersionMissing, pluginUnknownKey,
 	pluginMisplacedKey, pluginPathPrefix, pluginPathEscape, pluginPathMissing, pluginPathKind,
-	pluginInDotdir, pluginApSchema,
+	pluginInDotdir, pluginApSchema, pluginVersionSemver,
 }
 
 var pluginNameMissing = &Rule{
@@ -80,15 +80,29 @@ var pluginFieldType = &Rule{
 	ID:       "plugin/field-type",
 	Fix:      FixSafe,
 	FixWhy:   "writes the same value in the shape the manifest wants (a list, {\"name\": \u2026})",
-	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `metadata` or `experimental` has the wrong type.",
+	Summary:  "`author`, `keywords`, `homepage`, `dependencies`, `lspServers`, `userConfig`, `channels`, `metadata` or `experimental` has the wrong type or shape.",
 	Kinds:    "plugin",
-	Severity: "`author`, `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list): CC REJ; `metadata`, `experimental`: CC WARN.",
+	Severity: "`author` (or its `name`), `keywords`, `homepage`, `version`, `license`, `repository`, `description`, `dependencies` (not a list), `lspServers` entries without `extensionToLanguage`, `userConfig` entries without `title`/`description`, `channels` not a list of {server}: CC REJ; `metadata`, `experimental`: CC WARN.",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "REJ", Source: "Claude Code 2.1.332 `claude plugin validate`: \"version: Invalid input: expected string, received number\", \"author: Invalid input: expected object, received string\", \"keywords: Invalid input: expected array, received string\", \"homepage: Invalid URL\", \"dependencies: Invalid input: expected array, received object\""},
 		{Consumer: "CC", Reaction: "WARN", Source: "Claude Code 2.1.332 `claude plugin validate`: \"'metadata' must be a free-form object; got string. It will be ignored at load time.\""},
+		{Consumer: "CC", Reaction: "REJ (shapes)", Source: "Claude Code 2.1.332 `claude plugin validate` (success false): {\"author\": {\"email\": …}} \"Invalid input: expected string, received undefined\"; lspServers {\"go\": {\"command\": \"gopls\"}} \"lspServers: Invalid input\" (passes with extensionToLanguage); userConfig {\"k\": {\"type\": \"string\"}} \"userConfig.k.title: Invalid input: expected string, received undefined\" (and .description); userConfig {\"k\": \"x\"} \"expected object, received string\"; channels \"x\" \"expected array, received string\"; channels [{}] \"channels.0.server: Invalid input: expected string, received undefined\""},
 	},
 }
 
+var pluginVersionSemver = &Rule{
+	ID:       "plugin/version-semver",
+	Summary:  "`version` is not a semantic version (`1.2.3`).",
+	Kinds:    "plugin",
+	Severity: "CC SHOULD (its validator accepts any string and advises semver): Hint.",
+	Evidence: []Evidence{
+		{Consumer: "CC", Reaction: "ok", Source: "Claude Code 2.1.332 `claude plugin validate` passes \"1.0\", \"v1.2.3\" and \"latest\"; without a version it advises \"Consider adding a version following semver (e.g., \"1.0.0\")\""},
+	},
+}
+
+var semverRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
+})
 var pluginVersionMissing = &Rule{
 	ID:       "plugin/version-missing",
 	Summary:  "The manifest has no `version`, which Claude's validator warns about and VS Code uses for updates.",
@@ -460,6 +474,8 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 					fixes = append(fixes, jReplace("Use {\"name\": …}", v.Span, `{"name": `+jQuote(v.Str)+`}`))
 				}
 				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'author' must be an object such as {\"name\": \"…\"}.", fixes...)
+			} else if !v.Get("name").Is(JSONString) {
+				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'author' needs a 'name' string.")
 			}
 		case "keywords":
 			if !jStringList(v) {
@@ -474,7 +490,42 @@ func (m *manifest) fieldTypes(doc *JSONValue) {
 			if !v.Is(JSONString) || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 				m.report(pluginFieldType, v.Span, cc(model.Reject), "%s will not load this plugin: 'homepage' must be an http(s) URL.")
 			}
+		case "lspServers":
+			for _, e := range v.membersOf() {
+				switch {
+				case !e.Value.Is(JSONObject):
+					m.report(pluginFieldType, e.Value.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: language server '%s' must be an object.", jClip(e.Key)))
+				case !e.Value.Get("extensionToLanguage").Is(JSONObject):
+					m.report(pluginFieldType, e.KeySpan, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: language server '%s' needs an 'extensionToLanguage' object.", jClip(e.Key)))
+				}
+			}
+		case "userConfig":
+			for _, e := range v.membersOf() {
+				if !e.Value.Is(JSONObject) {
+					m.report(pluginFieldType, e.Value.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: user option '%s' must be an object.", jClip(e.Key)))
+					continue
+				}
+				for _, k := range []string{"title", "description"} {
+					if !e.Value.Get(k).Is(JSONString) {
+						m.report(pluginFieldType, e.KeySpan, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: user option '%s' needs a '%s' string.", jClip(e.Key), k))
+					}
+				}
+			}
+		case "channels":
+			if !v.Is(JSONArray) {
+				m.report(pluginFieldType, v.Span, cc(model.Reject), fmt.Sprintf("%%s will not load this plugin: 'channels' must be a list, not %s.", v.Kind))
+				continue
+			}
+			for _, it := range v.Items {
+				if !it.Get("server").Is(JSONString) {
+					m.report(pluginFieldType, it.Span, cc(model.Reject), "%s will not load this plugin: each channel needs a 'server' string.")
+				}
+			}
 		case "version", "license", "repository", "description":
+			if f.Key == "version" && v.Is(JSONString) && !semverRe().MatchString(v.Str) && !strings.Contains(v.Str, "${") {
+				m.report(pluginVersionSemver, v.Span, model.Verdicts{model.TargetClaudeCode: model.Should},
+					fmt.Sprintf("%%s advises a semantic version such as '1.0.0', not '%s'.", jClip(v.Str)))
+			}
 			if !v.Is(JSONString) {
 				// Claude's manifest schema: "version: Invalid input:
 				// expected string, received number".

@@ -44,6 +44,7 @@ func checkPrompt(f File, r *reporter) {
 		m.checkSharedFields(nil)
 	}
 	m.checkLinks()
+	m.emptyBody("prompt file", "running it sends no instructions")
 }
 
 func (m *mdFile) promptRules() {

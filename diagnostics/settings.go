@@ -46,6 +46,7 @@ func checkSettings(f File, r *reporter) {
 			w.events(hm.Value, false)
 		}
 	}
+	settingsSecurity(c, doc)
 	lose := model.V(model.Lose)
 	if m := doc.Member("extraKnownMarketplaces"); m != nil {
 		if !m.Value.Is(JSONObject) {

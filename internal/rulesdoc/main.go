@@ -201,6 +201,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
 	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
+	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.

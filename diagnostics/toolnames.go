@@ -1,0 +1,220 @@
+package diagnostics
+
+// Tool names in Claude Code's tool fields (issue #29): `tools` and
+// `disallowedTools` of a subagent, `allowed-tools` and `disallowed-tools`
+// of a skill or command. Claude Code's names are the exact strings its
+// tools reference documents; a name that is none of them (and no
+// mcp__server__tool name) matches no tool. Only near misses of a built-in
+// name are reported: another word may be a tool of a consumer ahpls does
+// not know, but 'Grepp' or 'read' is a typo.
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// toolNameRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var toolNameRules = []*Rule{toolUnknown, toolBoth, ccagentSkillMissing}
+
+var toolUnknown = &Rule{
+	ID:       "tool/unknown",
+	Summary:  "A tool name in `tools`, `disallowedTools`, `allowed-tools` or `disallowed-tools` that is a near miss of a Claude Code tool (`Grepp`, `read`): it names no tool.",
+	Kinds:    "ccagent, skill, cmd",
+	Severity: "CC ? (the entry grants or denies nothing; no loader message): Info.",
+	Evidence: []Evidence{
+		{"CC", "?", "code.claude.com/docs/en/tools-reference: \"The tool names are the exact strings you use in permission rules, subagent tool lists, and hook matchers\"; `claude plugin validate` 2.1.332 says nothing about `tools: Grepp` in a plugin agent"},
+	},
+}
+
+var toolBoth = &Rule{
+	ID:       "tool/both",
+	Summary:  "A tool listed both in a subagent's `tools` and its `disallowedTools` (or a skill's or command's `allowed-tools` and `disallowed-tools`).",
+	Kinds:    "ccagent, skill, cmd",
+	Severity: "subagent: CC LOSE (the tool is removed) · skill, command: CC ? (Info).",
+	Evidence: []Evidence{
+		{"CC", "LOSE", "code.claude.com/docs/en/sub-agents, supported frontmatter fields: disallowedTools \"Tools to deny, removed from inherited or specified list\""},
+	},
+}
+
+// ccTools are Claude Code's built-in tool names (tools reference, and the
+// names Claude Code 2.1.332 still accepts: Task for Agent, MultiEdit, LS,
+// NotebookRead, BashOutput, KillShell).
+var ccTools = []string{
+	"Agent", "AskUserQuestion", "Bash", "CronCreate", "CronDelete", "CronList", "Edit", "EnterPlanMode",
+	"EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "ListMcpResourcesTool", "LSP", "Monitor",
+	"NotebookEdit", "PowerShell", "Read", "ReadMcpResourceTool", "SendMessage", "Skill", "TaskCreate", "TaskGet",
+	"TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoWrite", "ToolSearch",
+	"WebFetch", "WebSearch", "Write",
+	"Task", "MultiEdit", "LS", "NotebookRead", "BashOutput", "KillShell", "SlashCommand",
+}
+
+// toolEntry is one entry of a tool field: its tool name (before any
+// `(specifier)`) and where it is.
+type toolEntry struct {
+	entry, name string
+	span        model.Span
+	exact       bool // span is the entry's own text (a fix can replace the name)
+}
+
+// toolField splits a tool field into entries: a list, or a string of
+// comma- or space-separated entries.
+func (m *mdFile) toolField(f *mdField) []toolEntry {
+	var out []toolEntry
+	add := func(entry string, span model.Span, exact bool) {
+		name := entry
+		if i := strings.IndexByte(name, '('); i >= 0 {
+			name = name[:i]
+		}
+		out = append(out, toolEntry{entry: entry, name: strings.TrimSpace(name), span: span, exact: exact})
+	}
+	switch f.v.Kind {
+	case yaml.ScalarNode:
+		s, ok := str(f.v)
+		if !ok {
+			return nil
+		}
+		src := m.valueText(f)
+		off, exact := 0, src == s
+		if !exact && len(src) == len(s)+2 && (src[0] == '"' || src[0] == '\'') && src[1:len(src)-1] == s {
+			off, exact = 1, true // quoted without escapes
+		}
+		for _, e := range toolEntries(s) {
+			span := f.valSpan
+			if exact {
+				span = model.Span{Start: f.valSpan.Start + off + e[0], End: f.valSpan.Start + off + e[1]}
+			}
+			add(s[e[0]:e[1]], span, exact)
+		}
+	case yaml.SequenceNode:
+		for _, it := range f.v.Content {
+			if s, ok := str(it); ok {
+				span := m.doc.span(it)
+				exact := strings.HasPrefix(string(m.text[span.Start:span.End]), s)
+				if exact { // a plain item: its own text (a flow item's span runs on)
+					span.End = span.Start + len(s)
+				}
+				add(s, span, exact)
+			}
+		}
+	}
+	return out
+}
+
+// toolNames checks the tool fields of a subagent, skill or command.
+func (m *mdFile) toolNames() {
+	var allowKey, denyKey string
+	switch m.kind {
+	case model.KindClaudeAgent:
+		allowKey, denyKey = "tools", "disallowedTools"
+	case model.KindSkill, model.KindCommand:
+		allowKey, denyKey = "allowed-tools", "disallowed-tools"
+	default:
+		return
+	}
+	fields := map[string][]toolEntry{}
+	for _, key := range []string{allowKey, denyKey} {
+		f := m.field(key)
+		if f == nil || f.dupIndex > 0 {
+			continue
+		}
+		fields[key] = m.toolField(f)
+		for _, e := range fields[key] {
+			m.toolName(key, e)
+		}
+	}
+	denied := map[string]bool{}
+	for _, e := range fields[denyKey] {
+		denied[e.entry] = true
+	}
+	v := model.Verdicts{model.TargetClaudeCode: model.Lose}
+	msg := "{T} remove{s} " + "%s" + " from this subagent: it is also in 'disallowedTools'."
+	if m.kind != model.KindClaudeAgent {
+		v = model.Verdicts{model.TargetClaudeCode: model.Unknown}
+		msg = "%s is both allowed and disallowed here; {T} may deny it."
+	}
+	for _, e := range fields[allowKey] {
+		if denied[e.entry] {
+			m.report(toolBoth, e.span, v, strings.Replace(msg, "%s", q(e.entry), 1))
+		}
+	}
+}
+
+func (m *mdFile) toolName(key string, e toolEntry) {
+	n := e.name
+	if n == "" || contains(ccTools, n) || strings.HasPrefix(n, "mcp__") || strings.ContainsAny(n, "*/.:") {
+		return
+	}
+	best := closest(n, ccTools, 2)
+	if best == "" || len(n) < 3 {
+		return
+	}
+	var fixes []model.Fix
+	if e.exact {
+		fixes = append(fixes, model.Fix{Title: "Change to '" + best + "'", Preferred: true,
+			Edits: []model.Edit{{Span: model.Span{Start: e.span.Start, End: e.span.Start + len(n)}, NewText: best}}})
+	}
+	m.report(toolUnknown, e.span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
+		"{T} {has} no tool "+q(n)+" (in '"+key+"'); did you mean '"+best+"'?", fixes...)
+}
+
+var ccagentSkillMissing = &Rule{
+	ID:       "ccagent/skill-missing",
+	Summary:  "A subagent's `skills:` entry names no skill folder of its workspace (`.claude/skills/`) or plugin (`skills/`), though that folder exists.",
+	Kinds:    "ccagent",
+	Severity: "CC ? (not preloaded; `claude plugin validate` 2.1.332 says nothing, and the skill may be the user's own): Info.",
+}
+
+// skillDirs are the skill folders a subagent's `skills:` names resolve
+// against: its plugin's skills/, or the .claude/skills/ beside its .claude/.
+func (m *mdFile) skillDirs() []string {
+	if f, root := model.PluginOf(m.f.Path, m.f.Layout); f != model.FormatNone {
+		return []string{jJoin(root, "skills")}
+	}
+	if i := strings.LastIndex(m.f.Path, ".claude/agents/"); i >= 0 {
+		return []string{m.f.Path[:i] + ".claude/skills"}
+	}
+	return nil
+}
+
+// agentSkills reports `skills:` entries that no skill folder holds, when
+// the folder exists (without one the skills are likely the user's).
+func (m *mdFile) agentSkills() {
+	f := m.field("skills")
+	lister, ok := m.f.FS.(WorkspaceLister)
+	if f == nil || f.dupIndex > 0 || m.kind != model.KindClaudeAgent || !ok {
+		return
+	}
+	var names []string
+	for _, d := range m.skillDirs() {
+		ents, err := lister.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	for _, e := range m.toolField(f) {
+		n := e.entry
+		if n == "" || strings.ContainsAny(n, ":/*") || contains(names, n) {
+			continue
+		}
+		msg := "{T} find{s} no skill " + q(n) + " to preload: no folder of that name in " + q(strings.Join(m.skillDirs(), ", ")) + "."
+		var fixes []model.Fix
+		if best := closest(n, names, 2); best != "" {
+			msg = "{T} find{s} no skill " + q(n) + " to preload (did you mean '" + best + "'?)."
+			if e.exact {
+				fixes = append(fixes, model.Fix{Title: "Change to '" + best + "'", Preferred: true, Edits: []model.Edit{{Span: e.span, NewText: best}}})
+			}
+		}
+		m.report(ccagentSkillMissing, e.span, model.Verdicts{model.TargetClaudeCode: model.Unknown}, msg, fixes...)
+	}
+}
