@@ -40,6 +40,8 @@ var secDestructive = &Rule{
 
 var secPlainHTTP = &Rule{
 	ID:       "security/plain-http",
+	Fix:      FixUnsafe,
+	FixWhy:   "changes the address the client connects to; the server may not serve https",
 	Summary:  "A remote MCP server or an `http` hook at a plain `http://` URL on another machine (loopback addresses are fine).",
 	Kinds:    "mcp, plugin (`mcpServers`), hooks, settings",
 	Severity: "Warning [I]; risk: tool calls, their results and any `headers` credential cross the network unencrypted, readable and changeable by anyone on the path.",

@@ -21,6 +21,8 @@ var toolNameRules = []*Rule{toolUnknown, toolBoth, ccagentSkillMissing}
 
 var toolUnknown = &Rule{
 	ID:       "tool/unknown",
+	Fix:      FixUnsafe,
+	FixWhy:   "a guess at the tool meant",
 	Summary:  "A tool name in `tools`, `disallowedTools`, `allowed-tools` or `disallowed-tools` that is a near miss of a Claude Code tool (`Grepp`, `read`): it names no tool.",
 	Kinds:    "ccagent, skill, cmd",
 	Severity: "CC ? (the entry grants or denies nothing; no loader message): Info.",
@@ -162,6 +164,8 @@ func (m *mdFile) toolName(key string, e toolEntry) {
 
 var ccagentSkillMissing = &Rule{
 	ID:       "ccagent/skill-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "a guess at the skill meant",
 	Summary:  "A subagent's `skills:` entry names no skill folder of its workspace (`.claude/skills/`) or plugin (`skills/`), though that folder exists.",
 	Kinds:    "ccagent",
 	Severity: "CC ? (not preloaded; `claude plugin validate` 2.1.332 says nothing, and the skill may be the user's own): Info.",
