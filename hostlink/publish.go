@@ -281,6 +281,9 @@ func (p *publisher) entryLocked() (wire.SessionActiveClient, bool) {
 			pubs[pe.ID] = &pubPlugin{id: pe.ID, folder: f, source: src, served: sp, nonce: pe.Nonce}
 			entry.Customizations = append(entry.Customizations, toWire(pe))
 		}
+		// Trust first: a version this publication supersedes is kept
+		// only under the folder's current trust (withdrawal wins).
+		p.served.SetTrusted(f.key, f.tools.Trusted())
 		p.served.Publish(served)
 	}
 	p.st.pubs = pubs
