@@ -2,6 +2,8 @@ package hostlink
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,4 +84,47 @@ func TestTrustRevokedWithdrawsKeptCommandPlugins(t *testing.T) {
 	assert.Equal(t, int64(virtualplugin.CodeNotFound), rpcCode(err))
 	_, err = h.readAt(skill, "")
 	require.NoError(t, err, "the current tree is served as before")
+}
+
+// The .mcp.json served without client-disabled servers (0.8) is made from
+// the workspace's .mcp.json: deleting that file withdraws the kept
+// versions carrying the filtered copy too.
+func TestFilteredMCPWithdrawnWithItsSource(t *testing.T) {
+	ws := workspace(t)
+	b, err := virtualplugin.NewBuilder(ws, virtualplugin.Options{})
+	require.NoError(t, err)
+	srv := virtualplugin.NewServer()
+	publish := func(nonce string) *virtualplugin.Plugin {
+		snap, err := b.Build()
+		require.NoError(t, err)
+		served := &virtualplugin.Snapshot{Folder: snap.Folder, Key: snap.Key}
+		var proj *virtualplugin.Plugin
+		for _, p := range snap.Plugins {
+			if p.Name == "proj" {
+				p = withoutServers(p, []string{"web"}, nonce)
+				proj = p
+			}
+			served.Plugins = append(served.Plugins, p)
+		}
+		require.NotNil(t, proj)
+		srv.Publish(served)
+		return proj
+	}
+	old := publish("sha256-1")
+	edit := func(rel, text string) {
+		p := filepath.Join(ws, filepath.FromSlash(rel))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		b.Changed(p)
+	}
+	edit(".github/skills/lint/SKILL.md", lintSkill+"\nv2\n")
+	publish("sha256-2")
+	_, err = srv.ReadAt(old.URI+"/.mcp.json", old.Nonce, "")
+	require.NoError(t, err, "kept")
+
+	p := filepath.Join(ws, ".mcp.json")
+	require.NoError(t, os.Remove(p))
+	b.Changed(p)
+	publish("sha256-3")
+	_, err = srv.ReadAt(old.URI+"/.mcp.json", old.Nonce, "")
+	require.Error(t, err, "withdrawn with the file it was made from")
 }

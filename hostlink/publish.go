@@ -457,7 +457,13 @@ func withoutServers(p *virtualplugin.Plugin, omitted []string, nonce string) *vi
 			delete(servers, n)
 		}
 		data := rebuild(servers)
-		files = append(files, &virtualplugin.File{VPath: f.VPath, Data: data, Sum: sha256.Sum256(data), Size: int64(len(data))})
+		// Made from the workspace's .mcp.json: a kept version carrying it
+		// is withdrawn with that file (virtualplugin/keep.go).
+		from := append([]string(nil), f.From...)
+		if f.Source != "" {
+			from = append(from, f.Source)
+		}
+		files = append(files, &virtualplugin.File{VPath: f.VPath, Data: data, Sum: sha256.Sum256(data), Size: int64(len(data)), From: from})
 	}
 	var names []string
 	for _, n := range p.MCPServers {
