@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -115,9 +116,9 @@ func (s *Server) KeptBytes() int64 {
 
 // supersede keeps a plugin version a new publication replaced (or left
 // out), unless withdrawal forbids it. present is what the new publication
-// carries of the folder (publishedSources).
-func (k *keepState) supersede(key, folderKey string, p *Plugin, root string, present map[string]bool) {
-	if k.versions <= 0 || !carriedBy(p, present) {
+// carries of the folder (publishedSources), computed on first use.
+func (k *keepState) supersede(key, folderKey string, p *Plugin, root string, present func() map[string]bool) {
+	if k.versions <= 0 || !carriedBy(p, present()) {
 		return
 	}
 	commands := carriesCommands(p)
@@ -199,7 +200,11 @@ func (k *keepState) find(key, nonce string) *keptVersion {
 // publishedSources is every workspace file a snapshot carries, directly
 // or merged into a generated file.
 func publishedSources(snap *Snapshot) map[string]bool {
-	present := map[string]bool{}
+	n := 0
+	for _, p := range snap.Plugins {
+		n += len(p.Files)
+	}
+	present := make(map[string]bool, n)
 	for _, p := range snap.Plugins {
 		for _, f := range p.Files {
 			if f.Source != "" {
@@ -235,31 +240,36 @@ func carriesCommands(p *Plugin) bool {
 	if len(p.MCPServers) > 0 {
 		return true
 	}
+	// One pass over the files, without building the plugin's index: a
+	// superseded tree is often never read again.
 	for _, f := range p.Files {
 		if f.VPath == ".mcp.json" || strings.HasPrefix(f.VPath, "hooks/") {
 			return true
 		}
-	}
-	for _, m := range model.ManifestPaths {
-		f, ok := p.File(m)
-		if !ok {
-			continue
-		}
-		data := f.Data
-		if data == nil {
-			var err error
-			if data, err = ReadSource(f); err != nil {
-				return true
-			}
-		}
-		var man map[string]json.RawMessage
-		if json.Unmarshal(data, &man) != nil {
+		if slices.Contains(model.ManifestPaths, f.VPath) && manifestDeclaresCommands(f) {
 			return true
 		}
-		for _, k := range []string{"hooks", "mcpServers"} {
-			if v, ok := man[k]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-				return true
-			}
+	}
+	return false
+}
+
+// manifestDeclaresCommands: the manifest has hooks or mcpServers, or
+// cannot be read.
+func manifestDeclaresCommands(f *File) bool {
+	data := f.Data
+	if data == nil {
+		var err error
+		if data, err = ReadSource(f); err != nil {
+			return true
+		}
+	}
+	var man map[string]json.RawMessage
+	if json.Unmarshal(data, &man) != nil {
+		return true
+	}
+	for _, k := range []string{"hooks", "mcpServers"} {
+		if v, ok := man[k]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return true
 		}
 	}
 	return false

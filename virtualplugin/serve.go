@@ -86,10 +86,28 @@ func NewServer() *Server {
 func (s *Server) Publish(snap *Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	present := publishedSources(snap)
+	// What this publication carries, computed only when some version is
+	// kept or superseded (an unchanged republish costs nothing more).
+	var present map[string]bool
+	carried := func() map[string]bool {
+		if present == nil {
+			present = publishedSources(snap)
+		}
+		return present
+	}
 	// Withdrawal first: no kept version carries a file this publication
-	// no longer does.
-	s.keep.filter(snap.Key, func(v *keptVersion) bool { return carriedBy(v.p, present) })
+	// no longer does. Every kept version's files were all in the previous
+	// publication (checked when it was kept, and at each publication
+	// since), so only a file that left the previous publication can
+	// withdraw one: when none did, the kept versions are not walked.
+	if s.keep.count > 0 {
+		for k, old := range s.plugins {
+			if len(k) > len(snap.Key) && k[:len(snap.Key)+1] == snap.Key+"/" && !carriedBy(old, carried()) {
+				s.keep.filter(snap.Key, func(v *keptVersion) bool { return carriedBy(v.p, carried()) })
+				break
+			}
+		}
+	}
 	next := make(map[string]*Plugin, len(snap.Plugins))
 	for _, p := range snap.Plugins {
 		next[snap.Key+"/"+p.Name] = p
@@ -97,7 +115,7 @@ func (s *Server) Publish(snap *Snapshot) {
 	for k, old := range s.plugins {
 		if len(k) > len(snap.Key) && k[:len(snap.Key)+1] == snap.Key+"/" {
 			if p, ok := next[k]; !ok || p.Nonce != old.Nonce {
-				s.keep.supersede(k, snap.Key, old, s.roots[k], present)
+				s.keep.supersede(k, snap.Key, old, s.roots[k], carried)
 			}
 			delete(s.plugins, k)
 			delete(s.roots, k)
