@@ -255,3 +255,31 @@ func remove(t testing.TB, b *Builder, root, rel string) {
 	require.NoError(t, os.Remove(p))
 	b.Changed(p)
 }
+
+// A version published again is current, not kept twice: A, B, A keeps B
+// only, and A's nonce reads the current tree.
+func TestRepublishedVersionIsCurrentNotKept(t *testing.T) {
+	root := sampleWorkspace(t, t.TempDir())
+	b, snap := build(t, root)
+	srv := NewServer()
+	srv.Publish(snap)
+	a := pluginNamed(t, snap, "toolbox")
+	edit(t, b, root, "plugins/toolbox/skills/fmt/notes.txt", "b")
+	bv := pluginNamed(t, republish(t, b, srv), "toolbox")
+	remove(t, b, root, "plugins/toolbox/skills/fmt/notes.txt")
+	cur := pluginNamed(t, republish(t, b, srv), "toolbox")
+	require.Equal(t, a.Nonce, cur.Nonce)
+	assert.Equal(t, 0, srv.KeptVersions(), "B carried notes.txt, which left: withdrawn; A is current")
+
+	edit(t, b, root, "plugins/toolbox/skills/fmt/SKILL.md", "---\nname: fmt\ndescription: Format, v2.\n---\n")
+	republish(t, b, srv)
+	edit(t, b, root, "plugins/toolbox/skills/fmt/SKILL.md", "---\nname: fmt\ndescription: Format.\n---\n")
+	cur = pluginNamed(t, republish(t, b, srv), "toolbox")
+	require.Equal(t, a.Nonce, cur.Nonce)
+	assert.Equal(t, 1, srv.KeptVersions(), "only the v2 version is kept")
+	res, err := srv.ResolveAt(a.URI, a.Nonce)
+	require.NoError(t, err)
+	assert.Equal(t, a.Nonce, res.Etag)
+	_, err = srv.ResolveAt(bv.URI, bv.Nonce)
+	requireCode(t, err, CodeNotFound)
+}
