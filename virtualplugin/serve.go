@@ -140,11 +140,6 @@ func (s *Server) Plugin(uri string) (*Plugin, bool) {
 	return p, ok
 }
 
-func (s *Server) lookup(uri string) (p *Plugin, root, vpath string, err error) {
-	p, root, vpath, _, err = s.lookupAt(uri, "")
-	return p, root, vpath, err
-}
-
 // lookupAt finds the plugin version a request names: the current one when
 // nonce is empty or the current nonce, else a kept version (kept true).
 func (s *Server) lookupAt(uri, nonce string) (p *Plugin, root, vpath string, kept bool, err error) {
