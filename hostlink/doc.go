@@ -16,8 +16,13 @@
 //   - publish.go: the entry (tools + one ClientPluginCustomization per
 //     virtual plugin, enablement through enablement.Publication), the served
 //     trees (a filtered .mcp.json when the 0.8 dialect must leave a
-//     client-disabled server out), exclusion diagnostics;
-//   - serve.go: the host's reverse resource* requests (read-only);
+//     client-disabled server out), exclusion diagnostics, and each
+//     folder's trust handed to the served set before every publication
+//     (an untrusted folder keeps no superseded version carrying hooks or
+//     MCP servers: virtualplugin/keep.go);
+//   - serve.go: the host's reverse resource* requests (read-only; a
+//     request naming a nonce in _meta["x-ahpls/nonce"] reads that kept
+//     version);
 //   - loaddiag.go: container `load` and MCP server `state` → diagnostics on
 //     workspace files, one per failure however many sessions report it;
 //   - toggle.go: enablement rows and toggle routing (local store vs host);

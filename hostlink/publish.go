@@ -281,6 +281,9 @@ func (p *publisher) entryLocked() (wire.SessionActiveClient, bool) {
 			pubs[pe.ID] = &pubPlugin{id: pe.ID, folder: f, source: src, served: sp, nonce: pe.Nonce}
 			entry.Customizations = append(entry.Customizations, toWire(pe))
 		}
+		// Trust first: a version this publication supersedes is kept
+		// only under the folder's current trust (withdrawal wins).
+		p.served.SetTrusted(f.key, f.tools.Trusted())
 		p.served.Publish(served)
 	}
 	p.st.pubs = pubs
@@ -454,7 +457,13 @@ func withoutServers(p *virtualplugin.Plugin, omitted []string, nonce string) *vi
 			delete(servers, n)
 		}
 		data := rebuild(servers)
-		files = append(files, &virtualplugin.File{VPath: f.VPath, Data: data, Sum: sha256.Sum256(data), Size: int64(len(data))})
+		// Made from the workspace's .mcp.json: a kept version carrying it
+		// is withdrawn with that file (virtualplugin/keep.go).
+		from := append([]string(nil), f.From...)
+		if f.Source != "" {
+			from = append(from, f.Source)
+		}
+		files = append(files, &virtualplugin.File{VPath: f.VPath, Data: data, Sum: sha256.Sum256(data), Size: int64(len(data)), From: from})
 	}
 	var names []string
 	for _, n := range p.MCPServers {

@@ -20,6 +20,19 @@ import (
 type uriParams struct {
 	URI      string `json:"uri"`
 	Encoding string `json:"encoding"`
+	// Meta may name the plugin version to read (virtualplugin.MetaNonce):
+	// AHP has no field for it, and a kept version is read only by nonce.
+	Meta map[string]json.RawMessage `json:"_meta"`
+}
+
+// nonce is the plugin version the request names; "" for the current one
+// (also when the key's value is not a string).
+func (p uriParams) nonce() string {
+	var n string
+	if raw, ok := p.Meta[virtualplugin.MetaNonce]; ok && json.Unmarshal(raw, &n) == nil {
+		return n
+	}
+	return ""
 }
 
 // resources answers the host's resource* requests from the served trees.
@@ -36,7 +49,7 @@ func (r resources) register(c *ahpclient.Client) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := r.served.Resolve(p.URI)
+		res, err := r.served.ResolveAt(p.URI, p.nonce())
 		return res, mapServeError(err)
 	})
 	c.Handle(wire.MethodResourceList, func(_ context.Context, raw json.RawMessage) (any, error) {
@@ -44,7 +57,7 @@ func (r resources) register(c *ahpclient.Client) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := r.served.List(p.URI)
+		res, err := r.served.ListAt(p.URI, p.nonce())
 		return res, mapServeError(err)
 	})
 	c.Handle(wire.MethodResourceRead, func(_ context.Context, raw json.RawMessage) (any, error) {
@@ -56,7 +69,7 @@ func (r resources) register(c *ahpclient.Client) {
 			return nil, ahpclient.NewError(ahpclient.CodeInvalidParams, "encoding must be utf-8 or base64", nil)
 		}
 		// Encoded once per content hash and framed as is (issue 16).
-		res, err := r.served.ReadJSON(p.URI, p.Encoding)
+		res, err := r.served.ReadJSONAt(p.URI, p.nonce(), p.Encoding)
 		if err != nil {
 			return nil, mapServeError(err)
 		}

@@ -86,3 +86,48 @@ func BenchmarkMemory10kSkills(b *testing.B) {
 		runtime.KeepAlive(srv)
 	}
 }
+
+// BenchmarkPublishKeeping10kSkills: one skill edited, rebuilt and
+// published while the superseded versions are kept (withdrawal check over
+// every kept version included); "off" is the same with keeping disabled.
+func BenchmarkPublishKeeping10kSkills(b *testing.B) {
+	for _, keep := range []bool{true, false} {
+		name := "on"
+		if !keep {
+			name = "off"
+		}
+		b.Run(name, func(b *testing.B) {
+			root := manySkills(b, 10000)
+			bl, err := NewBuilder(root, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv := NewServer()
+			if !keep {
+				srv.SetKeepLimits(0, 0)
+			}
+			snap, err := bl.Build()
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv.Publish(snap)
+			p := filepath.Join(root, ".github/skills/skill-00042/SKILL.md")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if err := os.WriteFile(p, []byte(fmt.Sprintf("---\nname: skill-00042\ndescription: edit %d\n---\n", i)), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				bl.Changed(p)
+				snap, err := bl.Build()
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				srv.Publish(snap)
+			}
+			b.ReportMetric(float64(srv.KeptVersions()), "kept")
+			b.ReportMetric(float64(srv.KeptBytes()), "keptBytes")
+		})
+	}
+}

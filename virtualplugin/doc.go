@@ -18,4 +18,13 @@
 // climb or smuggle separators through escapes, and a file that became a
 // symlink leaving the workspace folder, or a device, is refused. The trees
 // are read-only.
+//
+// Kept versions (keep.go): a host may capture a plugin at a nonce (an
+// automation) and read it after the plugin changed, so a tree a new
+// publication replaces stays readable for requests naming its nonce in
+// _meta["x-ahpls/nonce"] (AHP has no field for it, and plugin URIs carry
+// no nonce), bounded by DefaultKeepVersions per plugin and
+// DefaultKeepBytes in all, oldest first. Withdrawal wins: a deleted or
+// excluded file, and in a folder without workspace trust any hooks or MCP
+// servers, leave every kept version.
 package virtualplugin

@@ -77,7 +77,15 @@ func (c *encCache) put(k encKey, raw json.RawMessage) {
 // regular file of the published size (the content itself was hashed when
 // it was encoded).
 func (s *Server) ReadJSON(uri, encoding string) (json.RawMessage, error) {
-	p, root, vpath, err := s.lookup(uri)
+	return s.ReadJSONAt(uri, "", encoding)
+}
+
+// ReadJSONAt is ReadJSON in the plugin version with that nonce. A kept
+// version's file whose content changed on disk is answered from the cache
+// when the host read that content before (the key is its hash), as long
+// as the file is still there (keep.go).
+func (s *Server) ReadJSONAt(uri, nonce, encoding string) (json.RawMessage, error) {
+	p, root, vpath, kept, err := s.lookupAt(uri, nonce)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +94,10 @@ func (s *Server) ReadJSON(uri, encoding string) (json.RawMessage, error) {
 		return nil, notFound(uri)
 	}
 	key := encKey{sum: f.Sum, base64: encoding == "base64", contentType: contentType(vpath)}
-	if raw, ok := s.enc.get(key); ok && stillPublished(f, root) {
+	if raw, ok := s.enc.get(key); ok && (stillPublished(f, root) || kept && stillThere(f, root)) {
 		return raw, nil
 	}
-	res, err := s.Read(uri, encoding)
+	res, err := s.ReadAt(uri, nonce, encoding)
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,10 @@ type File struct {
 	Data    []byte   // content kept in memory: generated files and open buffers
 	Sum     [32]byte // sha256 of the content
 	Size    int64
+	// From are the absolute paths of the workspace files a generated file
+	// was made of (merged hooks), so a kept version carrying it is
+	// withdrawn when one of them is deleted or excluded (keep.go).
+	From []string
 }
 
 // Plugin is one published plugin tree. It is immutable once built.
@@ -653,6 +657,7 @@ func (b *Builder) mergeHooks(hooks []*entry, exclude func(rel, reason string)) *
 	}
 	merged := map[string][]json.RawMessage{}
 	version := json.RawMessage(nil)
+	var from []string
 	for _, e := range hooks {
 		text := e.data
 		if text == nil {
@@ -669,6 +674,7 @@ func (b *Builder) mergeHooks(hooks []*entry, exclude func(rel, reason string)) *
 			exclude(e.rel, "cannot be merged with the other hook files: "+err.Error())
 			continue
 		}
+		from = append(from, e.file.Source)
 		if doc.Version != nil {
 			version = doc.Version
 		}
@@ -684,7 +690,9 @@ func (b *Builder) mergeHooks(hooks []*entry, exclude func(rel, reason string)) *
 	if err != nil {
 		return nil
 	}
-	return generated("hooks/hooks.json", data)
+	f := generated("hooks/hooks.json", data)
+	f.From = from
+	return f
 }
 
 func generated(vpath string, data []byte) *File {

@@ -70,26 +70,59 @@ type Server struct {
 	mu      sync.RWMutex
 	plugins map[string]*Plugin // by "<folderKey>/<name>"
 	roots   map[string]string  // plugin key → workspace folder its files must stay in
+	keep    keepState          // superseded versions still readable by nonce (keep.go)
 	enc     encCache           // encoded reads by content hash (readcache.go)
 }
 
 // NewServer returns an empty server.
 func NewServer() *Server {
-	return &Server{plugins: map[string]*Plugin{}, roots: map[string]string{}, enc: encCache{limit: DefaultReadCacheBytes}}
+	return &Server{plugins: map[string]*Plugin{}, roots: map[string]string{}, enc: encCache{limit: DefaultReadCacheBytes},
+		keep: keepState{byKey: map[string][]*keptVersion{}, versions: DefaultKeepVersions, limit: DefaultKeepBytes, untrusted: map[string]bool{}}}
 }
 
-// Publish replaces what is served for a snapshot's folder.
+// Publish replaces what is served for a snapshot's folder. A plugin
+// version it replaces or leaves out stays readable by its nonce, within
+// the bounds, unless withdrawn (keep.go).
 func (s *Server) Publish(snap *Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for k := range s.plugins {
+	// What this publication carries, computed only when some version is
+	// kept or superseded (an unchanged republish costs nothing more).
+	var present map[string]bool
+	carried := func() map[string]bool {
+		if present == nil {
+			present = publishedSources(snap)
+		}
+		return present
+	}
+	// Withdrawal first: no kept version carries a file this publication
+	// no longer does. Every kept version's files were all in the previous
+	// publication (checked when it was kept, and at each publication
+	// since), so only a file that left the previous publication can
+	// withdraw one: when none did, the kept versions are not walked.
+	if s.keep.count > 0 {
+		for k, old := range s.plugins {
+			if len(k) > len(snap.Key) && k[:len(snap.Key)+1] == snap.Key+"/" && !carriedBy(old, carried()) {
+				s.keep.filter(snap.Key, func(v *keptVersion) bool { return carriedBy(v.p, carried()) })
+				break
+			}
+		}
+	}
+	next := make(map[string]*Plugin, len(snap.Plugins))
+	for _, p := range snap.Plugins {
+		next[snap.Key+"/"+p.Name] = p
+	}
+	for k, old := range s.plugins {
 		if len(k) > len(snap.Key) && k[:len(snap.Key)+1] == snap.Key+"/" {
+			if p, ok := next[k]; !ok || p.Nonce != old.Nonce {
+				s.keep.supersede(k, snap.Key, old, s.roots[k], carried)
+			}
 			delete(s.plugins, k)
 			delete(s.roots, k)
 		}
 	}
-	for _, p := range snap.Plugins {
-		key := snap.Key + "/" + p.Name
+	for key, p := range next {
+		s.keep.drop(key, p.Nonce) // current again
 		s.plugins[key] = p
 		s.roots[key] = snap.Folder
 	}
@@ -107,27 +140,38 @@ func (s *Server) Plugin(uri string) (*Plugin, bool) {
 	return p, ok
 }
 
-func (s *Server) lookup(uri string) (p *Plugin, root, vpath string, err error) {
+// lookupAt finds the plugin version a request names: the current one when
+// nonce is empty or the current nonce, else a kept version (kept true).
+func (s *Server) lookupAt(uri, nonce string) (p *Plugin, root, vpath string, kept bool, err error) {
 	key, vpath, err := parseURI(uri)
 	if err != nil {
 		if errors.Is(err, errNotVirtual) {
-			return nil, "", "", denied(uri, "ahpls serves only its own virtual:// plugin trees")
+			return nil, "", "", false, denied(uri, "ahpls serves only its own virtual:// plugin trees")
 		}
-		return nil, "", "", denied(uri, err.Error())
+		return nil, "", "", false, denied(uri, err.Error())
 	}
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	p, ok := s.plugins[key]
-	root = s.roots[key]
-	s.mu.RUnlock()
-	if !ok {
-		return nil, "", "", notFound(uri)
+	if ok && (nonce == "" || nonce == p.Nonce) {
+		return p, s.roots[key], vpath, false, nil
 	}
-	return p, root, vpath, nil
+	if nonce != "" {
+		if v := s.keep.find(key, nonce); v != nil {
+			return v.p, v.root, vpath, true, nil
+		}
+		return nil, "", "", false, &Error{CodeNotFound, "not found: " + uri + " (version " + nonce + " is not kept)"}
+	}
+	return nil, "", "", false, notFound(uri)
 }
 
 // Resolve answers resourceResolve.
-func (s *Server) Resolve(uri string) (*ResolveResult, error) {
-	p, _, vpath, err := s.lookup(uri)
+func (s *Server) Resolve(uri string) (*ResolveResult, error) { return s.ResolveAt(uri, "") }
+
+// ResolveAt answers resourceResolve in the plugin version with that nonce
+// (empty: the current one).
+func (s *Server) ResolveAt(uri, nonce string) (*ResolveResult, error) {
+	p, _, vpath, _, err := s.lookupAt(uri, nonce)
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +191,11 @@ func (s *Server) Resolve(uri string) (*ResolveResult, error) {
 }
 
 // List answers resourceList: direct children of a directory.
-func (s *Server) List(uri string) (*ListResult, error) {
-	p, _, vpath, err := s.lookup(uri)
+func (s *Server) List(uri string) (*ListResult, error) { return s.ListAt(uri, "") }
+
+// ListAt answers resourceList in the plugin version with that nonce.
+func (s *Server) ListAt(uri, nonce string) (*ListResult, error) {
+	p, _, vpath, _, err := s.lookupAt(uri, nonce)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +217,13 @@ func (s *Server) List(uri string) (*ListResult, error) {
 
 // Read answers resourceRead. encoding is "utf-8", "base64" or empty (the
 // server picks utf-8 for valid UTF-8 text, base64 otherwise).
-func (s *Server) Read(uri, encoding string) (*ReadResult, error) {
-	p, root, vpath, err := s.lookup(uri)
+func (s *Server) Read(uri, encoding string) (*ReadResult, error) { return s.ReadAt(uri, "", encoding) }
+
+// ReadAt answers resourceRead in the plugin version with that nonce. A
+// kept version's workspace file is read from disk, and served only while
+// its content there is still the version's.
+func (s *Server) ReadAt(uri, nonce, encoding string) (*ReadResult, error) {
+	p, root, vpath, _, err := s.lookupAt(uri, nonce)
 	if err != nil {
 		return nil, err
 	}
