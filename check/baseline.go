@@ -12,7 +12,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/ahpls-dev/ahpls/wsfs"
 	"path/filepath"
 )
 
@@ -38,14 +38,9 @@ type Baseline struct {
 // (version 1), or the object without a version, or the bare list of
 // findings older releases printed.
 func LoadBaseline(path string) (*Baseline, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxBaselineSize {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, maxBaselineSize>>20)
-	}
-	b, err := os.ReadFile(path)
+	// Through the safe reader: a baseline usually sits in the repository,
+	// and a FIFO or a device named there must not hang the run.
+	b, err := wsfs.ReadFile(path, maxBaselineSize)
 	if err != nil {
 		return nil, err
 	}

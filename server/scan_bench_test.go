@@ -7,12 +7,12 @@ import (
 )
 
 // BenchmarkFirstScan runs the first scan of the workspace in
-// $AHPLS_BENCH_WS (make one with scripts/genskills) up to its $/progress
+// $AHPLS_BENCH_WS (make one with scripts/synthskills) up to its $/progress
 // end; skipped without it. For profiles: -benchtime=1x -cpuprofile.
 func BenchmarkFirstScan(b *testing.B) {
 	ws := os.Getenv("AHPLS_BENCH_WS")
 	if ws == "" {
-		b.Skip("set AHPLS_BENCH_WS to a workspace (scripts/genskills)")
+		b.Skip("set AHPLS_BENCH_WS to a workspace (scripts/synthskills)")
 	}
 	for b.Loop() {
 		c := newTestClient(b, clientSetup{folders: []string{ws}, caps: `{"window":{"workDoneProgress":true}}`, opts: Options{NoFSNotify: true}})

@@ -333,14 +333,17 @@ func TestGoTestTool(t *testing.T) {
 func TestProgressIsStreamedWhileRunning(t *testing.T) {
 	root := t.TempDir()
 	r := newTestRegistry(t, root, config(`{"name":"slow","command":{"argv":["ahplshelper","slow","5"]}}`))
-	var outputs []string
-	res := r.Run(context.Background(), "ahpls_slow", nil, func(p Progress) { outputs = append(outputs, p.Output) })
+	var updates []Progress
+	res := r.Run(context.Background(), "ahpls_slow", nil, func(p Progress) { updates = append(updates, p) })
 	require.True(t, res.Success, "%+v", res)
-	require.GreaterOrEqual(t, len(outputs), 2, "output arrived over ~750ms; expected several coalesced updates")
-	assert.Equal(t, res.Output, outputs[len(outputs)-1])
-	for i := 1; i < len(outputs); i++ {
-		assert.True(t, strings.HasPrefix(outputs[i], outputs[i-1]), "updates grow monotonically")
-		assert.NotEqual(t, outputs[i], outputs[i-1], "no update without new output")
+	require.GreaterOrEqual(t, len(updates), 2, "output arrived over ~750ms; expected several coalesced updates")
+	assert.Equal(t, res.Output, updates[len(updates)-1].Output)
+	for i := 1; i < len(updates); i++ {
+		prev, cur := updates[i-1], updates[i]
+		assert.True(t, strings.HasPrefix(cur.Output, prev.Output), "updates grow monotonically")
+		// An update brings new output, or only a new step (elapsed time).
+		assert.Equal(t, cur.Output != prev.Output, cur.OutputChanged, "OutputChanged says whether the output changed")
+		assert.True(t, cur.OutputChanged || cur.Step != prev.Step, "no update without new output or a new step")
 	}
 }
 

@@ -30,6 +30,7 @@ var writeAllowed = map[string]string{
 	"scripts/synthskills/main.go":                  "a development tool that writes a new synthetic tree, not part of ahpls",
 	"tools/testrun.go":                             "a temporary report file of a test run, in the temp folder",
 	"tools/testrun_node.go":                        "a temporary report file of a test run, in the temp folder",
+	"tools/testrun_jsreport.go":                    "a temporary report file of a test run, in the temp folder",
 	"tools/testdata/helper/main.go":                "a test helper program",
 	"demo/steps.go":                                "the demo's own state folder",
 }

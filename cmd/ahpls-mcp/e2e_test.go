@@ -359,7 +359,7 @@ func TestExplainResourcesAndPrompt(t *testing.T) {
 	res := call(t, cs, "explain", map[string]any{"rule": "skill/name-dir"})
 	structured(t, res, &ex)
 	assert.Equal(t, "skill/name-dir", ex.Rule.ID)
-	assert.Equal(t, "none", ex.Rule.Fix)
+	assert.Equal(t, "unsafe", ex.Rule.Fix, "the agent host and Claude Code load a skill under its name: setting it to the folder renames it for them")
 	assert.Equal(t, "warning", ex.Rule.Levels["vscode"])
 	assert.NotEmpty(t, ex.Rule.Evidence)
 	assert.Contains(t, ex.Markdown, "**Evidence:**")

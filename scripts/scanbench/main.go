@@ -5,7 +5,7 @@
 // came, the server process's CPU, and how long hovers on a file opened
 // right after initialized took while the scan ran.
 //
-//	go run ./scripts/scanbench -ahpls /tmp/ahpls -ws /tmp/ws10k -open .github/skills/skill-00001/SKILL.md
+//	go run ./scripts/scanbench -ahpls /tmp/ahpls -ws /tmp/ws10k -open g0000/.claude/skills/skill-00001/SKILL.md
 package main
 
 import (
