@@ -272,28 +272,35 @@ var clientSeq atomic.Int64
 // follows with write-ahead reconciliation, joins sessions, and answers the
 // host's reverse requests. Create with New, drive with Run.
 //
-// It is four parts, one job and one lock each, whose methods it offers:
+// It is made of parts, one job each, whose methods it offers; each keeps
+// its mutable state in one struct with the guard named at the field:
 //
 //   - connection (conn.go, requests.go, inbound.go): the socket, handshake,
-//     reconnect, keepalive, client→host requests and host→client requests
-//     under the request budget. Its lock guards connState only.
-//   - mirror (mirror.go): per-channel confirmed state, pending optimistic
-//     actions, the negotiated dialect. Its lock guards mirrorState.
+//     reconnect, keepalive and client→host requests. Its lock guards
+//     connState only.
+//   - hostRequests (inbound.go): host→client requests under the request
+//     budget (Handle). Its lock guards the handlers.
+//   - mirror (mirror.go): per-channel confirmed and rendered state,
+//     reconciliation of echoes and rejections, the handshake's and
+//     reconnect's recoveries, HostMeta. Its lock guards mirrorState and
+//     every channelState in it.
+//   - dispatcher (dispatch.go): this client's own actions — Dispatch,
+//     the active-client assertion, the outbox that writes them in clientSeq
+//     order, and the rollback of actions never echoed. No state lock of its
+//     own: it puts actions on the mirror's pending lists under mirror.mu.
 //   - negotiated (negotiated.go): the protocol version, its dialect and
 //     the enablement shape learnt from the host's state.
 //   - sessionList (sessions.go): the host's typed session summaries.
 //   - joiner (join.go): which sessions and chats to follow. Its lock guards
 //     joinState; it hears what the mirror saw through its inbox.
 //
-// Lock order: joiner.mu, then mirror.mu, then the leaves (connection.mu,
-// sessionList.mu, the joiner's inbox, the event queue, the rpcConn's locks).
-// No lock is held while a frame is written (sends are queued in a deferred
-// list and run after unlock) nor while a listener runs (events go through
-// the queue's own goroutine).
+// The lock order is in the package comment (doc.go).
 type Client struct {
 	*connection
+	*hostRequests
 	*negotiated
 	*mirror
+	*dispatcher
 	*joiner
 	sessions *sessionList
 
@@ -329,16 +336,24 @@ func New(opts Options) (*Client, error) {
 	setDefaults(&opts)
 	log := opts.Logger.With("part", "ahpclient")
 	c := &Client{q: newEventQueue(), stop: make(chan struct{}), sessions: &sessionList{byURI: map[string]wire.SessionSummary{}}}
-	c.connection = &connection{
-		opts: &opts, log: log, clientID: opts.ClientID, q: c.q, stop: c.stop,
+	c.hostRequests = &hostRequests{
+		opts: &opts, log: log, stop: c.stop,
 		handlers: map[string]Handler{},
 		inbound:  make(chan inboundRequest, opts.RequestQueue),
-		st:       connState{ready: make(chan struct{})},
+	}
+	c.connection = &connection{
+		opts: &opts, log: log, clientID: opts.ClientID, q: c.q, stop: c.stop,
+		reqs: c.hostRequests,
+		st:   connState{ready: make(chan struct{})},
 	}
 	c.negotiated = &negotiated{log: log, q: c.q}
 	c.mirror = &mirror{
-		log: log, clientID: opts.ClientID, now: reduce.Clock(opts.Now), q: c.q, pendingTimeout: opts.PendingTimeout, n: c.negotiated,
+		log: log, clientID: opts.ClientID, now: reduce.Clock(opts.Now), q: c.q, n: c.negotiated,
 		st: mirrorState{channels: map[string]*channelState{}},
+	}
+	c.dispatcher = &dispatcher{
+		log: log, clientID: opts.ClientID, pendingTimeout: opts.PendingTimeout,
+		conn: c.connection, n: c.negotiated, m: c.mirror,
 	}
 	c.joiner = &joiner{
 		opts: &opts, log: log, clientID: opts.ClientID, q: c.q,
@@ -346,16 +361,16 @@ func New(opts Options) (*Client, error) {
 		wake: make(chan struct{}, 1),
 	}
 	c.connection.m, c.connection.j, c.connection.sessions = c.mirror, c.joiner, c.sessions
-	c.mirror.conn, c.mirror.j = c.connection, c.joiner
-	c.joiner.m, c.joiner.c, c.joiner.sessions = c.mirror, c.connection, c.sessions
+	c.mirror.j = c.joiner
+	c.joiner.m, c.joiner.d, c.joiner.c, c.joiner.sessions = c.mirror, c.dispatcher, c.connection, c.sessions
 	for range opts.MaxConcurrentRequests {
-		go c.connection.worker()
+		go c.hostRequests.worker()
 	}
 	for _, s := range opts.Sessions {
 		c.joiner.st.explicit[s] = true
 	}
 	c.joiner.st.folders = append([]string(nil), opts.Folders...)
-	go c.mirror.sweep(c.stop)
+	go c.dispatcher.sweep(c.stop)
 	go c.joiner.run(c.stop)
 	return c, nil
 }

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -31,13 +30,7 @@ type connection struct {
 	j        *joiner
 	sessions *sessionList
 
-	handlersMu sync.RWMutex
-	handlers   map[string]Handler // guarded by handlersMu
-
-	// inbound queues host→client requests for the workers (onRequest);
-	// queuedBytes is the size of the params waiting in it.
-	inbound     chan inboundRequest
-	queuedBytes atomic.Int64
+	reqs *hostRequests // the host's requests: queued to its workers
 
 	mu sync.Mutex // a leaf: nothing is called with it held
 	st connState  // guarded by mu
@@ -113,7 +106,7 @@ func (c *connection) connectOnce(ctx context.Context) (handshook bool, err error
 	conn := newRPCConn(ctx, ws, c.log, c.opts.Trace, c.opts.WriteBudget)
 	conn.writeTimeout = c.opts.WriteTimeout
 	conn.onNotify = func(m string, p json.RawMessage) { c.onNotify(conn, m, p) }
-	conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.onRequest(conn, id, m, p) }
+	conn.onRequest = func(id json.RawMessage, m string, p json.RawMessage) { c.reqs.onRequest(conn, id, m, p) }
 	conn.onBadFrame = func(err error) { c.q.push(Event{Kind: EventBadFrame, Err: err}) }
 	readErr := make(chan error, 1)
 	go func() { readErr <- conn.readLoop(ctx) }()
@@ -320,19 +313,6 @@ func (c *connection) WaitConnected(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// Handle registers the handler for a host→client request method (the
-// reverse resource* family, createResourceWatch). Unregistered methods are
-// answered -32601.
-func (c *connection) Handle(method string, h Handler) {
-	c.handlersMu.Lock()
-	defer c.handlersMu.Unlock()
-	if h == nil {
-		delete(c.handlers, method)
-		return
-	}
-	c.handlers[method] = h
 }
 
 func (c *connection) close() {

@@ -14,13 +14,16 @@
 //     the host refuses that or negotiated less; per-channel replay, snapshot
 //     or missing; fallback to a fresh initialize),
 //     backoff with jitter, ping keep-alive, requests (Call, ListSessions,
-//     ResourceRead), host requests under the request budget, and the one
-//     table that routes host notifications (notifyRoutes).
+//     ResourceRead), host requests under the request budget (hostRequests),
+//     and the one table that routes host notifications (notifyRoutes).
 //   - mirror.go: per-channel confirmed state plus pending optimistic
-//     actions, reconciliation on echo/rejection/timeout (Dispatch), state
-//     access (State, Confirmed), learning the host's enablement shape, the
-//     host's _meta (HostMeta: build, read-only role; a read-only client
-//     never publishes or toggles, ErrReadOnly).
+//     actions, reconciliation on echo and rejection, state access (State,
+//     Confirmed), learning the host's enablement shape, the host's _meta
+//     (HostMeta: build, read-only role).
+//   - dispatch.go: this client's own actions (Dispatch): the next clientSeq,
+//     applied optimistically, written in clientSeq order, rolled back when
+//     never echoed; a read-only client never publishes or toggles
+//     (ErrReadOnly).
 //   - negotiated.go: the negotiated version and its wire.Dialect.
 //   - sessions.go: the host's session list, typed (wire.SessionSummary).
 //   - join.go: session joining (explicit and Auto by working directories,
@@ -37,6 +40,22 @@
 // that version's reducers. A host that speaks none of the offer answers
 // -32005; Run then returns an *UnsupportedVersionError whose message names
 // both lists, and never reconnects.
+//
+// Lock order. A goroutine takes at most these, in this order:
+//
+//  1. joiner.mu (the outermost).
+//  2. mirror.mu. It guards the channels, their pending lists included: the
+//     dispatcher takes it to dispatch and to roll back, the joiner (after
+//     its own) to follow and drop channels.
+//  3. One leaf: connection.mu, negotiated.mu, sessionList.mu,
+//     hostRequests.handlersMu, joiner.inboxMu, outbox.mu, eventQueue.mu
+//     (which may take a sink's mu under it) or the rpcConn's locks.
+//
+// outbox.writeMu is taken with no lock held (the outbox is flushed after
+// mirror.mu is released); under it, outbox.mu and the rpcConn's write locks.
+// No lock is held while a frame is written (sends are queued in a deferred
+// list and run after unlock) nor while a listener runs (events go through
+// the queue's own goroutine).
 //
 // Reducers come from package ahpclient/reduce; states and actions are
 // generic JSON values (map[string]any with json.Number) shared with the

@@ -1,18 +1,54 @@
 package ahpclient
 
 // The connection's inbound side: host→client requests under the request
-// budget (a bounded queue, a fixed set of workers, busy beyond them) and
-// the routing of host notifications: action envelopes go to the mirror
-// (mirror.go), session notifications to the session list and the joiner.
+// budget (hostRequests: a bounded queue, a fixed set of workers, busy beyond
+// them) and the routing of host notifications: action envelopes go to the
+// mirror (mirror.go), session notifications to the session list and the
+// joiner.
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
+
+// hostRequests answers host→client requests: the handlers registered with
+// Handle, run by a fixed set of workers from a bounded queue, CodeBusy
+// beyond it. It is independent of which socket is current: a request
+// carries the rpcConn to answer on.
+type hostRequests struct {
+	opts *Options
+	log  *slog.Logger
+	stop chan struct{}
+
+	handlersMu sync.RWMutex       // a leaf
+	handlers   map[string]Handler // guarded by handlersMu
+
+	// inbound queues host→client requests for the workers (onRequest);
+	// queuedBytes is the size of the params waiting in it. Both are safe
+	// without a lock.
+	inbound     chan inboundRequest
+	queuedBytes atomic.Int64
+}
+
+// Handle registers the handler for a host→client request method (the
+// reverse resource* family, createResourceWatch). Unregistered methods are
+// answered -32601.
+func (c *hostRequests) Handle(method string, h Handler) {
+	c.handlersMu.Lock()
+	defer c.handlersMu.Unlock()
+	if h == nil {
+		delete(c.handlers, method)
+		return
+	}
+	c.handlers[method] = h
+}
 
 // inboundRequest is one host→client request waiting for a worker.
 type inboundRequest struct {
@@ -34,7 +70,7 @@ type BudgetStats struct {
 
 // Budget reports BudgetStats.
 func (c *connection) Budget() BudgetStats {
-	st := BudgetStats{QueuedRequests: len(c.inbound), QueuedBytes: c.queuedBytes.Load()}
+	st := BudgetStats{QueuedRequests: len(c.reqs.inbound), QueuedBytes: c.reqs.queuedBytes.Load()}
 	if conn := c.live(); conn != nil {
 		st.WriteBytes, st.WriteBytesPeak = conn.budget.inUse(), conn.budget.highWater()
 	}
@@ -47,7 +83,7 @@ const CodeBusy = -32000
 // onRequest runs on the read loop: it queues the request for a worker or,
 // when the queue is full, answers CodeBusy at once. Nothing here waits for
 // a handler, so a flood costs at most the queue.
-func (c *connection) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
+func (c *hostRequests) onRequest(conn *rpcConn, id json.RawMessage, method string, params json.RawMessage) {
 	c.handlersMu.RLock()
 	h := c.handlers[method]
 	c.handlersMu.RUnlock()
@@ -70,7 +106,7 @@ func (c *connection) onRequest(conn *rpcConn, id json.RawMessage, method string,
 
 // worker runs queued host requests, one at a time, off the read loop (a
 // handler may read files or call back into the client).
-func (c *connection) worker() {
+func (c *hostRequests) worker() {
 	for {
 		select {
 		case <-c.stop:
@@ -82,7 +118,7 @@ func (c *connection) worker() {
 	}
 }
 
-func (c *connection) serve(r inboundRequest) {
+func (c *hostRequests) serve(r inboundRequest) {
 	conn := r.conn
 	select {
 	case <-conn.done:

@@ -83,6 +83,7 @@ type joiner struct {
 	clientID string
 	q        *eventQueue
 	m        *mirror
+	d        *dispatcher // assertActiveClient
 	c        *connection
 	sessions *sessionList
 
@@ -271,7 +272,7 @@ func (j *joiner) reassert() {
 		}
 		for s := range j.st.joined {
 			j.followChatsLocked(conn, s, out)
-			j.m.assertActiveClient(conn, s, j.st.activeClient, out)
+			j.d.assertActiveClient(conn, s, j.st.activeClient, out)
 		}
 	})
 }
@@ -297,7 +298,7 @@ func (j *joiner) SetActiveClient(entry any) error {
 		j.st.activeClient = m
 		if conn := j.c.live(); conn != nil {
 			for s := range j.st.joined {
-				j.m.assertActiveClient(conn, s, m, out)
+				j.d.assertActiveClient(conn, s, m, out)
 			}
 		}
 	})
@@ -571,7 +572,7 @@ func (j *joiner) onSubscribed(conn *rpcConn, uri string, res json.RawMessage, er
 	}
 	j.m.mu.Unlock()
 	if joined && cur != nil {
-		j.m.assertActiveClient(cur, uri, j.st.activeClient, &out)
+		j.d.assertActiveClient(cur, uri, j.st.activeClient, &out)
 	}
 }
 

@@ -12,64 +12,27 @@ import (
 	"reflect"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
 	"github.com/ahpls-dev/ahpls/ahpclient/wire"
 )
 
-// mirror is the state of every followed channel.
+// mirror is the state of every followed channel as the host reports it:
+// snapshots and envelopes applied, our echoed actions reconciled, the
+// handshake's and reconnect's recoveries installed, and the reads (State,
+// Confirmed, HostMeta). This client's own actions are the dispatcher's; it
+// puts them on a channel's pending list under mu.
 type mirror struct {
-	log            *slog.Logger
-	clientID       string
-	now            reduce.Clock
-	q              *eventQueue
-	pendingTimeout time.Duration
-	conn           *connection // current() only: a leaf
-	j              *joiner     // its inbox only: a leaf
+	log      *slog.Logger
+	clientID string
+	now      reduce.Clock
+	q        *eventQueue
+	j        *joiner // its inbox only: a leaf
 
 	n *negotiated // the version seam: a leaf
 
 	mu sync.Mutex  // taken after joiner.mu, never before it
-	st mirrorState // guarded by mu
-
-	out outbox // dispatches in clientSeq order; filled under mu, written after it
-}
-
-// outbox keeps dispatched actions in the order their clientSeq was given
-// (under mirror.mu) while the frames are written without that lock. Sent
-// out of order, the host echoes our actions out of order, and each echo
-// that is not the oldest pending one costs a replay of every pending
-// action (issue 28).
-type outbox struct {
-	mu      sync.Mutex // a leaf: guards items
-	items   []func()
-	writeMu sync.Mutex // one writer at a time, so items leave in order
-}
-
-func (o *outbox) add(f func()) {
-	o.mu.Lock()
-	o.items = append(o.items, f)
-	o.mu.Unlock()
-}
-
-// flush writes every queued item; when it returns, all items added before
-// the call have been written (by this caller or another).
-func (o *outbox) flush() {
-	o.writeMu.Lock()
-	defer o.writeMu.Unlock()
-	for {
-		o.mu.Lock()
-		items := o.items
-		o.items = nil
-		o.mu.Unlock()
-		if len(items) == 0 {
-			return
-		}
-		for _, f := range items {
-			f()
-		}
-	}
+	st mirrorState // guarded by mu; so is every channelState in it
 }
 
 // mirrorState is the mirror's mutable state.
@@ -429,12 +392,6 @@ func (c *mirror) hostMetaLocked() wire.HostMeta {
 	return h
 }
 
-// publishes reports the actions a read-only client must not send: its
-// active-client entry and toggles.
-func publishes(actionType string) bool {
-	return actionType == wire.TypeActiveClientSet || actionType == wire.TypeCustomizationToggled
-}
-
 // ---- state access ----
 
 // State is the rendered state of a followed channel (confirmed plus pending
@@ -475,79 +432,6 @@ func (c *mirror) Channels() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.liveURIsLocked()
-}
-
-// ---- dispatch ----
-
-// Dispatch sends an action (any value marshalling to an AHP action object)
-// on a channel with the next clientSeq. On a followed channel it is applied
-// optimistically and reconciled when the host echoes it; the returned
-// handle reports the outcome. On other channels there is no echo to wait
-// for (§3): the handle is already done. While disconnected it fails with
-// ErrNotConnected (actions are not queued across outages).
-func (c *mirror) Dispatch(channel string, action any) (*Dispatched, error) {
-	m, err := toObject(action)
-	if err != nil {
-		return nil, err
-	}
-	t, ok := m["type"].(string)
-	if !ok {
-		return nil, errors.New("ahpclient: action has no string type")
-	}
-	var out deferred
-	defer func() { out.run() }()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if publishes(t) && c.hostMetaLocked().ReadOnly {
-		return nil, ErrReadOnly
-	}
-	conn := c.conn.live()
-	if conn == nil {
-		return nil, ErrNotConnected
-	}
-	return c.dispatchLocked(conn, channel, m, &out), nil
-}
-
-func (c *mirror) dispatchLocked(conn *rpcConn, channel string, action map[string]any, out *deferred) *Dispatched {
-	action = c.n.outgoing(action)
-	d := &Dispatched{Channel: channel, ClientSeq: clientSeq.Add(1), Action: action, sent: time.Now(), done: make(chan struct{})}
-	ch := c.st.channels[channel]
-	if ch != nil && ch.live {
-		ch.pending = append(ch.pending, d)
-		// A new action goes last: apply it to what is rendered rather
-		// than replaying every pending action again.
-		c.emitLocked(ch, c.apply(ch.kind, ch.rendered, action), action)
-	} else {
-		d.resolve(nil)
-	}
-	params := map[string]any{"channel": channel, "clientSeq": d.ClientSeq, "action": action}
-	c.out.add(func() {
-		if err := conn.Notify(conn.ctx, wire.MethodDispatchAction, params); err != nil {
-			c.log.Warn("ahp: dispatch not sent", "channel", channel, "err", err)
-		}
-	})
-	out.add(c.out.flush)
-	return d
-}
-
-// assertActiveClient dispatches session/activeClientSet with entry in a
-// live session unless the session already shows exactly that entry.
-func (c *mirror) assertActiveClient(conn *rpcConn, session string, entry map[string]any, out *deferred) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := c.st.channels[session]
-	if entry == nil || ch == nil || !ch.live || c.hostMetaLocked().ReadOnly {
-		return
-	}
-	action := c.n.outgoing(map[string]any{"type": wire.TypeActiveClientSet, "activeClient": entry})
-	if l, ok := ch.rendered["activeClients"].([]any); ok {
-		for _, e := range l {
-			if m, ok := e.(map[string]any); ok && m["clientId"] == c.clientID && sameJSON(m, action["activeClient"]) {
-				return
-			}
-		}
-	}
-	c.dispatchLocked(conn, session, action, out)
 }
 
 // ---- the connection's side: handshake and resume ----
@@ -712,48 +596,4 @@ func (c *mirror) onAction(conn *rpcConn, params json.RawMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.applyEnvelopeLocked(&env)
-}
-
-// sweep gives up on actions never echoed within pendingTimeout, until stop.
-func (c *mirror) sweep(stop <-chan struct{}) {
-	tick := c.pendingTimeout / 5
-	if tick < 10*time.Millisecond {
-		tick = 10 * time.Millisecond
-	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		c.expire(time.Now())
-	}
-}
-
-func (c *mirror) expire(now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, ch := range c.st.channels {
-		kept := ch.pending[:0:0]
-		var expired []*Dispatched
-		for _, p := range ch.pending {
-			if now.Sub(p.sent) >= c.pendingTimeout {
-				expired = append(expired, p)
-			} else {
-				kept = append(kept, p)
-			}
-		}
-		if len(expired) == 0 {
-			continue
-		}
-		ch.pending = kept
-		for _, p := range expired {
-			c.log.Warn("ahp: action never echoed; rolled back", "channel", ch.uri, "clientSeq", p.ClientSeq)
-			p.resolve(ErrActionTimeout)
-			c.q.push(Event{Kind: EventActionTimedOut, Channel: ch.uri, ChannelKind: ch.kind, ClientSeq: p.ClientSeq, Action: p.Action})
-		}
-		c.renderLocked(ch, nil)
-	}
 }
