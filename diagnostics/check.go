@@ -156,6 +156,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkToolsConfig
 	case model.KindConfig:
 		return checkAhplsConfig
+	case model.KindOutputStyle:
+		return checkOutputStyle
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ type ImpliedRule struct {
 // ImpliedTable is the decision table, first match per target.
 var ImpliedTable = []ImpliedRule{
 	{ID: "claude-dir", When: "a `.claude` folder in the path", Adds: TargetClaudeCode,
-		Why: "Claude Code loads .claude/{agents,commands,rules,skills}/ and .claude/settings*.json of the project"},
+		Why: "Claude Code loads .claude/{agents,commands,output-styles,rules,skills}/ and .claude/settings*.json of the project"},
 	{ID: "claude-md", When: "a `CLAUDE*.md` file", Adds: TargetClaudeCode,
 		Why: "Claude Code loads CLAUDE.md and CLAUDE.local.md as memory"},
 	{ID: "claude-plugin-dir", When: "a `.claude-plugin` folder in the path (manifest, marketplace)", Adds: TargetClaudeCode,

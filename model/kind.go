@@ -26,13 +26,14 @@ const (
 	KindSettings     Kind = "settings"
 	KindTools        Kind = "tools"  // ahpls' own client tool config, .ahpls/tools.json
 	KindConfig       Kind = "config" // ahpls' own workspace config, .ahpls/config.json
+	KindOutputStyle  Kind = "style"  // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
 )
 
 // Markdown reports whether the kind is a Markdown file with optional YAML
 // frontmatter (as opposed to a JSON file).
 func (k Kind) Markdown() bool {
 	switch k {
-	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory:
+	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory, KindOutputStyle:
 		return true
 	}
 	return false
@@ -72,6 +73,8 @@ func (k Kind) Noun() string {
 		return "client tools"
 	case KindConfig:
 		return "ahpls config"
+	case KindOutputStyle:
+		return "output style"
 	}
 	return "file"
 }
@@ -233,9 +236,12 @@ func Classify(rel string, layout Layout) Kind {
 	if hasSegPair(segs, ".claude", "commands") {
 		return KindCommand
 	}
+	if hasSegPair(segs, ".claude", "output-styles") {
+		return KindOutputStyle
+	}
 	if layout != nil {
 		for i := len(segs) - 2; i >= 0; i-- {
-			if segs[i] != "agents" && segs[i] != "commands" {
+			if segs[i] != "agents" && segs[i] != "commands" && segs[i] != "output-styles" {
 				continue
 			}
 			root := strings.Join(segs[:i], "/")
@@ -245,6 +251,14 @@ func Classify(rel string, layout Layout) Kind {
 			}
 			if segs[i] == "commands" {
 				return KindCommand
+			}
+			if segs[i] == "output-styles" {
+				// Only Claude Code loads a plugin's output-styles/ (its
+				// plugin loader's outputStylesPath); Copilot plugins have none.
+				if f == FormatClaude {
+					return KindOutputStyle
+				}
+				return KindNone
 			}
 			if f == FormatClaude {
 				return KindClaudeAgent

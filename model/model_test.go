@@ -37,6 +37,11 @@ func TestClassify(t *testing.T) {
 		{".claude/rules/style.md", KindRule},
 		{".claude/commands/deploy/prod.md", KindCommand},
 		{"plugins/gh/commands/x.md", KindCommand},
+		{".claude/output-styles/terse.md", KindOutputStyle},
+		{"a/.claude/output-styles/team/terse.md", KindOutputStyle},
+		{"plugins/cc/output-styles/teacher.md", KindOutputStyle},
+		{"plugins/gh/output-styles/teacher.md", KindNone}, // only Claude Code loads plugin output styles
+		{"output-styles/teacher.md", KindNone},            // no plugin around it
 		{"docs/readme.md", KindNone},
 		{"plugin.json", KindPlugin},
 		{".claude-plugin/plugin.json", KindPlugin},

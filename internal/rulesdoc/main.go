@@ -202,6 +202,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
 	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
 	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
+	{"style", "Claude output styles"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -469,5 +470,5 @@ A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare
 
 File kinds: ` + "`skill`" + ` SKILL.md · ` + "`agent`" + ` VS Code agent · ` + "`ccagent`" + ` Claude subagent · ` + "`prompt`" + ` · ` + "`cmd`" + ` Claude command ·
 ` + "`instr`" + ` instructions · ` + "`rule`" + ` Claude rule · ` + "`memory`" + ` AGENTS.md, CLAUDE.md and friends · ` + "`plugin`" + ` manifest ·
-` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + `.
+` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style.
 `
