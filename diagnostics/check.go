@@ -158,6 +158,8 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkAhplsConfig
 	case model.KindOutputStyle:
 		return checkOutputStyle
+	case model.KindSetupSteps:
+		return checkSetupSteps
 	}
 	return nil
 }

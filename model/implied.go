@@ -43,6 +43,8 @@ var ImpliedTable = []ImpliedRule{
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
 	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
+	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",
+		Why: "only GitHub's Copilot coding agent reads it, which is no configurable target: its rules report at fixed levels whatever the targets"},
 	{ID: "none", When: "anything else (Agent Plugins and OpenPlugin plugins, other paths)", Adds: "",
 		Why: "only the configured targets"},
 }
