@@ -30,6 +30,8 @@ var setupSyntax = &Rule{
 
 var setupJobMissing = &Rule{
 	ID:       "setup/job-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "renames the file's only job, which the coding agent then runs (its steps were not run before)",
 	Summary:  "copilot-setup-steps.yml has no job named `copilot-setup-steps`.",
 	Kinds:    "setup",
 	Severity: "Error: GitHub's Copilot coding agent skips the file (SKIP); not a configurable target, so the level is fixed.",
