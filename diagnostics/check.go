@@ -156,6 +156,10 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkToolsConfig
 	case model.KindConfig:
 		return checkAhplsConfig
+	case model.KindOutputStyle:
+		return checkOutputStyle
+	case model.KindSetupSteps:
+		return checkSetupSteps
 	}
 	return nil
 }

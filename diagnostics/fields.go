@@ -59,12 +59,13 @@ var fieldUnknown = &Rule{
 	Fix:      FixUnsafe,
 	FixWhy:   "moves a key, which changes what consumers read",
 	Summary:  "A frontmatter key the kind does not know for an effective consumer.",
-	Kinds:    vsKinds + ", ccagent, cmd, rule",
+	Kinds:    vsKinds + ", ccagent, cmd, rule, style",
 	Severity: "V IGN · CC IGN · AS ok · UP REJ (skills); a near miss of a known key: LOSE.",
 	Evidence: []Evidence{
 		{"VS", "IGN", "VS Code promptValidator.ts checkForInvalidArguments: \"Attribute '{0}' is not supported …\" at MarkerSeverity.Hint with MarkerTag.Unnecessary"},
 		{"UP", "REJ", "skills-ref/quick_validate.py: \"Unexpected fields in frontmatter\""},
 		{"all", "LOSE", "a near miss (`Name` for `name`): YAML keys are case-sensitive, so the intended field is missing"},
+		{"CC", "IGN", "Claude Code 2.1.332 output-style loaders read only name, description, keep-coding-instructions and force-for-plugin; the strict output-style schema (Txr().strict()) runs only as a shadow check that records an event, and `claude plugin validate` says nothing of other keys"},
 	},
 }
 
@@ -178,6 +179,12 @@ var catalogue = map[model.Kind][]FieldInfo{
 		{"description", "Short description.", nil, tV},
 		{"applyTo", "Glob patterns (one comma-separated string) of files the instructions attach to.", nil, tj(tV, tCL)},
 		{"excludeAgent", "Agent that does not read these instructions.", []string{"code-review", "coding-agent", "cloud-agent"}, tCL},
+	},
+	model.KindOutputStyle: {
+		{"name", "Style name in the /config output style picker and in settings; defaults to the file name.", nil, tCC},
+		{"description", "Shown in the output style picker; defaults to the body's first line.", nil, tCC},
+		{"keep-coding-instructions", "Keep Claude Code's default coding instructions in the system prompt beside this style.", bools, tCC},
+		{"force-for-plugin", "Plugin styles only: apply this style whenever the plugin is enabled.", bools, tCC},
 	},
 	model.KindRule: {
 		{"paths", "Glob patterns (a list) of files the rule applies to; always loaded without it.", nil, tj(tCC, tV)},
@@ -452,7 +459,7 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 		if !knownFor(m.kind, key, model.TargetVSCode) && !knownFor(m.kind, key, model.TargetCopilotCLI) {
 			v = v.With(model.V(model.Ignore))
 		}
-	case model.KindClaudeAgent, model.KindCommand:
+	case model.KindClaudeAgent, model.KindCommand, model.KindOutputStyle:
 		if !knownFor(m.kind, key, model.TargetClaudeCode) {
 			v[model.TargetClaudeCode] = model.Ignore
 		}
@@ -488,7 +495,12 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 			fixes = append(fixes, fx)
 		}
 	}
-	msg := "{T} ignore{s} " + q(key) + ": it is not a " + m.kind.Noun() + " key."
+	noun := m.kind.Noun()
+	article := "a "
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		article = "an "
+	}
+	msg := "{T} ignore{s} " + q(key) + ": it is not " + article + noun + " key."
 	if readers := readersOf(m.kind, key); readers != "" {
 		msg = "{T} ignore{s} " + q(key) + ": only " + readers + " read" + map[bool]string{true: "s", false: ""}[!strings.Contains(readers, " and ")] + " this " + m.kind.Noun() + " key."
 	}

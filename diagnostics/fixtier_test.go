@@ -52,6 +52,7 @@ func TestEveryQuickFixHasATier(t *testing.T) {
 		// golden fixture has.
 		"agent/target":        "agent.go enumFix",
 		"instr/exclude-agent": "instructions.go closest",
+		"setup/job-missing":   "TestSetupSteps (the golden workspace's copilot-setup-steps.yml has the job)",
 	}
 	for _, r := range Rules() {
 		if offered[r.ID] {

@@ -129,6 +129,9 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"fm/crlf":            "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
 		"internal/error":     "TestToolsConfig",                                       // no built-in rule panics on purpose
 		"tools/config":       "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
+		// The golden workspace holds one copilot-setup-steps.yml, at its root.
+		"setup/job-missing": "TestSetupSteps",
+		"setup/syntax":      "TestSetupSteps",
 	}
 	seen := map[string]bool{}
 	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {

@@ -182,6 +182,7 @@ var readers = map[model.Kind][]model.Target{
 	model.KindInstructions: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
 	model.KindRule:         {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
 	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode},
+	model.KindOutputStyle:  {model.TargetClaudeCode},
 }
 
 func newMD(f File, r *reporter) *mdFile {

@@ -27,7 +27,7 @@ type ImpliedRule struct {
 // ImpliedTable is the decision table, first match per target.
 var ImpliedTable = []ImpliedRule{
 	{ID: "claude-dir", When: "a `.claude` folder in the path", Adds: TargetClaudeCode,
-		Why: "Claude Code loads .claude/{agents,commands,rules,skills}/ and .claude/settings*.json of the project"},
+		Why: "Claude Code loads .claude/{agents,commands,output-styles,rules,skills}/ and .claude/settings*.json of the project"},
 	{ID: "claude-md", When: "a `CLAUDE*.md` file", Adds: TargetClaudeCode,
 		Why: "Claude Code loads CLAUDE.md and CLAUDE.local.md as memory"},
 	{ID: "claude-plugin-dir", When: "a `.claude-plugin` folder in the path (manifest, marketplace)", Adds: TargetClaudeCode,
@@ -43,6 +43,8 @@ var ImpliedTable = []ImpliedRule{
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
 	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
+	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",
+		Why: "only GitHub's Copilot coding agent reads it, which is no configurable target: its rules report at fixed levels whatever the targets"},
 	{ID: "none", When: "anything else (Agent Plugins and OpenPlugin plugins, other paths)", Adds: "",
 		Why: "only the configured targets"},
 }

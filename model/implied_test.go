@@ -50,6 +50,7 @@ func TestImpliedTable(t *testing.T) {
 		{"copilot-plugin", "gh/hooks/hooks.json", false, true},
 		{"copilot-plugin", "market/plugins/c/hooks/hooks.json", false, true}, // not listed
 		{"copilot-hooks", ".github/hooks/copilot.json", false, false},        // by content: diagnostics' hooks rules
+		{"copilot-setup-steps", ".github/workflows/copilot-setup-steps.yml", false, false},
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
 	}

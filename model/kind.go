@@ -26,13 +26,20 @@ const (
 	KindSettings     Kind = "settings"
 	KindTools        Kind = "tools"  // ahpls' own client tool config, .ahpls/tools.json
 	KindConfig       Kind = "config" // ahpls' own workspace config, .ahpls/config.json
+	KindOutputStyle  Kind = "style"  // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
+	KindSetupSteps   Kind = "setup"  // Copilot coding agent's .github/workflows/copilot-setup-steps.yml
 )
+
+// SetupStepsPath is the one place GitHub's Copilot coding agent reads its
+// setup workflow from (GitHub's docs: "customizing the development
+// environment for Copilot coding agent").
+const SetupStepsPath = ".github/workflows/copilot-setup-steps.yml"
 
 // Markdown reports whether the kind is a Markdown file with optional YAML
 // frontmatter (as opposed to a JSON file).
 func (k Kind) Markdown() bool {
 	switch k {
-	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory:
+	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory, KindOutputStyle:
 		return true
 	}
 	return false
@@ -72,6 +79,10 @@ func (k Kind) Noun() string {
 		return "client tools"
 	case KindConfig:
 		return "ahpls config"
+	case KindOutputStyle:
+		return "output style"
+	case KindSetupSteps:
+		return "Copilot setup steps"
 	}
 	return "file"
 }
@@ -144,12 +155,14 @@ func SkipDir(name string) bool {
 }
 
 // MaybeCustomization reports whether Classify could give rel a kind under
-// some layout: only Markdown and JSON files are customizations. It costs no
-// allocation, so walkers can drop the other files before classifying.
+// some layout: only Markdown and JSON files are customizations, and the one
+// YAML file SetupStepsPath. It costs no allocation, so walkers can drop the
+// other files before classifying.
 func MaybeCustomization(rel string) bool {
 	n := len(rel)
 	return (n >= 3 && rel[n-3] == '.' && lowerIs(rel[n-2:], "md")) ||
-		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "json"))
+		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "json")) ||
+		strings.HasSuffix(rel, SetupStepsPath)
 }
 
 // lowerIs reports whether s equals the lower-case ASCII word w, ignoring
@@ -190,6 +203,9 @@ func Classify(rel string, layout Layout) Kind {
 
 	if strings.HasSuffix(lower, ".json") {
 		return classifyJSON(rel, dir, base, layout)
+	}
+	if rel == SetupStepsPath {
+		return KindSetupSteps
 	}
 	if !strings.HasSuffix(lower, ".md") {
 		return KindNone
@@ -233,9 +249,12 @@ func Classify(rel string, layout Layout) Kind {
 	if hasSegPair(segs, ".claude", "commands") {
 		return KindCommand
 	}
+	if hasSegPair(segs, ".claude", "output-styles") {
+		return KindOutputStyle
+	}
 	if layout != nil {
 		for i := len(segs) - 2; i >= 0; i-- {
-			if segs[i] != "agents" && segs[i] != "commands" {
+			if segs[i] != "agents" && segs[i] != "commands" && segs[i] != "output-styles" {
 				continue
 			}
 			root := strings.Join(segs[:i], "/")
@@ -245,6 +264,14 @@ func Classify(rel string, layout Layout) Kind {
 			}
 			if segs[i] == "commands" {
 				return KindCommand
+			}
+			if segs[i] == "output-styles" {
+				// Only Claude Code loads a plugin's output-styles/ (its
+				// plugin loader's outputStylesPath); Copilot plugins have none.
+				if f == FormatClaude {
+					return KindOutputStyle
+				}
+				return KindNone
 			}
 			if f == FormatClaude {
 				return KindClaudeAgent

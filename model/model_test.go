@@ -37,6 +37,15 @@ func TestClassify(t *testing.T) {
 		{".claude/rules/style.md", KindRule},
 		{".claude/commands/deploy/prod.md", KindCommand},
 		{"plugins/gh/commands/x.md", KindCommand},
+		{".claude/output-styles/terse.md", KindOutputStyle},
+		{"a/.claude/output-styles/team/terse.md", KindOutputStyle},
+		{"plugins/cc/output-styles/teacher.md", KindOutputStyle},
+		{"plugins/gh/output-styles/teacher.md", KindNone}, // only Claude Code loads plugin output styles
+		{"output-styles/teacher.md", KindNone},            // no plugin around it
+		{".github/workflows/copilot-setup-steps.yml", KindSetupSteps},
+		{".github/workflows/copilot-setup-steps.yaml", KindNone}, // GitHub reads the .yml name only
+		{".github/workflows/ci.yml", KindNone},
+		{"sub/.github/workflows/copilot-setup-steps.yml", KindNone}, // only the repository root's
 		{"docs/readme.md", KindNone},
 		{"plugin.json", KindPlugin},
 		{".claude-plugin/plugin.json", KindPlugin},

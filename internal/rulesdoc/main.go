@@ -61,7 +61,10 @@ var handInputs = map[string]struct {
 	"config/invalid":     {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/link\": \"quiet\"}}]\n}\n", nil},
 	"config/unknown-key": {".ahpls/config.json", "{\n  \"excludes\": [\"fixtures/**\"]\n}\n", nil},
 	// The golden fixtures are checked without package tools' validator.
-	"tools/config": {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
+	// The golden workspace holds one copilot-setup-steps.yml, at its root.
+	"setup/job-missing": {".github/workflows/copilot-setup-steps.yml", "on: workflow_dispatch\njobs:\n  setup:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n", nil},
+	"setup/syntax":      {".github/workflows/copilot-setup-steps.yml", "jobs:\n\tcopilot-setup-steps:\n    runs-on: ubuntu-latest\n", nil},
+	"tools/config":      {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
 }
 
 // options are the rule options of every example: the defaults, with the
@@ -168,6 +171,8 @@ func makeExample(rel string, kind model.Kind, text []byte, d model.Diagnostic) d
 	}
 	lang := "markdown"
 	switch {
+	case kind == model.KindSetupSteps:
+		lang = "yaml"
 	case !kind.Markdown():
 		lang = "json"
 	case diagnostics.InHeader(text, d.Span.Start):
@@ -202,6 +207,7 @@ var kindTitles = []struct{ prefix, title string }{
 	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
 	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
 	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
+	{"style", "Claude output styles"}, {"setup", "Copilot setup steps (copilot-setup-steps.yml)"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -469,5 +475,5 @@ A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare
 
 File kinds: ` + "`skill`" + ` SKILL.md · ` + "`agent`" + ` VS Code agent · ` + "`ccagent`" + ` Claude subagent · ` + "`prompt`" + ` · ` + "`cmd`" + ` Claude command ·
 ` + "`instr`" + ` instructions · ` + "`rule`" + ` Claude rule · ` + "`memory`" + ` AGENTS.md, CLAUDE.md and friends · ` + "`plugin`" + ` manifest ·
-` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + `.
+` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style · ` + "`setup`" + ` copilot-setup-steps.yml.
 `

@@ -17,6 +17,8 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.claude/agents/**/*.md',
   '**/.claude/commands/**/*.md',
   '**/.claude/rules/**/*.md',
+  '**/output-styles/**/*.md',
+  '**/.github/workflows/copilot-setup-steps.yml',
   '**/agents/**/*.md',
   '**/commands/**/*.md',
   '**/{AGENTS,CLAUDE,CLAUDE.local,GEMINI}.md',
