@@ -311,7 +311,11 @@ func ValidateResult(method string, result []byte) error {
 		}
 		switch head.Type {
 		case "replay":
-			return Validate("commands", "ReconnectReplayResult", r)
+			rr, err := replaceV11Actions(r)
+			if err != nil {
+				return fmt.Errorf("ahpschema: reconnect result: %w", err)
+			}
+			return Validate("commands", "ReconnectReplayResult", rr)
 		case "snapshot":
 			return Validate("commands", "ReconnectSnapshotResult", r)
 		}
@@ -481,7 +485,7 @@ func validatePerChannelRecoveries(raw json.RawMessage) error {
 				return fmt.Errorf("ahpschema: reconnect result channels[%d]: replay without actions", i)
 			}
 			for j, a := range r.Actions {
-				if err := Validate("commands", "ActionEnvelope", a); err != nil {
+				if err := validateEnvelope(a); err != nil {
 					return fmt.Errorf("ahpschema: reconnect result channels[%d].actions[%d]: %w", i, j, err)
 				}
 				var env struct {
@@ -543,6 +547,56 @@ func checkV11Action(method string, params json.RawMessage) (json.RawMessage, err
 	out, err := json.Marshal(p)
 	if err != nil {
 		return params, nil
+	}
+	return out, nil
+}
+
+// validateEnvelope checks one replayed ActionEnvelope the way the same action
+// is checked when sent live: a 1.1 action the embedded schema does not define
+// is checked by code (checkV11Action), the envelope around it by the schema.
+// Without this a replay answer failed whenever it held a progress report.
+func validateEnvelope(raw json.RawMessage) error {
+	env, err := checkV11Action("envelope", raw)
+	if err != nil {
+		return err
+	}
+	return Validate("commands", "ActionEnvelope", env)
+}
+
+// replaceV11Actions returns a legacy replay result with every 1.1 action in
+// its actions list checked by code and replaced by a placeholder the schema
+// knows (as checkV11Action does for one envelope), so the rest of the result
+// is still checked against ReconnectReplayResult.
+func replaceV11Actions(result []byte) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(result, &m) != nil {
+		return result, nil // the schema reports it
+	}
+	var actions []json.RawMessage
+	if json.Unmarshal(m["actions"], &actions) != nil {
+		return result, nil
+	}
+	changed := false
+	for i, a := range actions {
+		b, err := checkV11Action("replay", a)
+		if err != nil {
+			return nil, fmt.Errorf("actions[%d]: %w", i, err)
+		}
+		if !bytes.Equal(b, a) {
+			actions[i], changed = b, true
+		}
+	}
+	if !changed {
+		return result, nil
+	}
+	b, err := json.Marshal(actions)
+	if err != nil {
+		return result, nil
+	}
+	m["actions"] = b
+	out, err := json.Marshal(m)
+	if err != nil {
+		return result, nil
 	}
 	return out, nil
 }

@@ -147,7 +147,10 @@ type Host struct {
 	resources map[string]resource
 	watchers  []*watcher
 	closed    bool
-	x         pluginState // client plugins and enablement (plugins.go, enablement.go)
+	// serving counts connection goroutines (handler and writer); Close waits
+	// for them so none holds the host, or a frame, once it returns.
+	serving sync.WaitGroup
+	x       pluginState // client plugins and enablement (plugins.go, enablement.go)
 }
 
 type hostChannel struct {
@@ -242,7 +245,11 @@ func (h *Host) Start() (string, error) {
 // URL is the ws:// address after Start.
 func (h *Host) URL() string { return h.url }
 
-// Close stops serving and drops every connection.
+// Close stops serving, drops every connection and releases the host's state
+// (channels, replay buffer, resources, client records, plugin caches): a
+// closed host that is still referenced, as a test harness holds it, keeps
+// nothing big alive. Reading a closed host reports no channels; it is safe
+// to call Close more than once.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	h.closed = true
@@ -265,7 +272,36 @@ func (h *Host) Close() error {
 		err = h.srv.Close()
 	}
 	h.closePlugins()
+	h.serving.Wait()
+	h.mu.Lock()
+	h.releaseLocked()
+	h.notifyWatchersLocked()
+	h.mu.Unlock()
 	return err
+}
+
+// releaseLocked drops everything a closed host accumulated, keeping the
+// maps non-nil (and the root channel) so a method called after Close reads
+// an empty host instead of panicking.
+func (h *Host) releaseLocked() {
+	h.channels = map[string]*hostChannel{RootURI: h.channels[RootURI]}
+	h.order = nil
+	h.created = map[string]time.Time{}
+	h.replay = nil
+	h.floor = h.serverSeq
+	h.conns = map[*hconn]bool{}
+	h.clients = map[string]*clientRecord{}
+	h.reconnects = nil
+	h.progress = nil
+	h.resources = map[string]resource{}
+	x := &h.x
+	x.cache = map[loadKey]*loadResult{}
+	x.inflight = map[loadKey][]loadWaiter{}
+	x.shown = map[string]map[string]loadKey{}
+	x.overrides = map[string]map[string]any{}
+	x.mcpErrors = map[string]map[string]string{}
+	x.launched = map[string]map[string]bool{}
+	x.failed = map[string]map[string]bool{}
 }
 
 func (h *Host) violation(err error) {
@@ -300,8 +336,13 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.accepted++
 	c := &hconn{h: h, ws: ws, n: h.nextConn, pairing: ahpschema.NewPairing(), subs: map[string]bool{}, calls: map[int64]chan response{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	h.conns[c] = true
+	h.serving.Add(2)
 	h.mu.Unlock()
-	go c.writer()
+	defer h.serving.Done()
+	go func() {
+		defer h.serving.Done()
+		c.writer()
+	}()
 	c.readLoop(r.Context())
 	h.disconnected(c)
 }
@@ -479,6 +520,9 @@ func (h *Host) disconnected(c *hconn) {
 		return
 	}
 	cr.conn = nil
+	if h.closed {
+		return // no grace timer: it would keep the host alive after Close
+	}
 	id := cr.id
 	cr.grace = time.AfterFunc(h.opts.GracePeriod, func() {
 		h.mu.Lock()

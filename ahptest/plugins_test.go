@@ -199,19 +199,36 @@ func newPluginRig(t *testing.T, opts ahptest.Options) *pluginRig {
 	h := newHost(t, opts)
 	r := &pluginRig{h: h, srv: newPluginServer(), loads: map[string][]string{}}
 	r.session = h.CreateSession(ahptest.SessionSpec{WorkingDirectories: []string{folder}})
-	c, _ := startClient(t, h, nil)
+	// Load kinds are taken from the frames the client reads, not from its
+	// events: a lagging listener's state changes coalesce (it may see only
+	// the newest of loading → loaded), while every frame is traced.
+	c, _ := startClient(t, h, func(o *ahpclient.Options) {
+		o.Trace = func(dir ahpclient.FrameDirection, b []byte) {
+			var m struct {
+				Method string `json:"method"`
+				Params struct {
+					Action struct {
+						Type          string `json:"type"`
+						Customization struct {
+							ID   string `json:"id"`
+							Load struct {
+								Kind string `json:"kind"`
+							} `json:"load"`
+						} `json:"customization"`
+					} `json:"action"`
+				} `json:"params"`
+			}
+			if dir != ahpclient.Received || json.Unmarshal(b, &m) != nil || m.Method != "action" || m.Params.Action.Type != "session/customizationUpdated" {
+				return
+			}
+			cust := m.Params.Action.Customization
+			r.mu.Lock()
+			r.loads[cust.ID] = append(r.loads[cust.ID], cust.Load.Kind)
+			r.mu.Unlock()
+		}
+	})
 	r.c = c
 	r.srv.install(c)
-	c.OnEvent(func(e ahpclient.Event) {
-		if e.Kind != ahpclient.EventStateChanged || e.Action == nil || e.Action["type"] != "session/customizationUpdated" {
-			return
-		}
-		cust, _ := e.Action["customization"].(map[string]any)
-		load, _ := cust["load"].(map[string]any)
-		r.mu.Lock()
-		r.loads[fmt.Sprint(cust["id"])] = append(r.loads[fmt.Sprint(cust["id"])], fmt.Sprint(load["kind"]))
-		r.mu.Unlock()
-	})
 	wait(t, h, "client joined", func(v *ahptest.View) bool { return v.Subscribed(c.ClientID(), r.session) })
 	return r
 }

@@ -23,12 +23,13 @@ func TestInputBoundsAgree(t *testing.T) {
 
 // 57 MB of tool inputs over the limit — half inline in
 // chat/toolCallReady, half referenced — are refused, and the memory they
-// took comes back: with the host gone (its own copies with it), the heap
-// (issue 28: RSS went 24 → 411 MB and stayed): the client's mirrored
-// states keep a marker in place of each inline input, under 1 MB in all
-// (57 MB before); a referenced one is refused from its sizeHint before it
-// is read (TestLimitedCallReadsPastALongAnswer in ahpclient covers a host
-// whose sizeHint is wrong).
+// took comes back (issue 28: RSS went 24 → 411 MB and stayed): the client's
+// mirrored states keep a marker in place of each inline input, under 1 MB
+// in all (57 MB before); a referenced one is refused from its sizeHint
+// before it is read (TestLimitedCallReadsPastALongAnswer in ahpclient
+// covers a host whose sizeHint is wrong). Once the in-process test host is
+// closed (it holds its own copy of every input until then), the live heap
+// of the whole process is back within 20 MB of where it started.
 func TestRefusedInputsAreNotKept(t *testing.T) {
 	r := newBatchRig(t)
 	big := `{"pad":"` + strings.Repeat("x", 3<<19) + `"}` // 1.5 MiB, over tools.MaxInputBytes
@@ -89,4 +90,8 @@ func TestRefusedInputsAreNotKept(t *testing.T) {
 	// The heap of the whole process, the in-process test host's copies of
 	// the inputs included (it keeps every input it was given).
 	t.Logf("heap growth, test host included: %+d MB", (int64(heap())-int64(base))>>20)
+	require.NoError(t, r.host.Close())
+	grown := int64(heap()) - int64(base)
+	t.Logf("heap growth after the test host closed: %+.1f MB", float64(grown)/(1<<20))
+	require.Less(t, grown, int64(20<<20), "memory taken by refused inputs is given back")
 }
