@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ahpls-dev/ahpls/internal/loopback"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -54,7 +54,8 @@ type clientSetup struct {
 
 func newTestClient(t testing.TB, cs clientSetup) *testClient {
 	t.Helper()
-	a, b := net.Pipe()
+	a, b, err := loopback.Pair()
+	require.NoError(t, err)
 	srv := New(withSync(cs.opts))
 	c := &testClient{t: t, srv: srv, code: make(chan int, 1), changed: make(chan struct{}), config: cs.config}
 	go func() { c.code <- srv.Serve(context.Background(), a) }()

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/bridge"
+	"github.com/ahpls-dev/ahpls/internal/loopback"
 	"github.com/ahpls-dev/ahpls/server"
 )
 
@@ -94,7 +94,10 @@ func StartEditor(ctx context.Context, o EditorOptions) (*Editor, error) {
 		opts = *o.Server
 	}
 	srv, br := bridge.NewServer(opts, o.Bridge)
-	a, b := net.Pipe()
+	a, b, err := loopback.Pair()
+	if err != nil {
+		return nil, err
+	}
 	e := &Editor{Server: srv, Bridge: br, code: make(chan int, 1), changed: make(chan struct{}), last: map[string]Published{}, onShow: o.OnShowDocument}
 	go func() { e.code <- srv.Serve(context.Background(), a) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b))
