@@ -122,7 +122,7 @@ type wsLayout struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // when set (a scan), reads share its resolved folders
-	seen *wsfs.Seen  // when set (a scan), absences are answered from the walk
+	seen *wsfs.Seen // when set (a scan), absences are answered from the walk
 	memo sync.Map   // folder → model.PluginFormat
 	// claude: plugin root → whether a Claude marketplace lists it.
 	claude sync.Map
@@ -170,7 +170,7 @@ type wsFS struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // nil: a fresh one per call
-	seen *wsfs.Seen  // nil: ask the disk
+	seen *wsfs.Seen // nil: ask the disk
 }
 
 func (w wsFS) fsRoot() *wsfs.Root {
