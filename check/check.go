@@ -20,14 +20,12 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -275,23 +273,13 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	// the same whichever worker got there first. The layout hears of every
 	// listing before any of its entries is checked, so its "absent"
 	// answers hold while the walk is still under way.
-	layout.listed, layout.ignored, layout.ex = map[string][]wsfs.Entry{}, map[string]fs.FileMode{}, ex
-	// The walk's own entry slices are kept (sorted, never changed after
-	// Listed), not copied into a map of every path: on a big tree the
-	// record of what exists is most of what a check holds.
-	listed := func(rel string, es []wsfs.Entry) {
-		layout.walkMu.Lock()
-		layout.listed[rel] = es
-		layout.walkMu.Unlock()
-	}
+	walked := wsfs.NewSeen(ex)
+	layout.seen = walked
 	// A folder the walk listed as a folder was reached without a symlink
 	// (the walk enters none): a file below it resolves with one lstat, even
 	// before the walk lists it (a SKILL.md's references/ are linked before
 	// they are listed).
-	r.SetKnownRealDirs(func(rel string) bool {
-		_, listed, t, seen := layout.lookup(rel)
-		return listed && seen && t == fs.ModeDir
-	})
+	r.SetKnownRealDirs(walked.RealDir)
 	var (
 		resMu   sync.Mutex
 		results [][]Finding
@@ -299,13 +287,10 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	skipped := func(e wsfs.Entry, why wsfs.SkipReason) {
 		t.skip(e, why)
 		if why == wsfs.SkipGitIgnored {
-			// It exists: a link to it is not broken.
-			layout.walkMu.Lock()
-			layout.ignored[e.Rel] = e.Type
-			layout.walkMu.Unlock()
+			walked.Saw(e) // it exists: a link to it is not broken
 		}
 	}
-	opt := wsfs.WalkOptions{Exclude: ex, Listed: listed, Skipped: skipped, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}
+	opt := wsfs.WalkOptions{Exclude: ex, Listed: walked.Listed, Skipped: skipped, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}
 	werr := wsfs.WalkParallel(root, opt, workers, func(e wsfs.Entry) error {
 		if e.IsDir() {
 			return nil
@@ -606,7 +591,7 @@ type dirFS struct {
 
 func (d dirFS) Stat(rel string) (fs.FileInfo, error) {
 	if d.walk != nil {
-		if fi, err, known := d.walk.stat(rel); known {
+		if fi, err, known := d.walk.seen.Stat(rel); known {
 			return fi, err
 		}
 	}
@@ -639,82 +624,10 @@ type dirLayout struct {
 	listedMemo memo[bool]
 	mu         sync.Mutex
 	bad        []refusal // guarded by mu
-	// listed is what the folder walk saw (nil outside a folder check):
-	// the folders it listed in full, each with its entries in path order;
-	// ignored has the type of the entries .gitignore left out (they exist:
-	// a link to one is not broken). Probing a folder for its manifest
-	// paths, nearly always absent, and existence questions are then
-	// answered without a syscall. walkMu guards them (the walk is still
-	// under way while files are checked); no other lock is held with it.
-	walkMu  sync.RWMutex
-	listed  map[string][]wsfs.Entry
-	ignored map[string]fs.FileMode
-	ex      *wsfs.Matcher
-}
-
-// stat answers Stat for rel from the walk when it can: known is false
-// when the walk did not list rel's folder, rel is excluded (it exists on
-// disk but the walk kept no record) or a symlink (whose target decides).
-func (l *dirLayout) stat(rel string) (fi fs.FileInfo, err error, known bool) {
-	if l.listed == nil || !fs.ValidPath(rel) || rel == "." {
-		return nil, nil, false
-	}
-	_, listed, t, seen := l.lookup(rel)
-	switch {
-	case !listed || t&fs.ModeSymlink != 0:
-		return nil, nil, false
-	case seen:
-		return walkInfo{name: path.Base(rel), mode: t}, nil, true
-	case l.ex.Match(rel):
-		return nil, nil, false
-	}
-	return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}, true
-}
-
-// lookup is what the walk knows of rel: its folder ("" for the root),
-// whether that folder was listed, and rel's type if it was among the
-// entries.
-func (l *dirLayout) lookup(rel string) (dir string, listed bool, t fs.FileMode, seen bool) {
-	dir = path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	l.walkMu.RLock()
-	es, listed := l.listed[dir]
-	t, seen = l.ignored[rel]
-	l.walkMu.RUnlock()
-	if i, ok := slices.BinarySearchFunc(es, rel, func(e wsfs.Entry, rel string) int { return strings.Compare(e.Rel, rel) }); ok {
-		t, seen = es[i].Type, true
-	}
-	return dir, listed, t, seen
-}
-
-// walkInfo is the fs.FileInfo of an entry the walk listed: its name and
-// type, which is all the rules ask of Stat (existence, folder or file).
-type walkInfo struct {
-	name string
-	mode fs.FileMode
-}
-
-func (w walkInfo) Name() string       { return w.name }
-func (w walkInfo) Size() int64        { return 0 }
-func (w walkInfo) Mode() fs.FileMode  { return w.mode }
-func (w walkInfo) ModTime() time.Time { return time.Time{} }
-func (w walkInfo) IsDir() bool        { return w.mode.IsDir() }
-func (w walkInfo) Sys() any           { return nil }
-
-// absent reports that rel surely does not exist: its folder was listed by
-// the walk and rel was neither reported nor excluded, or its folder is
-// itself absent. Anything else answers false and the caller reads.
-func (l *dirLayout) absent(rel string) bool {
-	if l.listed == nil {
-		return false
-	}
-	dir, listed, _, seen := l.lookup(rel)
-	if !listed {
-		return dir != "" && l.absent(dir)
-	}
-	return !seen && !l.ex.Match(rel)
+	// seen is what the folder walk saw (nil outside a folder check):
+	// probing a folder for its manifest paths, nearly always absent, is
+	// then answered without a syscall.
+	seen *wsfs.Seen
 }
 
 // refusal is a manifest the layout could not read for a reason worth a
@@ -729,7 +642,7 @@ func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
 		return f
 	}
 	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
-		if l.absent(rel) {
+		if l.seen.Absent(rel) {
 			return nil, false
 		}
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
@@ -750,7 +663,7 @@ func (l *dirLayout) ClaudeListed(dir string) bool {
 		return v
 	}
 	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
-		if l.absent(rel) {
+		if l.seen.Absent(rel) {
 			return nil, false
 		}
 		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)

@@ -368,18 +368,20 @@ type pathRef struct {
 }
 
 var (
-	pathToken = regexp.MustCompile(`(?:[A-Za-z]:)?[\w.\-~@+/\\]*[\w\-]\.(?:md|mdc|json|jsonc|yaml|yml|sh|py|js|ts|toml|txt)\b(?::(\d+))?`)
-	lineWord  = regexp.MustCompile(`\bline (\d+)\b`)
+	pathToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:[A-Za-z]:)?[\w.\-~@+/\\]*[\w\-]\.(?:md|mdc|json|jsonc|yaml|yml|sh|py|js|ts|toml|txt)\b(?::(\d+))?`)
+	})
+	lineWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bline (\d+)\b`) })
 )
 
 // pathRefs extracts file names from a free-text message, longest first.
 func pathRefs(msg string) []pathRef {
 	var out []pathRef
 	line := 0
-	if m := lineWord.FindStringSubmatch(msg); m != nil {
+	if m := lineWord().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 	}
-	for _, m := range pathToken.FindAllStringSubmatchIndex(msg, -1) {
+	for _, m := range pathToken().FindAllStringSubmatchIndex(msg, -1) {
 		// Hosts may run elsewhere (Windows paths), so backslashes always
 		// separate.
 		r := pathRef{path: strings.ReplaceAll(msg[m[0]:m[1]], `\`, "/"), line: line}

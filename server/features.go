@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -304,7 +305,7 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 		}
 	}
 	switch {
-	case typeValue.MatchString(trimmed):
+	case typeValue().MatchString(trimmed):
 		return documented(valueItems(hookTypes, "hook type"), hookTypeDoc)
 	case strings.HasSuffix(strings.TrimRight(trimmed, ` "`), ":") && isBoolJSONKey(trimmed):
 		return documented(valueItems([]string{"true", "false"}, "boolean"), func(v string) string { return "`" + v + "`" })
@@ -323,10 +324,10 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 	return items
 }
 
-var typeValue = regexp.MustCompile(`"type"\s*:\s*"?$`)
+var typeValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"type"\s*:\s*"?$`) })
 
 // configLevelValue is the start of a level after a rule id in an override.
-var configLevelValue = regexp.MustCompile(`"[a-z-]+/[a-z0-9-]+"\s*:\s*"?$`)
+var configLevelValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[a-z-]+/[a-z0-9-]+"\s*:\s*"?$`) })
 
 // completeConfig completes what only .ahpls/config.json has: rule ids as
 // the keys of an override's "rules", their levels, and gitignore's
@@ -338,7 +339,7 @@ func completeConfig(before []byte, trimmed string) ([]protocol.CompletionItem, b
 		}
 		return nil, false
 	}
-	if configLevelValue.MatchString(trimmed) {
+	if configLevelValue().MatchString(trimmed) {
 		return valueItems([]string{"off", "error", "warning", "info", "hint"}, "level"), true
 	}
 	var ids []string

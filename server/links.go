@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -263,13 +264,13 @@ func walkJSON(v *diagnostics.JSONValue, depth int, fn func(key string, v *diagno
 // relPath accepts a relative path ("./x", "x/y", ".") and returns it
 // cleaned of its "./"; URLs, absolute paths and placeholders are refused.
 func relPath(p string) (string, bool) {
-	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.Contains(p, "${") || strings.Contains(p, "{{") || schemeRE.MatchString(p) {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.Contains(p, "${") || strings.Contains(p, "{{") || schemeRE().MatchString(p) {
 		return "", false
 	}
 	return strings.TrimPrefix(p, "./"), true
 }
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 
 // cmdPath is a path inside a command string: decoded offsets [start, end)
 // into the string and what it is relative to.
@@ -279,14 +280,14 @@ type cmdPath struct {
 	base       string // "plugin", "project" or "" (relative)
 }
 
-var cmdVar = regexp.MustCompile(`\$\{?(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR)\}?/`)
+var cmdVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR)\}?/`) })
 
 // commandPaths finds the script paths of a command line: after
 // ${CLAUDE_PLUGIN_ROOT}/ or $CLAUDE_PROJECT_DIR/, or words that start with
 // "./" or end in a script extension.
 func commandPaths(cmd string) []cmdPath {
 	var out []cmdPath
-	for _, m := range cmdVar.FindAllStringSubmatchIndex(cmd, 8) {
+	for _, m := range cmdVar().FindAllStringSubmatchIndex(cmd, 8) {
 		s := m[1]
 		e := s
 		for e < len(cmd) && !strings.ContainsRune(" \t\"'`;&|<>()", rune(cmd[e])) {
@@ -309,7 +310,7 @@ func commandPaths(cmd string) []cmdPath {
 		i := strings.Index(cmd[pos:], w) + pos
 		pos = i + len(w)
 		w = strings.Trim(w, `"'`)
-		if strings.HasPrefix(w, "-") || strings.Contains(w, "$") || schemeRE.MatchString(w) || strings.HasPrefix(w, "/") {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, "$") || schemeRE().MatchString(w) || strings.HasPrefix(w, "/") {
 			continue
 		}
 		ext := strings.ToLower(filepath.Ext(w))
@@ -328,7 +329,7 @@ type mdRef struct {
 	path string // slash-separated, relative to the file's folder
 }
 
-var fileRefRE = regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`)
+var fileRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#file:([^\s)\]` + "`" + `]+)`) })
 
 // markdownRefs finds relative link targets and #file: references in the
 // body, skipping fenced code and code spans.
@@ -393,7 +394,7 @@ func markdownRefs(text []byte) []mdRef {
 			}
 			i = j
 		}
-		for _, m := range fileRefRE.FindAllSubmatchIndex(line, -1) {
+		for _, m := range fileRefRE().FindAllSubmatchIndex(line, -1) {
 			t := strings.TrimRight(string(line[m[2]:m[3]]), ".,;:")
 			if p, ok := linkPath(t); ok {
 				out = append(out, mdRef{span: model.Span{Start: pos + m[2], End: pos + m[2] + len(t)}, path: p})

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -32,7 +33,7 @@ import (
 // name, which case-insensitive file systems need).
 
 // skillNameRE is a name every consumer accepts: kebab-case a–z, 0–9.
-var skillNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var skillNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // errRequestFailed is LSP's RequestFailed (-32803): the request was valid
 // but cannot be carried out here.
@@ -72,7 +73,7 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 		return nil, err
 	}
 	name := p.NewName
-	if !skillNameRE.MatchString(name) || len(name) > 64 {
+	if !skillNameRE().MatchString(name) || len(name) > 64 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("'%s' is no skill name every consumer accepts: use 1–64 characters a–z, 0–9 and single '-' inside", name))
 	}
 	r := lspRange(model.NewLineIndex(d.text).Range(vs, s.Encoding()))
@@ -189,13 +190,13 @@ func (s *Server) explainValueOnly(dir, name, why string, canRename bool) {
 // yamlPlain writes a kebab-case name as a YAML scalar that reads back as
 // the same string (digits alone or words like "yes" would not).
 func yamlPlain(name string) string {
-	if digitsRE.MatchString(name) || slices.Contains([]string{"y", "n", "yes", "no", "on", "off", "true", "false", "null"}, name) {
+	if digitsRE().MatchString(name) || slices.Contains([]string{"y", "n", "yes", "no", "on", "off", "true", "false", "null"}, name) {
 		return `"` + name + `"`
 	}
 	return name
 }
 
-var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+var digitsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+$`) })
 
 // unquote strips the quotes of a one-line quoted YAML scalar.
 func unquote(v string) string {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,22 +69,18 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 	}
 	fsRoot := wsfs.NewRoot(root)
 	ex := s.excludes(root)
-	seen := &walkSeen{listed: map[string]bool{}, types: map[string]fs.FileMode{}, ex: ex.m}
+	seen := wsfs.NewSeen(ex.m)
+	// A folder the walk listed as a folder was reached without a symlink
+	// (the walk enters none): files below it resolve with one lstat.
+	fsRoot.SetKnownRealDirs(seen.RealDir)
 	layout := &wsLayout{s: s, root: root, r: fsRoot, seen: seen}
 	wfs := wsFS{s: s, root: root, r: fsRoot, seen: seen}
 	opt := wsfs.WalkOptions{
 		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
-		Listed: func(rel string, es []wsfs.Entry) {
-			seen.add(rel, es)
-			for _, e := range es {
-				if e.Type == fs.ModeDir {
-					fsRoot.KnownRealDir(e.Rel) // reached without a symlink
-				}
-			}
-		},
+		Listed: seen.Listed,
 		Skipped: func(e wsfs.Entry, why wsfs.SkipReason) {
 			if why == wsfs.SkipGitIgnored {
-				seen.addOne(e) // it exists: a link to it is not broken
+				seen.Saw(e) // it exists: a link to it is not broken
 			}
 		},
 	}
@@ -237,96 +231,6 @@ func (s *Server) runScan(ctx context.Context, roots []string) {
 		p.End(fmt.Sprintf("checked %d customization files, %d with findings", count.checked.Load(), count.withFindings.Load()))
 	}
 }
-
-// walkSeen is what a scan's walk saw: the folders it listed in full and
-// the type of every entry in them. Existence questions of the rules
-// (links, a parent skill's SKILL.md) and the probes for plugin manifests,
-// nearly always absent, are answered from it without a syscall, the way
-// `ahpls check` answers them; what it has not seen (a folder not listed
-// yet, an excluded path, a symlink) is asked of the disk. A nil *walkSeen
-// knows nothing.
-type walkSeen struct {
-	mu     sync.RWMutex
-	listed map[string]bool
-	types  map[string]fs.FileMode
-	ex     *wsfs.Matcher
-}
-
-func (w *walkSeen) add(rel string, es []wsfs.Entry) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, e := range es {
-		w.types[e.Rel] = e.Type
-	}
-	w.listed[rel] = true
-}
-
-func (w *walkSeen) addOne(e wsfs.Entry) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.types[e.Rel] = e.Type
-}
-
-// lookup is what the walk knows of rel: its folder ("" for the root),
-// whether that folder was listed, and rel's type if it was among the
-// entries.
-func (w *walkSeen) lookup(rel string) (dir string, listed bool, t fs.FileMode, ok bool) {
-	dir = path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	t, ok = w.types[rel]
-	return dir, w.listed[dir], t, ok
-}
-
-// stat answers Stat for rel when the walk can: known is false when it did
-// not list rel's folder, rel is excluded (it may exist; the walk kept no
-// record) or a symlink (whose target decides).
-func (w *walkSeen) stat(rel string) (fi fs.FileInfo, err error, known bool) {
-	if w == nil || !fs.ValidPath(rel) || rel == "." {
-		return nil, nil, false
-	}
-	_, listed, t, ok := w.lookup(rel)
-	switch {
-	case !listed || t&fs.ModeSymlink != 0:
-		return nil, nil, false
-	case ok:
-		return walkInfo{name: path.Base(rel), mode: t}, nil, true
-	case w.ex.Match(rel):
-		return nil, nil, false
-	}
-	return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}, true
-}
-
-// absent reports that rel surely does not exist on disk: its folder was
-// listed and rel was neither among the entries nor excluded, or its
-// folder is itself absent.
-func (w *walkSeen) absent(rel string) bool {
-	if w == nil || !fs.ValidPath(rel) || rel == "." {
-		return false
-	}
-	dir, listed, _, ok := w.lookup(rel)
-	if !listed {
-		return dir != "" && w.absent(dir)
-	}
-	return !ok && !w.ex.Match(rel)
-}
-
-// walkInfo is the fs.FileInfo of an entry the walk listed: its name and
-// type, which is all the rules ask of Stat (existence, folder or file).
-type walkInfo struct {
-	name string
-	mode fs.FileMode
-}
-
-func (w walkInfo) Name() string       { return w.name }
-func (w walkInfo) Size() int64        { return 0 }
-func (w walkInfo) Mode() fs.FileMode  { return w.mode }
-func (w walkInfo) ModTime() time.Time { return time.Time{} }
-func (w walkInfo) IsDir() bool        { return w.mode.IsDir() }
-func (w walkInfo) Sys() any           { return nil }
 
 // scanWorkers is how many walkers a scan runs: one per allowed check but
 // one, so a request or an opened file's check always finds a core free

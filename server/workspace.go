@@ -122,7 +122,7 @@ type wsLayout struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // when set (a scan), reads share its resolved folders
-	seen *walkSeen  // when set (a scan), absences are answered from the walk
+	seen *wsfs.Seen // when set (a scan), absences are answered from the walk
 	memo sync.Map   // folder → model.PluginFormat
 	// claude: plugin root → whether a Claude marketplace lists it.
 	claude sync.Map
@@ -170,7 +170,7 @@ type wsFS struct {
 	s    *Server
 	root string
 	r    *wsfs.Root // nil: a fresh one per call
-	seen *walkSeen  // nil: ask the disk
+	seen *wsfs.Seen // nil: ask the disk
 }
 
 func (w wsFS) fsRoot() *wsfs.Root {
@@ -191,7 +191,7 @@ func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
 		return nil, fs.ErrNotExist
 	}
 	p := filepath.Join(w.root, filepath.FromSlash(rel))
-	if fi, err, known := w.seen.stat(rel); known {
+	if fi, err, known := w.seen.Stat(rel); known {
 		if err == nil {
 			return fi, nil
 		}
@@ -224,7 +224,7 @@ func (w wsFS) ReadFile(rel string) ([]byte, error) {
 	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
 		return snap.Text, nil
 	}
-	if w.seen.absent(rel) {
+	if w.seen.Absent(rel) {
 		return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}
 	}
 	return w.fsRoot().Read(rel, diagnostics.MaxFileSize+1)

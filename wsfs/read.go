@@ -135,8 +135,7 @@ type Root struct {
 	// still caught for the final component by O_NOFOLLOW, not for parents.
 	realDirs sync.Map
 	// knownReal, when set, answers the same question from the caller's
-	// own record of a folder walk (SetKnownRealDirs), so a big walk does
-	// not keep a second copy of every folder's path here.
+	// own record of a folder walk (SetKnownRealDirs).
 	knownReal func(rel string) bool
 }
 
@@ -155,21 +154,12 @@ func NewRoot(dir string) *Root {
 	return &Root{dir: dir, real: real}
 }
 
-// KnownRealDir records that the folder rel (slash-separated, below the
-// root) was reached without a symlink, as wsfs.Walk reaches every folder
-// it enters, so resolving files in it costs one lstat instead of one per
-// path component.
-func (r *Root) KnownRealDir(rel string) {
-	if rel != "" && rel != "." && fs.ValidPath(rel) {
-		r.realDirs.Store(rel, true)
-	}
-}
-
 // SetKnownRealDirs hands the root a lookup for folders reached without a
-// symlink, which it then asks before its own cache: `ahpls check` answers
-// it from the walk's listings (a folder wsfs.Walk listed as a folder, not
-// a symlink) instead of recording each folder with KnownRealDir. Set it
-// before the root is used; known must be safe for concurrent use.
+// symlink, which it then asks before its own cache: `ahpls check` and the
+// server's scan answer it from the walk's record (Seen.RealDir: a folder
+// the walk listed as a folder, not a symlink), so a big walk does not
+// keep a second copy of every folder's path here. Set it before the root
+// is used; known must be safe for concurrent use.
 func (r *Root) SetKnownRealDirs(known func(rel string) bool) { r.knownReal = known }
 
 // Dir is the folder the root was made with.
