@@ -416,20 +416,23 @@ func (e *compactError) Error() string { return e.text }
 func (e *compactError) Unwrap() error { return e.err }
 
 // compact shortens the library's error chain, one "validating <schema
-// path>: " per schema entered (a nested action passes ~12), to the
-// definitions passed through, the innermost schema and the reason:
-// "ActionEnvelope > StateAction > SessionTitleChangedAction:
-// /$defs/SessionTitleChangedAction/properties/title: type: 7 has type
-// "integer", want "string"".
+// path>: " per schema entered (a nested action passes ~20), to the
+// definitions passed through, each with the schema path taken inside it
+// (the if/then/else/allOf steps left out: they are no place in the value),
+// and the reason:
+//
+//	ActionEnvelope/properties/action > StateAction >
+//	SessionTitleChangedAction/properties/title: type: 7 has type "integer", want "string"
 func compact(err error) error {
-	var defs []string
-	last, e := "", err
+	type hop struct{ def, path string }
+	var hops []hop
+	e := err
 	for {
 		u := errors.Unwrap(e)
 		if u == nil {
 			break
 		}
-		p, ok := strings.CutPrefix(e.Error(), "validating ")
+		p, ok := strings.CutPrefix(e.Error(), "validating /$defs/")
 		if !ok {
 			break
 		}
@@ -437,19 +440,48 @@ func compact(err error) error {
 		if !ok {
 			break
 		}
-		if name, ok := strings.CutPrefix(p, "/$defs/"); ok && !strings.Contains(name, "/") {
-			defs = append(defs, name)
+		def, rest, _ := strings.Cut(p, "/")
+		if len(hops) == 0 || hops[len(hops)-1].def != def {
+			hops = append(hops, hop{def: def})
 		}
-		last, e = p, u
+		hops[len(hops)-1].path = placeOnly(rest)
+		e = u
 	}
-	if len(defs) == 0 {
+	if len(hops) == 0 {
 		return err
 	}
-	text := strings.Join(defs, " > ") + ": "
-	if last != "/$defs/"+defs[len(defs)-1] {
-		text += last + ": "
+	parts := make([]string, len(hops))
+	for i, h := range hops {
+		parts[i] = h.def
+		if h.path != "" {
+			parts[i] += "/" + h.path
+		}
 	}
-	return &compactError{text: text + e.Error(), err: err}
+	return &compactError{text: strings.Join(parts, " > ") + ": " + e.Error(), err: err}
+}
+
+// placeOnly drops the combinator steps (allOf/N, anyOf/N, oneOf/N, if,
+// then, else) from a schema path.
+func placeOnly(path string) string {
+	if path == "" {
+		return ""
+	}
+	segs := strings.Split(path, "/")
+	out := segs[:0]
+	for i := 0; i < len(segs); i++ {
+		if i > 0 && segs[i-1] == "properties" {
+			out = append(out, segs[i]) // a property named like a keyword
+			continue
+		}
+		switch segs[i] {
+		case "allOf", "anyOf", "oneOf":
+			i++ // and its index
+		case "if", "then", "else":
+		default:
+			out = append(out, segs[i])
+		}
+	}
+	return strings.Join(out, "/")
 }
 
 // validateAction checks one action against the definition its `type` names.
