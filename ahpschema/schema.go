@@ -21,12 +21,18 @@
 //  4. `approved` in ChatToolCallApprovedAction/DeniedAction has no constraint;
 //     it becomes `const true` / `const false`, which also makes the oneOf
 //     discriminate.
-//     -  commands.schema.json's StateAction oneOf becomes an enum on `type`
-//     plus a binary if/then/else tree on `type` whose leaves are the action
-//     definitions (same accepted values, since every member requires its
-//     own `type` const; far faster, precise errors).
+//     -  commands.schema.json's StateAction oneOf becomes a binary
+//     if/then/else tree on `type` whose leaves are the action definitions,
+//     and an enum of all types where no leaf matches (same accepted values,
+//     since every member requires its own `type` const; far faster, precise
+//     errors).
 //  5. ProtocolNotification cannot discriminate its members; notifications are
 //     validated per method instead (see hostNotifications).
+//
+// Validation uses github.com/google/jsonschema-go (Draft 2020-12), whose
+// package init is a few hundred allocations; nothing of the schemas is read
+// before the first validation, and then only the files it needs (see
+// schemaFile; convert.go for how schemas and numbers reach the library).
 package ahpschema
 
 import (
