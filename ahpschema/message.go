@@ -322,11 +322,11 @@ func ValidateResult(method string, result []byte) error {
 		return fmt.Errorf("ahpschema: reconnect result type %q is neither replay nor snapshot", head.Type)
 	}
 	name := upperFirst(method) + "Result"
-	rg, err := load()
-	if err != nil {
-		return err
+	f, _ := file("commands")
+	if f.parseErr != nil {
+		return f.parseErr
 	}
-	if !rg.defs["commands"][name] {
+	if !f.defs[name] {
 		// createSession, createChat, dispose* have no result definition;
 		// their result carries nothing (null or an empty object).
 		if string(r) == "null" || string(r) == "{}" {

@@ -215,3 +215,16 @@ func TestNoticeEmbedded(t *testing.T) {
 	assert.Contains(t, Notice(), "MIT licence")
 	assert.Contains(t, Notice(), "Microsoft")
 }
+
+// BenchmarkFirstValidation is the cost of the first frame a process
+// validates: reading, patching, converting and resolving commands.schema.json.
+func BenchmarkFirstValidation(b *testing.B) {
+	frame := []byte(`{"jsonrpc":"2.0","method":"dispatchAction","params":{"channel":"ahp-chat:/9a0b77c1","clientSeq":8,"action":{"type":"chat/toolCallComplete","turnId":"turn-4","toolCallId":"tc-8","result":{"success":true,"pastTenseMessage":"Collected 1 diagnostic","content":[{"type":"text","text":"main.go:12:2: undefined: foo"}],"structuredContent":{"count":1}}}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		files = [len(files)]schemaFile{}
+		if err := ValidateMessage(frame, ClientToHost); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

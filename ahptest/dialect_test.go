@@ -157,7 +157,7 @@ func TestValidationFollowsTheNegotiatedVersion(t *testing.T) {
 			defer mu.Unlock()
 			if version == "0.8.0" {
 				require.Len(t, violations, 1)
-				assert.Contains(t, violations[0].Error(), "missing property 'enabled'")
+				assert.Contains(t, violations[0].Error(), `missing properties: ["enabled"]`)
 				return
 			}
 			assert.Empty(t, violations)

@@ -3,7 +3,9 @@
 // package initialisation (encoding/gob, jsonschema-go, the SDK: about 2 ms
 // of CPU and 150 KB per start, measured with GODEBUG=inittrace=1) is not
 // paid by every `ahpls check` and `ahpls serve`: `ahpls mcp` execs this
-// binary from its own folder or PATH (cmd/ahpls/mcp.go).
+// binary from its own folder or PATH (cmd/ahpls/mcp.go). (jsonschema-go
+// alone, ~300 allocations of that init, is in ahpls too since ahpschema
+// validates with it, #30.)
 //
 // Stdout is the MCP channel; everything else goes to stderr.
 package main
