@@ -311,12 +311,19 @@ func (c *schemaCompiler) resolve(ref string) (*cschema, error) {
 	return nil, fmt.Errorf("points at no subschema")
 }
 
+// escapeToken writes a JSON pointer token (RFC 6901).
 func escapeToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 func unescapeToken(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
 func jsonType(t string) bool {

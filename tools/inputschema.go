@@ -206,7 +206,8 @@ func (g *schemaGraph) walk(v any, ptr string, base *url.URL) error {
 		for _, n := range names {
 			name, _ := n.(string)
 			if !jsonType(name) {
-				return fmt.Errorf("%s: unknown type %v (one of array, boolean, integer, null, number, object, string)", pointerOrRoot(ptr), n)
+				text, _ := json.Marshal(n)
+				return fmt.Errorf("%s: unknown type %s (one of array, boolean, integer, null, number, object, string)", pointerOrRoot(ptr), text)
 			}
 		}
 	}
