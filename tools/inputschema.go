@@ -53,6 +53,22 @@ func compileInput(raw []byte) (_ *jsonschema.Resolved, err error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("inputSchema: %v", err)
 	}
+	// encoding/json matched keywords to fields ignoring case ("AnYOf" is
+	// anyOf to the library): check again what the library actually read,
+	// written back with its own spelling.
+	canon, err := json.Marshal(&s)
+	if err != nil {
+		return nil, fmt.Errorf("inputSchema: %v", err)
+	}
+	d = json.NewDecoder(bytes.NewReader(canon))
+	d.UseNumber()
+	doc = nil
+	if err := d.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("inputSchema: %v", err)
+	}
+	if err := checkInputSchema(doc); err != nil {
+		return nil, fmt.Errorf("inputSchema: %v", err)
+	}
 	rs, err := s.Resolve(&jsonschema.ResolveOptions{BaseURI: inputSchemaURL, Loader: refuseLoad})
 	if err != nil {
 		return nil, fmt.Errorf("inputSchema: %v", err)

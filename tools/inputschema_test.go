@@ -185,3 +185,29 @@ func TestInputErrorIsClear(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `tool input does not match the input schema: required: missing properties: ["n"]`, err.Error())
 }
+
+// FuzzInputSchema: whatever a workspace puts in inputSchema and whatever
+// input a model sends, compiling and validating return (a reference cycle
+// the check missed would instead overflow the stack and kill the process).
+func FuzzInputSchema(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`), []byte(`{"n":0}`))
+	f.Add([]byte(`{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"type":"string"}]},"b":{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}}}},"$ref":"#/$defs/a"}`), []byte(`{"x":{"x":"s"}}`))
+	f.Add([]byte(`{"$id":"https://e.x/r.json","$defs":{"s":{"$anchor":"s","type":"string"}},"properties":{"a":{"$ref":"r.json#s"}}}`), []byte(`{"a":1}`))
+	f.Add([]byte(`{"$dynamicAnchor":"n","properties":{"k":{"$dynamicRef":"#n"}}}`), []byte(`{"k":{"k":{}}}`))
+	f.Add([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`), []byte(`{}`))
+	f.Add([]byte(`{"if":{"required":["a"]},"then":{"not":{"required":["b"]}},"dependentSchemas":{"c":{"minProperties":2}}}`), []byte(`{"a":1,"b":2,"c":3}`))
+	f.Fuzz(func(t *testing.T, schema, input []byte) {
+		rs, err := compileInput(schema)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		in, err := ParseInput(input)
+		if err != nil {
+			return
+		}
+		_ = validateWith(rs, in)
+	})
+}
