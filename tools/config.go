@@ -9,12 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // ConfigFile is the workspace config file, relative to the workspace root.
@@ -60,23 +54,6 @@ type ConfigOptions struct {
 // workspace.
 const UntrustedReason = "not registered: the workspace is not trusted, and command tools run only in a trusted workspace"
 
-// configSchema is compiled on first use, not at init: every ahpls process
-// (`ahpls check` included) would otherwise pay ~9 ms before its first file.
-var configSchema = sync.OnceValue(func() *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(ConfigSchema)))
-	if err != nil {
-		panic("tools.schema.json: " + err.Error())
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource("https://ahpls.dev/schemas/tools.schema.json", doc); err != nil {
-		panic(err)
-	}
-	return c.MustCompile("https://ahpls.dev/schemas/tools.schema.json")
-})
-
-var printer = message.NewPrinter(language.Und)
-
 // ValidateConfig returns the problems of a config text, sorted by offset.
 func ValidateConfig(data []byte, opts ConfigOptions) []Problem {
 	_, probs := ParseConfig(data, opts)
@@ -112,47 +89,23 @@ func ParseConfig(data []byte, opts ConfigOptions) ([]*Definition, []Problem) {
 	}
 
 	// Structure first, against the published schema.
-	if err := configSchema().Validate(root.value()); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			probs = append(probs, Problem{Start: 0, End: 1, Message: err.Error(), Severity: SeverityError})
-			return nil, probs
-		}
-		for _, leaf := range leaves(ve) {
-			loc := leaf.InstanceLocation
-			n := root.lookup(loc)
-			switch k := leaf.ErrorKind.(type) {
-			case *kind.AdditionalProperties:
-				for _, name := range k.Properties {
-					if m := n.member(name); m != nil {
-						add(m, append(loc[:len(loc):len(loc)], name), SeverityError, fmt.Sprintf("unknown property %q", name), true)
-					}
-				}
-				continue
-			case *kind.PropertyNames:
-				msg := fmt.Sprintf("invalid name %q", k.Property)
-				if len(leaf.Causes) > 0 {
-					msg += ": " + leaves(leaf.Causes[0])[0].ErrorKind.LocalizedString(printer)
-				}
-				// jsonschema v6.0.3 stores this error's location without
-				// copying it, so any element of it may have been overwritten
-				// by a sibling's; only its length is reliable. Take the
-				// object at that depth that has the property, preferring
-				// the one whose path agrees most with the reported one.
-				if obj, p := findObjectWith(root, loc, k.Property); obj != nil {
-					n, loc = obj, p
-				}
-				if m := n.member(k.Property); m != nil {
-					n = m
-					loc = append(loc[:len(loc):len(loc)], k.Property)
-				}
-				add(n, loc, SeverityError, msg, true)
-				continue
-			case *kind.Required:
-				add(n, loc, SeverityError, "missing required "+plural("property", len(k.Missing))+" "+quoteList(k.Missing), true)
-				continue
+	schema, err := configSchema()
+	if err != nil { // only if tools.schema.json itself is broken
+		return nil, []Problem{{Start: 0, End: min(1, len(data)), Message: "tools.schema.json: " + err.Error(), Severity: SeverityError}}
+	}
+	for _, is := range schema.validate(root) {
+		switch is.keyword {
+		case "additionalProperties":
+			for _, m := range is.members {
+				add(m, append(is.path[:len(is.path):len(is.path)], m.key), SeverityError, fmt.Sprintf("unknown property %q", m.key), true)
 			}
-			add(n, loc, SeverityError, leaf.ErrorKind.LocalizedString(printer), false)
+		case "propertyNames":
+			m := is.members[0]
+			add(m, append(is.path[:len(is.path):len(is.path)], m.key), SeverityError, fmt.Sprintf("invalid name %q: %s", m.key, is.msg), true)
+		case "required":
+			add(is.node, is.path, SeverityError, is.msg, true)
+		default:
+			add(is.node, is.path, SeverityError, is.msg, false)
 		}
 	}
 
@@ -277,64 +230,15 @@ func checkCommand(d *Definition, tn *jnode, path []string, opts ConfigOptions, a
 			}
 		}
 	}
-	for k, v := range c.Env {
-		if strings.IndexByte(v, 0) >= 0 {
-			add(cn.member("env").member(k), append(cpath[:len(cpath):len(cpath)], "env", k), SeverityError, "environment values cannot contain NUL", false)
-			ok = false
+	if en := cn.member("env"); en != nil {
+		for _, m := range en.kids { // the nodes, not c.Env: no look-up per variable
+			if v, _ := m.str(); strings.IndexByte(v, 0) >= 0 {
+				add(m, append(cpath[:len(cpath):len(cpath)], "env", m.key), SeverityError, "environment values cannot contain NUL", false)
+				ok = false
+			}
 		}
 	}
 	return ok
-}
-
-// findObjectWith returns the object at depth len(loc) that has a member
-// named prop, and its path; nil when there is none.
-func findObjectWith(root *jnode, loc []string, prop string) (*jnode, []string) {
-	var best *jnode
-	var bestPath []string
-	bestScore := -1
-	var walk func(n *jnode, path []string)
-	walk = func(n *jnode, path []string) {
-		if len(path) == len(loc) {
-			if n.member(prop) == nil {
-				return
-			}
-			score := 0
-			for i := range path {
-				if path[i] == loc[i] {
-					score++
-				}
-			}
-			if score > bestScore {
-				best, bestPath, bestScore = n, append([]string(nil), path...), score
-			}
-			return
-		}
-		for i, kid := range n.kids {
-			tok := kid.key
-			if n.kind == '[' {
-				tok = fmt.Sprint(i)
-			}
-			walk(kid, append(path[:len(path):len(path)], tok))
-		}
-	}
-	walk(root, nil)
-	return best, bestPath
-}
-
-// leaves flattens a validation error tree to the errors that have no
-// causes: those say what is actually wrong.
-func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	// The causes of a propertyNames error are located relative to the name,
-	// not the document; the parent says which name.
-	_, isName := ve.ErrorKind.(*kind.PropertyNames)
-	if len(ve.Causes) == 0 || isName {
-		return []*jsonschema.ValidationError{ve}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
 }
 
 func sortProblems(p []Problem) {

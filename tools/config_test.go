@@ -125,12 +125,14 @@ func TestConfigEdgeCases(t *testing.T) {
 }
 
 func TestConfigSchemaIsAValidJSONSchema(t *testing.T) {
-	// configSchema compiles (on first use) against the 2020-12 meta-schema; make
-	// sure the embedded bytes are the file on disk.
+	// The embedded bytes are the file on disk, and ahpls's own validator
+	// understands every keyword in it (compiling refuses any other).
 	disk, err := os.ReadFile("tools.schema.json")
 	require.NoError(t, err)
 	assert.Equal(t, disk, ConfigSchema)
-	require.NotNil(t, configSchema())
+	s, err := configSchema()
+	require.NoError(t, err)
+	require.NotNil(t, s)
 }
 
 func FuzzParseConfig(f *testing.F) {
@@ -160,4 +162,26 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Numbers with huge exponents are compared exactly and cheaply: the
+// previous validator turned them into rationals (1e99999 took ~50 ms,
+// 1e9999999 crashed it with a nil pointer).
+func TestConfigHugeNumbers(t *testing.T) {
+	cases := []struct{ value, path, msg string }{
+		{`{"version":1e9999999}`, "/version", "value must be 1"},
+		{`{"version":1e-9999999}`, "/version", "value must be 1"},
+		{config(`{"name":"a","command":{"argv":["x"],"timeoutSeconds":1e9999999}}`), "/tools/0/command/timeoutSeconds", "must be at most 3600, got 1e9999999"},
+		{config(`{"name":"a","command":{"argv":["x"],"timeoutSeconds":-1e9999999}}`), "/tools/0/command/timeoutSeconds", "must be greater than 0, got -1e9999999"},
+		{config(`{"name":"a","command":{"argv":["x"],"maxOutputBytes":1e99999999999999999999}}`), "/tools/0/command/maxOutputBytes", "must be at most 16777216"},
+		{config(`{"name":"a","command":{"argv":["x"],"maxOutputBytes":1024.5}}`), "/tools/0/command/maxOutputBytes", "got number, want integer"},
+	}
+	for _, c := range cases {
+		t.Run(c.value, func(t *testing.T) {
+			probs := ValidateConfig([]byte(c.value), ConfigOptions{Trusted: true})
+			require.Len(t, probs, 1, "%+v", probs)
+			assert.Equal(t, c.path, probs[0].Path)
+			assert.Contains(t, probs[0].Message, c.msg)
+		})
+	}
 }

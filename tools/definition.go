@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Prefix is put before every tool name on the wire: server tools and all
@@ -137,7 +137,7 @@ type Definition struct {
 	Command *Command `json:"command,omitempty"`
 	Source  Source   `json:"-"`
 
-	schema  *jsonschema.Schema
+	schema  *jsonschema.Resolved
 	builtin builtinFunc
 	// trustGated built-ins start processes (the test runner): like command
 	// tools they are offered and run only in a trusted workspace.
@@ -170,47 +170,19 @@ func (d *Definition) Wire(name string) ToolDefinition {
 	return ToolDefinition{Name: name, Title: d.Title, Description: d.Description, InputSchema: s, Annotations: d.Annotations}
 }
 
-// compileInputSchema compiles the definition's input schema. It never loads
-// anything from the network or disk: a $ref must point inside the schema.
+// compileInputSchema compiles the definition's input schema (see
+// compileInput: nothing is loaded from outside the schema).
 func (d *Definition) compileInputSchema() error {
 	raw := d.InputSchema
 	if len(raw) == 0 {
 		raw = emptyObjectSchema
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return fmt.Errorf("inputSchema is not valid JSON: %v", err)
-	}
-	sch, err := compileSchema(doc)
+	sch, err := compileInput(raw)
 	if err != nil {
 		return err
 	}
 	d.schema = sch
 	return nil
-}
-
-const inputSchemaURL = "mem://ahpls/tool-input.json"
-
-func compileSchema(doc any) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(inputSchemaURL, doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile(inputSchemaURL)
-	if err != nil {
-		return nil, fmt.Errorf("inputSchema: %v", err)
-	}
-	return sch, nil
-}
-
-// noLoader refuses every external schema: a workspace file must not make
-// ahpls read other files or fetch URLs.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("loading external schema %q is not allowed", url)
 }
 
 // properties returns the input property names declared at the top level of

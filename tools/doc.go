@@ -13,7 +13,10 @@
 //   - config.go: ParseConfig / ValidateConfig read the JSON config and return
 //     Problems with byte offsets for diagnostics; tools.schema.json is the
 //     documented JSON Schema of that file (embedded as ConfigSchema), and
-//     testdata/config/good.json is a complete example.
+//     testdata/config/good.json is a complete example. configschema.go
+//     interprets that schema (only the keywords it uses) so that every
+//     problem has a place; inputschema.go compiles a tool's own input
+//     schema with jsonschema-go, loading nothing from outside it.
 //   - argv.go: how an argv template with {placeholders} becomes the argument
 //     vector. There is never a shell: one placeholder is one argument.
 //   - run.go: the process runner (own process tree, cancellation and timeout

@@ -2,10 +2,8 @@ package tools
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ParseInput decodes a call's toolInput text (ahp.md §5.4): absent or blank
@@ -56,11 +54,7 @@ func (d *Definition) validateInput(input map[string]any) error {
 		}
 		sch = c.schema
 	}
-	if err := sch.Validate(any(input)); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return inputErrorf("tool input does not match the input schema: %s", ve.Error())
-		}
+	if err := validateWith(sch, input); err != nil {
 		return inputErrorf("tool input does not match the input schema: %v", err)
 	}
 	return nil

@@ -162,13 +162,27 @@ func TestRunRulesAndMCPDispatch(t *testing.T) {
 // TestMCPSDKStaysOutOfAhpls: the MCP SDK's package init (encoding/gob,
 // the SDK) would run at every start of every subcommand; it lives in
 // ahpls-mcp only, which `ahpls mcp` execs (issue #33). jsonschema-go alone
-// is linked: ahpschema validates the demo host's frames with it (#30); its
-// init is ~300 allocations, 81 kB.
+// is linked, since #30: package tools validates tool inputs with it and
+// ahpschema the demo host's frames; its init is one small reflection pass
+// (~300 allocations, ~85 kB), far from the meta-schema compilation of the
+// library it replaced.
 func TestMCPSDKStaysOutOfAhpls(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	require.NoError(t, err)
 	for _, dep := range strings.Fields(string(out)) {
 		assert.False(t, strings.HasPrefix(dep, "github.com/modelcontextprotocol/") ||
 			dep == "github.com/ahpls-dev/ahpls/mcpserver" || dep == "encoding/gob", "cmd/ahpls imports %s", dep)
+	}
+}
+
+// TestNoMetaSchemaCompilationAtStart: santhosh-tekuri/jsonschema compiles
+// its meta-schemas in its package init, ~15 ms CPU and 1.7 MB at every
+// start of every subcommand (issue #30); neither package tools nor
+// package ahpschema may bring it in.
+func TestNoMetaSchemaCompilationAtStart(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		assert.False(t, strings.HasPrefix(dep, "github.com/santhosh-tekuri/"), "cmd/ahpls imports %s", dep)
 	}
 }
