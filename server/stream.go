@@ -37,12 +37,32 @@ type lspStream struct {
 	in  *bufio.Reader
 	log *slog.Logger
 
-	writeMu sync.Mutex
-	wbuf    []byte
+	// The write gate: one frame on the wire at a time, and a reply or a
+	// request of ours goes before a waiting notification (see Write).
+	gate    sync.Mutex
+	free    *sync.Cond // signalled when busy drops
+	busy    bool       // a frame is being written
+	urgentN int        // replies and requests waiting for the gate
+	waitN   int        // all writers waiting for the gate
 }
 
 func newLSPStream(rwc io.ReadWriteCloser, log *slog.Logger) *lspStream {
-	return &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	s := &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	s.free = sync.NewCond(&s.gate)
+	return s
+}
+
+// lowPriority marks a context whose writes (the publisher's notifications)
+// give way to replies and requests waiting for the wire.
+type lowPriorityKey struct{}
+
+func withLowPriority(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lowPriorityKey{}, true)
+}
+
+func isLowPriority(ctx context.Context) bool {
+	v, _ := ctx.Value(lowPriorityKey{}).(bool)
+	return v
 }
 
 // errFrame is a recoverable framing problem: the frame is skipped.
@@ -181,27 +201,63 @@ func eofErr(err error, mid bool) error {
 	return err
 }
 
+// Write frames msg and writes it in one piece. The frame is built before
+// the gate is taken, so the gate is held only for the write itself. A
+// reply waits for at most the frame on the wire, not for the publisher's
+// queue: during a workspace scan the publisher writes thousands of
+// publishDiagnostics back to back, and a hover's reply that had to win a
+// plain mutex against it waited up to 20 ms on a loaded machine (#30).
 func (s *lspStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	body := jsonrpc2.AppendMessage(s.wbuf[:0], msg)
-	var hdr [40]byte
-	h := append(hdr[:0], "Content-Length: "...)
-	h = strconv.AppendInt(h, int64(len(body)), 10)
-	h = append(h, "\r\n\r\n"...)
-	// One Write per frame, so concurrent writers never interleave.
-	frame := make([]byte, 0, len(h)+len(body))
-	frame = append(append(frame, h...), body...)
-	if cap(body) <= 1<<20 {
-		s.wbuf = body[:0]
-	} else {
-		s.wbuf = nil
-	}
-	n, err := s.rwc.Write(frame)
+	frame := appendFrame(msg)
+	s.acquire(isLowPriority(ctx))
+	defer s.release()
+	n, err := s.rwc.Write(frame) // one Write per frame: writers never interleave
 	return int64(n), err
+}
+
+// frameRoom is room in front of a body for its header:
+// "Content-Length: " (16), up to 20 digits, "\r\n\r\n" (4).
+const frameRoom = 40
+
+// appendFrame returns msg's body with its header, in one allocation: the
+// body is marshalled after frameRoom bytes, and the header is written just
+// in front of it.
+func appendFrame(msg jsonrpc2.Message) []byte {
+	buf := jsonrpc2.AppendMessage(make([]byte, frameRoom, frameRoom+512), msg)
+	var hdr [frameRoom]byte
+	h := append(hdr[:0], "Content-Length: "...)
+	h = strconv.AppendInt(h, int64(len(buf)-frameRoom), 10)
+	h = append(h, "\r\n\r\n"...)
+	start := frameRoom - len(h)
+	copy(buf[start:], h)
+	return buf[start:]
+}
+
+// acquire takes the write gate. A low-priority writer also waits while an
+// urgent one is waiting.
+func (s *lspStream) acquire(low bool) {
+	s.gate.Lock()
+	defer s.gate.Unlock()
+	if !low {
+		s.urgentN++
+		defer func() { s.urgentN-- }()
+	}
+	for s.busy || low && s.urgentN > 0 {
+		s.waitN++
+		s.free.Wait()
+		s.waitN--
+	}
+	s.busy = true
+}
+
+func (s *lspStream) release() {
+	s.gate.Lock()
+	s.busy = false
+	s.gate.Unlock()
+	s.free.Broadcast()
 }
 
 func (s *lspStream) Close() error { return s.rwc.Close() }
