@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -93,12 +92,6 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 	}
 	var n atomic.Int64
 	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
-		// Let a waiting goroutine run first. A request's reader, woken
-		// from its read of stdin, finds no idle P while the walker, the
-		// publisher and the collector hold them all (in a traced 10k
-		// scan, 87 of 88 hovers), and waited for the walker's 10 ms
-		// preemption; a yield per entry costs well under 1% of the scan.
-		runtime.Gosched()
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
 		}
