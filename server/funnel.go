@@ -489,8 +489,39 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 // so the editor knows the file was checked.
 func (s *Server) publishLocked(u uri.URI, fs *fileState, open bool) {
 	all := s.mergedLocked(fs)
+	s.sendLocked(u, fs, open, all, fingerprintOf(all))
+}
+
+// publishRulesLocked is publishLocked for a file whose set may be its rule
+// diagnostics alone, with their fingerprint fp computed before s.mu was
+// taken (the scan's check): marshalling it under the lock made every
+// request wait for it.
+func (s *Server) publishRulesLocked(u uri.URI, fs *fileState, open bool, fp string) {
+	if len(fs.external) > 0 {
+		s.publishLocked(u, fs, open)
+		return
+	}
+	s.sendLocked(u, fs, open, rulesSet(fs.lsp), fp)
+}
+
+// rulesSet is lsp as mergedLocked returns it without external sources:
+// never nil, so an empty set is "[]" on the wire and in fingerprints.
+func rulesSet(lsp []protocol.Diagnostic) []protocol.Diagnostic {
+	if lsp == nil {
+		return []protocol.Diagnostic{}
+	}
+	return lsp
+}
+
+// fingerprintOf is the string a publication is compared by.
+func fingerprintOf(all []protocol.Diagnostic) string {
 	b, _ := json.Marshal(fingerprint(all))
-	fp := string(b)
+	return string(b)
+}
+
+// sendLocked publishes all, whose fingerprint is fp, unless the editor
+// has it already.
+func (s *Server) sendLocked(u uri.URI, fs *fileState, open bool, all []protocol.Diagnostic, fp string) {
 	last := fs.published
 	if last == "" && !open {
 		last = "[]"

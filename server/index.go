@@ -138,14 +138,18 @@ func fuzzyLower(q []rune, lower string) bool {
 // indexLocked brings u's entries in the symbol index in line with fs's
 // last check (s.mu held).
 func (s *Server) indexLocked(u uri.URI, fs *fileState) {
-	if fs.kind == model.KindNone || fs.snap.Text == nil {
-		s.symbols.set(u, nil)
-		return
+	s.symbols.set(u, symbolsOf(fs.kind, fs.rel, fs.snap.Text, s.enc))
+}
+
+// symbolsOf is what the index holds for one file's text. It reads nothing
+// but its arguments, so the scan computes it before taking s.mu.
+func symbolsOf(kind model.Kind, rel string, text []byte, enc model.Encoding) []indexedSymbol {
+	if kind == model.KindNone || text == nil {
+		return nil
 	}
-	cs := customizations(fs.kind, fs.rel, fs.snap.Text)
+	cs := customizations(kind, rel, text)
 	if len(cs) == 0 {
-		s.symbols.set(u, nil)
-		return
+		return nil
 	}
 	// The names sit near the top (frontmatter, manifest keys): index the
 	// lines up to the last one only.
@@ -153,16 +157,15 @@ func (s *Server) indexLocked(u uri.URI, fs *fileState) {
 	for _, c := range cs {
 		end = max(end, c.span.End)
 	}
-	text := fs.snap.Text
 	end = min(end, len(text))
 	if nl := bytes.IndexByte(text[end:], '\n'); nl >= 0 {
 		text = text[:end+nl+1]
 	}
 	idx := model.NewLineIndex(text)
-	container := fs.kind.Noun() + " · " + fs.rel
+	container := kind.Noun() + " · " + rel
 	syms := make([]indexedSymbol, 0, len(cs))
 	for _, c := range cs {
-		syms = append(syms, indexedSymbol{name: c.name, lower: strings.ToLower(c.name), file: fs.kind, kind: c.kind, container: container, rng: lspRange(idx.Range(c.span, s.enc))})
+		syms = append(syms, indexedSymbol{name: c.name, lower: strings.ToLower(c.name), file: kind, kind: c.kind, container: container, rng: lspRange(idx.Range(c.span, enc))})
 	}
-	s.symbols.set(u, syms)
+	return syms
 }

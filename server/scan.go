@@ -121,6 +121,9 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
 func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS) bool {
+	if s.scanHook != nil {
+		s.scanHook(e.Rel)
+	}
 	s.views.invalidate()
 	s.mu.Lock()
 	if _, open := s.docs[u]; open {
@@ -150,7 +153,12 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout)
 	}
 	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
-	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
+	enc := s.Encoding()
+	lsp := s.toLSP(u, loc, text, diags, enc)
+	// What the lock would otherwise compute: every request waits while
+	// the scan holds s.mu, and a walker descheduled in it holds them all.
+	fp := fingerprintOf(rulesSet(lsp))
+	syms := symbolsOf(kind, e.Rel, text, enc)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -165,8 +173,8 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	fs.snapSum, fs.snapSumOK = sum, kind != model.KindNone
 	fs.textDropped = false
 	fs.onDisk = kind != model.KindNone
-	s.indexLocked(u, fs)
-	s.publishLocked(u, fs, false)
+	s.symbols.set(u, syms)
+	s.publishRulesLocked(u, fs, false, fp)
 	s.dropTextLocked(fs)
 	return len(lsp) > 0
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,4 +38,53 @@ func (c *testClient) notesCopy() []note {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]note(nil), c.notes...)
+}
+
+// While the scan is held in the middle of the workspace (its check of a
+// file does not return), the editor is still served: a file opened now
+// is checked and published, hovers and workspace/symbol are answered, and
+// the scan finishes once let go. Nothing here may wait for the scan to
+// move on (#30: a hover during the first scan answers at once).
+func TestRequestsAnsweredWhileTheScanIsHeld(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		writeFile(t, root, ".github/skills/"+name+"/SKILL.md", "---\nname: "+name+"\ndescription: D.\n---\n# Body\n")
+	}
+	opened := skillURI(root, "beta")
+	held, release := make(chan string, 1), make(chan struct{})
+	var once sync.Once
+	c := newTestClient(t, clientSetup{folders: []string{root}, noInit: true})
+	c.srv.scanHook = func(rel string) {
+		once.Do(func() {
+			held <- rel
+			<-release
+		})
+	}
+	c.initialize(clientSetup{folders: []string{root}, caps: `{"window":{"workDoneProgress":true}}`})
+	at := <-held
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(opened, 1, "---\nname: Beta_Bad\ndescription: D.\n---\n# Body\n")))
+	c.waitPublish(opened, ptr(1), func(ds []wireDiag) bool { return len(withCode(ds, "skill/name-charset")) == 1 })
+	hover := c.request("textDocument/hover", posParams(opened, 1, 8))
+	assert.Contains(t, hover, "name", "the hover on the frontmatter's name field")
+	assert.NotEqual(t, "null", hover)
+	assert.Contains(t, c.request("workspace/symbol", `{"query":"Beta_Bad"}`), string(opened))
+	for _, n := range c.notesCopy() {
+		if n.Method == "$/progress" && strings.Contains(string(n.Params), `"end"`) {
+			t.Fatalf("the scan ended while held at %s", at)
+		}
+	}
+
+	close(release)
+	end := c.waitFor("progress end", func(n note) bool {
+		return n.Method == "$/progress" && strings.Contains(string(n.Params), `"end"`)
+	})
+	assert.Contains(t, string(end.Params), "checked 3 customization files")
 }

@@ -163,6 +163,9 @@ type Server struct {
 	// checkHook, set by tests before Serve, hears each check of a file
 	// start (+1) and end (-1).
 	checkHook func(u uri.URI, delta int)
+	// scanHook, set by tests before Serve, hears the scan reach a file
+	// (its path relative to the folder) before checking it.
+	scanHook func(rel string)
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.

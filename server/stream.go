@@ -37,8 +37,7 @@ type lspStream struct {
 	in  *bufio.Reader
 	log *slog.Logger
 
-	writeMu sync.Mutex
-	wbuf    []byte
+	writeMu sync.Mutex // one frame on the wire at a time
 }
 
 func newLSPStream(rwc io.ReadWriteCloser, log *slog.Logger) *lspStream {
@@ -181,27 +180,38 @@ func eofErr(err error, mid bool) error {
 	return err
 }
 
+// Write frames msg and writes it in one piece. The frame is built before
+// the lock is taken, so the lock is held for the write alone: during a
+// workspace scan the publisher writes thousands of publishDiagnostics,
+// and a reply waits for at most the one on the wire, not for its
+// marshalling too (#30).
 func (s *lspStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	frame := appendFrame(msg)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	body := jsonrpc2.AppendMessage(s.wbuf[:0], msg)
-	var hdr [40]byte
-	h := append(hdr[:0], "Content-Length: "...)
-	h = strconv.AppendInt(h, int64(len(body)), 10)
-	h = append(h, "\r\n\r\n"...)
-	// One Write per frame, so concurrent writers never interleave.
-	frame := make([]byte, 0, len(h)+len(body))
-	frame = append(append(frame, h...), body...)
-	if cap(body) <= 1<<20 {
-		s.wbuf = body[:0]
-	} else {
-		s.wbuf = nil
-	}
-	n, err := s.rwc.Write(frame)
+	n, err := s.rwc.Write(frame) // one Write per frame: writers never interleave
 	return int64(n), err
+}
+
+// frameRoom is room in front of a body for its header:
+// "Content-Length: " (16), up to 20 digits, "\r\n\r\n" (4).
+const frameRoom = 40
+
+// appendFrame returns msg's body with its header, in one allocation: the
+// body is marshalled after frameRoom bytes, and the header is written just
+// in front of it.
+func appendFrame(msg jsonrpc2.Message) []byte {
+	buf := jsonrpc2.AppendMessage(make([]byte, frameRoom, frameRoom+512), msg)
+	var hdr [frameRoom]byte
+	h := append(hdr[:0], "Content-Length: "...)
+	h = strconv.AppendInt(h, int64(len(buf)-frameRoom), 10)
+	h = append(h, "\r\n\r\n"...)
+	start := frameRoom - len(h)
+	copy(buf[start:], h)
+	return buf[start:]
 }
 
 func (s *lspStream) Close() error { return s.rwc.Close() }

@@ -3,7 +3,9 @@
 // initialize to the last textDocument/publishDiagnostics of the first
 // scan (its $/progress end marks the scan's end), how many publications
 // came, the server process's CPU, and how long hovers on a file opened
-// right after initialized took while the scan ran.
+// right after initialized took while the scan ran. -hoverlog keeps each
+// hover's start and duration, -stderr the server's stderr (with
+// GODEBUG=gctrace=1, its collections), to line slow hovers up with them.
 //
 //	go run ./scripts/scanbench -ahpls /tmp/ahpls -ws /tmp/ws10k -open g0000/.claude/skills/skill-00001/SKILL.md
 package main
@@ -28,6 +30,8 @@ func main() {
 	bin := flag.String("ahpls", "ahpls", "the ahpls binary")
 	ws := flag.String("ws", "", "workspace folder")
 	open := flag.String("open", "", "file to open (relative to -ws) and hover during the scan")
+	hoverLog := flag.String("hoverlog", "", "write each hover's start (since initialize) and duration to this file")
+	stderrFile := flag.String("stderr", "", "write the server's stderr to this file (with GODEBUG=gctrace=1: its GCs)")
 	flag.Parse()
 	root, err := filepath.Abs(*ws)
 	if err != nil || *ws == "" {
@@ -37,6 +41,14 @@ func main() {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
+	if *stderrFile != "" {
+		f, err := os.Create(*stderrFile)
+		if err != nil {
+			fail(err.Error())
+		}
+		defer f.Close()
+		cmd.Stderr = f
+	}
 	if err := cmd.Start(); err != nil {
 		fail(err.Error())
 	}
@@ -60,6 +72,7 @@ func main() {
 		replies  = map[string]chan struct{}{}
 		scanDone = make(chan struct{})
 		doneOnce sync.Once
+		pubBytes int
 	)
 	start := time.Now()
 	go func() {
@@ -91,6 +104,7 @@ func main() {
 			case m.Method == "textDocument/publishDiagnostics":
 				mu.Lock()
 				pubs++
+				pubBytes += n
 				last = time.Since(start)
 				if first == 0 {
 					first = last
@@ -139,6 +153,7 @@ func main() {
 	})
 	send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
 	var hovers []time.Duration
+	var hoverAt []time.Duration
 	if *open != "" {
 		p := filepath.Join(root, filepath.FromSlash(*open))
 		text, err := os.ReadFile(p)
@@ -150,6 +165,7 @@ func main() {
 			"textDocument": map[string]any{"uri": u, "languageId": "markdown", "version": 1, "text": string(text)}}})
 	hover:
 		for {
+			hoverAt = append(hoverAt, time.Since(start))
 			hovers = append(hovers, call("textDocument/hover", map[string]any{
 				"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 1, "character": 8}}))
 			select {
@@ -160,6 +176,15 @@ func main() {
 		}
 	}
 	<-scanDone
+	if *hoverLog != "" {
+		var b strings.Builder
+		for i, d := range hovers {
+			fmt.Fprintf(&b, "%.3f %.3f\n", hoverAt[i].Seconds()*1000, d.Seconds()*1000)
+		}
+		if err := os.WriteFile(*hoverLog, []byte(b.String()), 0o644); err != nil {
+			fail(err.Error())
+		}
+	}
 	call("shutdown", nil)
 	send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
 	_ = stdin.Close()
@@ -167,6 +192,7 @@ func main() {
 	st := cmd.ProcessState
 	mu.Lock()
 	defer mu.Unlock()
+	fmt.Printf("publication_bytes=%d ", pubBytes)
 	fmt.Printf("publications=%d first=%s last=%s server_cpu=%.2fs (user %.2fs, sys %.2fs)",
 		pubs, first.Round(time.Millisecond), last.Round(time.Millisecond),
 		(st.UserTime() + st.SystemTime()).Seconds(), st.UserTime().Seconds(), st.SystemTime().Seconds())
