@@ -519,8 +519,7 @@ func rulesSet(lsp []protocol.Diagnostic) []protocol.Diagnostic {
 
 // fingerprintOf is the string a publication is compared by.
 func fingerprintOf(all []protocol.Diagnostic) string {
-	b, _ := json.Marshal(fingerprint(all))
-	return string(b)
+	return string(fingerprint(all))
 }
 
 // sendLocked publishes all, whose fingerprint is fp, unless the editor
