@@ -70,8 +70,8 @@ type fileState struct {
 	// externalSum tags a source's set with the hash of the text it was
 	// computed from (SetExternalFindingsFor); it is merged only while the
 	// published text (snap) has that hash. Untagged sets always merge.
-	externalSum map[string][32]byte
-	snapSum     [32]byte // sha256 of snap.Text when snapSumOK
+	externalSum map[string]textSum
+	snapSum     textSum // sumOf(snap.Text) when snapSumOK
 	snapSumOK   bool
 	// textDropped: snap.Text was let go (a closed file on disk, see
 	// dropTextLocked); read the disk for it.
@@ -87,12 +87,12 @@ type fileState struct {
 	onDisk    bool // a customization file on disk (re-checked on config change)
 }
 
-// checkMemo is one rules run: the text (by its SHA-256, so the memo does
+// checkMemo is one rules run: the text (by its textSum, so the memo does
 // not hold a closed file's text), the kind and the rules generation it ran
 // under, and what it found.
 type checkMemo struct {
 	ok    bool
-	sum   [32]byte
+	sum   textSum
 	kind  model.Kind
 	rules uint64
 	cfg   string // the folder config key (exEntry.key) the overrides came from
@@ -104,18 +104,22 @@ type checkMemo struct {
 // checks and the agent-host publisher (Findings) come through here, so one
 // file change costs one rules run whoever asks first.
 func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
-	d, _ := s.rulesSum(u, rel, kind, text, wfs, layout)
+	d, _ := s.rulesSum(u, rel, kind, text, wfs, layout, nil)
 	return d
 }
 
-// rulesSum is rulesFor that also returns the SHA-256 of text.
-func (s *Server) rulesSum(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) ([]model.Diagnostic, [32]byte) {
-	sum := sha256.Sum256(text)
+// rulesSum is rulesFor that also returns the textSum of text. folder is
+// the file's folder config when the caller has it (a scan reads it once
+// for the whole walk); nil reads it here.
+func (s *Server) rulesSum(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout, folder *exEntry) ([]model.Diagnostic, textSum) {
+	sum := sumOf(text)
 	// The folder's .ahpls/config.json overrides (cached with its
 	// excludes, rebuilt when the file changes); the memo keeps the key
 	// they were read under, so an edited config re-runs the rules.
 	var ex exEntry
-	if loc, ok := s.locate(u); ok && loc.root != "" {
+	if folder != nil {
+		ex = *folder
+	} else if loc, ok := s.locate(u); ok && loc.root != "" {
 		ex = s.excludes(loc.root)
 	}
 	s.mu.Lock()
@@ -427,7 +431,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 	loc, located := s.locate(u)
 	var kind model.Kind
 	var diags []model.Diagnostic
-	var sum [32]byte
+	var sum textSum
 	summed := false
 	onDisk := false
 	if located {
@@ -452,7 +456,7 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 			}
 		}
 		if kind != model.KindNone {
-			diags, sum = s.rulesSum(u, loc.rel, kind, snap.Text, wfs, layout)
+			diags, sum = s.rulesSum(u, loc.rel, kind, snap.Text, wfs, layout, nil)
 			summed = true
 		}
 	}
@@ -515,8 +519,7 @@ func rulesSet(lsp []protocol.Diagnostic) []protocol.Diagnostic {
 
 // fingerprintOf is the string a publication is compared by.
 func fingerprintOf(all []protocol.Diagnostic) string {
-	b, _ := json.Marshal(fingerprint(all))
-	return string(b)
+	return string(fingerprint(all))
 }
 
 // sendLocked publishes all, whose fingerprint is fp, unless the editor
@@ -575,9 +578,9 @@ func (s *Server) dropTextLocked(fs *fileState) {
 }
 
 // snapSumLocked is the hash of the text of fs's last check.
-func (s *Server) snapSumLocked(fs *fileState) [32]byte {
+func (s *Server) snapSumLocked(fs *fileState) textSum {
 	if !fs.snapSumOK {
-		fs.snapSum, fs.snapSumOK = sha256.Sum256(fs.snap.Text), true
+		fs.snapSum, fs.snapSumOK = sumOf(fs.snap.Text), true
 	}
 	return fs.snapSum
 }
@@ -601,14 +604,14 @@ func (s *Server) SetExternalDiagnostics(source string, u uri.URI, diags []protoc
 	s.setExternal(source, u, diags, nil)
 }
 
-func (s *Server) setExternal(source string, u uri.URI, diags []protocol.Diagnostic, sum *[32]byte) {
+func (s *Server) setExternal(source string, u uri.URI, diags []protocol.Diagnostic, sum *textSum) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fs := s.stateFor(u)
 	delete(fs.externalSum, source)
 	if sum != nil && len(diags) > 0 {
 		if fs.externalSum == nil {
-			fs.externalSum = map[string][32]byte{}
+			fs.externalSum = map[string]textSum{}
 		}
 		fs.externalSum[source] = *sum
 	}
@@ -776,6 +779,7 @@ func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags
 		s.setExternal(source, u, nil, nil)
 		return
 	}
+	ts := sumOf(text)
 	loc, _ := s.locate(u)
 	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
 	s.mu.Lock()
@@ -788,7 +792,7 @@ func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags
 		s.setExternal(source, u, lsp, nil)
 		return
 	}
-	s.setExternal(source, u, lsp, &sum)
+	s.setExternal(source, u, lsp, &ts)
 }
 
 // flush makes sure the findings of u's current text are in: it starts a

@@ -107,7 +107,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 			count.checked.Add(1)
 			return nil
 		}
-		if s.scanCheck(u, root, e, fsRoot, layout, wfs) {
+		if s.scanCheck(u, root, e, fsRoot, layout, wfs, &ex) {
 			count.withFindings.Add(1)
 		}
 		count.checked.Add(1)
@@ -120,7 +120,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 // and publishes the result if no event about the file came meanwhile. An
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
-func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS) bool {
+func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS, folder *exEntry) bool {
 	if s.scanHook != nil {
 		s.scanHook(e.Rel)
 	}
@@ -148,9 +148,9 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	}
 	kind := model.Classify(e.Rel, layout)
 	var diags []model.Diagnostic
-	var sum [32]byte
+	var sum textSum
 	if kind != model.KindNone {
-		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout)
+		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout, folder)
 	}
 	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
 	enc := s.Encoding()
@@ -240,9 +240,11 @@ func (s *Server) runScan(ctx context.Context, roots []string) {
 	}
 }
 
-// scanWorkers is how many walkers a scan runs: one per allowed check but
-// one, so a request or an opened file's check always finds a core free
-// (on one core, one walker).
+// scanWorkers is how many walkers a scan runs: one per allowed check.
+// One fewer (tried in #30 so that a request always finds a core free) made
+// the scan on two cores take twice check's time and did not shorten the
+// slowest hovers, which wait on the operating system's scheduler when the
+// machine is busy, not on the walkers.
 func (s *Server) scanWorkers() int {
-	return max(1, cap(s.sem)-1)
+	return max(1, cap(s.sem))
 }
