@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -85,6 +86,9 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 		},
 	}
 	var n atomic.Int64
+	// Read buffers: a text the scan lets go of once it is published is
+	// read over by the next file (see scanCheck).
+	var bufs sync.Pool
 	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
@@ -107,7 +111,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 			count.checked.Add(1)
 			return nil
 		}
-		if s.scanCheck(u, root, e, fsRoot, layout, wfs, &ex) {
+		if s.scanCheck(u, root, e, fsRoot, layout, wfs, &ex, &bufs) {
 			count.withFindings.Add(1)
 		}
 		count.checked.Add(1)
@@ -120,7 +124,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 // and publishes the result if no event about the file came meanwhile. An
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
-func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS, folder *exEntry) bool {
+func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS, folder *exEntry, bufs *sync.Pool) bool {
 	if s.scanHook != nil {
 		s.scanHook(e.Rel)
 	}
@@ -139,7 +143,21 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	gen := fs.gen
 	s.mu.Unlock()
 
-	text, err := fsRoot.ReadEntry(e, diagnostics.MaxFileSize+1)
+	var into []byte
+	if b, ok := bufs.Get().(*[]byte); ok {
+		into = *b
+	}
+	text, err := fsRoot.ReadEntryInto(e, diagnostics.MaxFileSize+1, into)
+	// Nothing the rules, the conversion or the index make keeps a slice
+	// of text (they copy what they keep into strings), so once the file's
+	// state lets go of it the buffer serves the next file.
+	held := false
+	defer func() {
+		if !held && cap(text) > 0 {
+			text = text[:0]
+			bufs.Put(&text)
+		}
+	}()
 	if err != nil {
 		// Gone or not readable now: the funnel decides (it publishes
 		// file/unreadable or forgets the file).
@@ -176,6 +194,7 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	s.symbols.set(u, syms)
 	s.publishRulesLocked(u, fs, false, fp)
 	s.dropTextLocked(fs)
+	held = fs.snap.Text != nil
 	return len(lsp) > 0
 }
 

@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -87,4 +89,44 @@ func TestRequestsAnsweredWhileTheScanIsHeld(t *testing.T) {
 		return n.Method == "$/progress" && strings.Contains(string(n.Params), `"end"`)
 	})
 	assert.Contains(t, string(end.Params), "checked 3 customization files")
+}
+
+// The scan reads each file into a buffer the next file reuses once the
+// text is let go (#30). Nothing published or indexed may still point into
+// it: every file's findings and symbol name are its own after the scan.
+func TestScanKeepsNoSliceOfAReusedBuffer(t *testing.T) {
+	root := t.TempDir()
+	const n = 40
+	files := make([]string, n)
+	for i := range n {
+		name := fmt.Sprintf("skill-%02d", i)
+		// Texts shorter in walk order, so that each is read over an earlier one.
+		pad := strings.Repeat("Some words. ", (n-i)*7)
+		files[i] = string(writeFile(t, root, ".github/skills/"+name+"/SKILL.md",
+			fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n%s\nSee [x](missing-%02d.md).\n", name, name, pad, i)))
+	}
+	c := newTestClient(t, clientSetup{folders: []string{root}, caps: `{"window":{"workDoneProgress":true}}`})
+	c.waitFor("progress end", func(n note) bool {
+		return n.Method == "$/progress" && strings.Contains(string(n.Params), `"end"`)
+	})
+	seen := map[string]bool{}
+	for _, nt := range c.notesCopy() {
+		if nt.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p wirePublish
+		require.NoError(t, json.Unmarshal(nt.Params, &p))
+		i := slices.Index(files, p.URI)
+		require.GreaterOrEqual(t, i, 0, p.URI)
+		links := withCode(p.diags(t), "md/link")
+		require.Len(t, links, 1, p.URI)
+		assert.Contains(t, links[0].Message, fmt.Sprintf("missing-%02d.md", i), p.URI)
+		seen[p.URI] = true
+	}
+	assert.Len(t, seen, n)
+	for i, f := range files {
+		got := c.request("workspace/symbol", fmt.Sprintf(`{"query":"skill-%02d"}`, i))
+		assert.Contains(t, got, f)
+		assert.Contains(t, got, fmt.Sprintf(`"name":"skill-%02d"`, i))
+	}
 }

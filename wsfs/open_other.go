@@ -12,5 +12,7 @@ func openNoBlock(p string) (*os.File, error) { return os.Open(p) }
 
 func isELOOP(error) bool { return false }
 
-// readOpen is readOpenFile outside Unix.
-func readOpen(shown, p string, limit int64) ([]byte, error) { return readOpenFile(shown, p, limit) }
+// readOpen is readOpenFile outside Unix (into is only a hint there).
+func readOpen(shown, p string, limit int64, into []byte) ([]byte, error) {
+	return readOpenFile(shown, p, limit)
+}

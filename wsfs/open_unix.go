@@ -20,8 +20,9 @@ func isELOOP(err error) bool { return errors.Is(err, syscall.ELOOP) }
 // same fstat check and the same limit, without an *os.File (whose open
 // tries, and fails, to register each regular file with the poller: one
 // wasted epoll_ctl per file in a large check). Anything but a regular
-// file goes to readOpenFile, which phrases the refusal.
-func readOpen(shown, p string, limit int64) ([]byte, error) {
+// file goes to readOpenFile, which phrases the refusal. The text is read
+// into into's storage when it is large enough.
+func readOpen(shown, p string, limit int64, into []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -45,7 +46,10 @@ func readOpen(shown, p string, limit int64) ([]byte, error) {
 	if limit > 0 && size > limit {
 		size = limit
 	}
-	buf := make([]byte, 0, size+1)
+	buf := into[:0]
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
