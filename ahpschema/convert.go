@@ -11,7 +11,7 @@ package ahpschema
 // in with a schema update.
 //
 // Instances are decoded with UseNumber and every json.Number is replaced by
-// the Go number the library compares exactly (number below): the library
+// the Go number the library compares exactly (internal/jsonnum): the library
 // types a json.Number by its reflect kind, string, so it cannot be passed on.
 
 import (
@@ -20,10 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/big"
-	"strconv"
 
+	"github.com/ahpls-dev/ahpls/internal/jsonnum"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -39,136 +37,6 @@ func decodeJSON(b []byte) (any, error) {
 		return nil, errors.New("trailing data after the value")
 	}
 	return v, nil
-}
-
-// instance replaces, in place, every json.Number of a decoded value by number's
-// result and returns the value.
-func instance(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		return number(string(x))
-	case map[string]any:
-		for k, e := range x {
-			x[k] = instance(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = instance(e)
-		}
-	}
-	return v
-}
-
-// maxFraction is the largest float64 with a fractional part (2^52 - 0.5).
-const maxFraction = 1<<52 - 0.5
-
-// number converts a JSON number literal into a value whose JSON Schema type
-// (integer or number), sign and order against every bound in the embedded
-// schemas (all integers of magnitude < 2^52, see TestSchemaNumbersAreSmall)
-// are those of the literal:
-//
-//   - an integer literal in int64 or uint64 range becomes that integer,
-//     exactly (ids and sequence numbers up to 2^64-1);
-//   - any other integer value (1.0, 1e2, 1e400) becomes the nearest float64,
-//     clamped to ±MaxFloat64: integral, as the value is;
-//   - a non-integer becomes its nearest float64, unless that float is
-//     integral (1.00000000000000000001, 1e-400, 2^60+0.5), where it becomes
-//     the neighbouring float on the literal's side, or ±(2^52-0.5) beyond
-//     2^52: still a non-integer of the same sign.
-//
-// The library compares floats exactly (big.Rat), so these values decide
-// type, minimum and enum as the literal would.
-func number(lit string) any {
-	if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
-		return i
-	}
-	if u, err := strconv.ParseUint(lit, 10, 64); err == nil {
-		return u
-	}
-	f, _ := strconv.ParseFloat(lit, 64) // a valid literal fails only with ErrRange (±Inf or ±0)
-	neg := len(lit) > 0 && lit[0] == '-'
-	if integral(lit) {
-		if math.IsInf(f, 0) {
-			f = math.Copysign(math.MaxFloat64, f)
-		}
-		return f
-	}
-	if _, frac := math.Modf(f); frac != 0 && !math.IsNaN(frac) {
-		return f
-	}
-	switch {
-	case f == 0:
-		return math.Copysign(math.SmallestNonzeroFloat64, sign(neg))
-	case math.IsInf(f, 0) || math.Abs(f) >= 1<<52:
-		return math.Copysign(maxFraction, sign(neg))
-	}
-	// 1 ≤ |f| < 2^52: the literal's exponent is bounded by its length here,
-	// so the exact comparison costs no more than the literal is long.
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok {
-		return f
-	}
-	if r.Cmp(new(big.Rat).SetFloat64(f)) > 0 {
-		return math.Nextafter(f, math.Inf(1))
-	}
-	return math.Nextafter(f, math.Inf(-1))
-}
-
-func sign(neg bool) float64 {
-	if neg {
-		return -1
-	}
-	return 1
-}
-
-// integral reports whether a JSON number literal denotes an integer, exactly:
-// its last non-zero digit lies before the decimal point once the exponent is
-// applied. The exponent saturates, so 1e99999999999 costs nothing.
-func integral(lit string) bool {
-	s := lit
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	mant, exp := s, int64(0)
-	for i := 0; i < len(s); i++ {
-		if s[i] == 'e' || s[i] == 'E' {
-			mant = s[:i]
-			e := s[i+1:]
-			neg := false
-			if len(e) > 0 && (e[0] == '+' || e[0] == '-') {
-				neg = e[0] == '-'
-				e = e[1:]
-			}
-			for j := 0; j < len(e); j++ {
-				if exp < 1<<40 {
-					exp = exp*10 + int64(e[j]-'0')
-				}
-			}
-			if neg {
-				exp = -exp
-			}
-			break
-		}
-	}
-	intPart, frac := mant, ""
-	for i := 0; i < len(mant); i++ {
-		if mant[i] == '.' {
-			intPart, frac = mant[:i], mant[i+1:]
-			break
-		}
-	}
-	digits := intPart + frac
-	last := -1
-	for i := len(digits) - 1; i >= 0; i-- {
-		if digits[i] != '0' {
-			last = i
-			break
-		}
-	}
-	if last < 0 {
-		return true // zero
-	}
-	return int64(last) < int64(len(intPart))+exp
 }
 
 // toSchema converts a decoded schema (a JSON object or boolean) into a
@@ -302,10 +170,10 @@ func toSchema(v any, at string) (*jsonschema.Schema, error) {
 			}
 			s.Enum = make([]any, len(l))
 			for i, c := range l {
-				s.Enum[i] = instance(c)
+				s.Enum[i] = jsonnum.Copy(c)
 			}
 		case "const":
-			c := instance(e)
+			c := jsonnum.Copy(e)
 			s.Const = &c
 		case "oneOf":
 			s.OneOf = list(k)

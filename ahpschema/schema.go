@@ -46,6 +46,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ahpls-dev/ahpls/internal/jsonnum"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -559,5 +560,5 @@ func decode(b []byte) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ahpschema: invalid JSON: %w", err)
 	}
-	return instance(v), nil
+	return jsonnum.Copy(v), nil
 }

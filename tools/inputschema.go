@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ahpls-dev/ahpls/internal/jsonnum"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -339,7 +339,7 @@ func validateWith(rs *jsonschema.Resolved, input map[string]any) (err error) {
 			err = fmt.Errorf("the input schema cannot be applied: %v", r)
 		}
 	}()
-	err = rs.Validate(numbersForSchema(input))
+	err = rs.Validate(jsonnum.Copy(input))
 	if err == nil {
 		return nil
 	}
@@ -385,40 +385,4 @@ func tidyNumbers(msg string) string {
 	msg = r.ratioOne.ReplaceAllString(msg, "$1$2")
 	msg = r.zeroFraction.ReplaceAllString(msg, "$1")
 	return r.trailingZeros.ReplaceAllString(msg, "$1")
-}
-
-// numbersForSchema copies v with json.Number turned into int64 or float64:
-// the library takes a json.Number for a string when checking "type". Huge
-// exponents saturate (1e999 is still an integer above every limit).
-func numbersForSchema(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = numbersForSchema(e)
-		}
-		return m
-	case []any:
-		a := make([]any, len(v))
-		for i, e := range v {
-			a[i] = numbersForSchema(e)
-		}
-		return a
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
-		}
-		f, _ := strconv.ParseFloat(string(v), 64)
-		switch {
-		case math.IsInf(f, 0):
-			return math.Copysign(math.MaxFloat64, f)
-		case f == 0:
-			if d, ok := parseDecimal(string(v)); ok && d.sign() != 0 {
-				// underflow: keep it a non-zero fraction
-				return math.Copysign(math.SmallestNonzeroFloat64, float64(d.sign()))
-			}
-		}
-		return f
-	}
-	return v
 }

@@ -159,6 +159,10 @@ func TestInputNumbers(t *testing.T) {
 		{`{"n":1e-400}`, true, ""},
 		{`{"n":0}`, false, "exclusiveMinimum: 0 is less than or equal to 0 (schema /properties/n)"},
 		{`{"n":-1e-400}`, false, "exclusiveMinimum"},
+		// Not integers, though their nearest float64 is one (internal/jsonnum).
+		{`{"i":1.00000000000000000001}`, false, `want "integer"`},
+		{`{"i":9007199254740993.5}`, false, `want "integer"`},
+		{`{"i":18446744073709551615}`, false, "maximum"},
 	}
 	for _, c := range cases {
 		t.Run(c.input, func(t *testing.T) {
