@@ -158,7 +158,10 @@ class CustomizationsProvider implements vscode.TreeDataProvider<ViewNode | Consu
       n.label,
       n.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
-    t.id = `${n.session}\u0000${n.row.id}`;
+    // VS Code keeps a tree item's collapsible state by id: a row first shown
+    // without children (its skills not listed yet) stayed collapsed once they
+    // came, hiding them. A row that gains children is a new item, shown expanded.
+    t.id = `${n.session}\u0000${n.row.id}\u0000${n.children.length > 0 ? 'group' : 'leaf'}`;
     t.description = n.description;
     t.tooltip = n.tooltip;
     t.contextValue = n.contextValue;
