@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ahpls-dev/ahpls/internal/jsonnum"
 	"regexp"
 	"sort"
 	"strconv"
@@ -67,7 +68,7 @@ type cschema struct {
 // bound is a numeric limit as written in the schema and as a decimal.
 type bound struct {
 	text string
-	dec  decimal
+	dec  jsonnum.Decimal
 }
 
 // configSchema is compiled on first use, not at init: nothing of it is
@@ -255,7 +256,7 @@ func (c *schemaCompiler) compile(v any, at string) (*cschema, error) {
 				if !ok {
 					return fail("%s must be a number", k)
 				}
-				dec, ok := parseDecimal(string(n))
+				dec, ok := jsonnum.ParseDecimal(string(n))
 				if !ok {
 					return fail("%s must be a number", k)
 				}
@@ -407,17 +408,17 @@ func (v *schemaValidator) value(s *cschema, n *jnode, path []string) {
 			v.add(n, path, "pattern", fmt.Sprintf("%q does not match the pattern %s", str, s.pattern))
 		}
 	case '0':
-		d, ok := parseDecimal(string(n.raw))
+		d, ok := jsonnum.ParseDecimal(string(n.raw))
 		if !ok {
 			return
 		}
-		if s.minimum != nil && d.cmp(s.minimum.dec) < 0 {
+		if s.minimum != nil && d.Cmp(s.minimum.dec) < 0 {
 			v.add(n, path, "minimum", fmt.Sprintf("must be at least %s, got %s", s.minimum.text, n.raw))
 		}
-		if s.maximum != nil && d.cmp(s.maximum.dec) > 0 {
+		if s.maximum != nil && d.Cmp(s.maximum.dec) > 0 {
 			v.add(n, path, "maximum", fmt.Sprintf("must be at most %s, got %s", s.maximum.text, n.raw))
 		}
-		if s.exclMinimum != nil && d.cmp(s.exclMinimum.dec) <= 0 {
+		if s.exclMinimum != nil && d.Cmp(s.exclMinimum.dec) <= 0 {
 			v.add(n, path, "exclusiveMinimum", fmt.Sprintf("must be greater than %s, got %s", s.exclMinimum.text, n.raw))
 		}
 	}
@@ -504,7 +505,7 @@ func typeName(n *jnode) string {
 	case '"':
 		return "string"
 	case '0':
-		if d, ok := parseDecimal(string(n.raw)); ok && d.isInteger() {
+		if d, ok := jsonnum.ParseDecimal(string(n.raw)); ok && d.IsInteger() {
 			return "integer"
 		}
 		return "number"
@@ -526,9 +527,9 @@ func jsonEqual(n *jnode, c any) bool {
 		s, ok := n.str()
 		return ok && s == c
 	case json.Number:
-		a, ok1 := parseDecimal(string(n.raw))
-		b, ok2 := parseDecimal(string(c))
-		return n.kind == '0' && ok1 && ok2 && a.cmp(b) == 0
+		a, ok1 := jsonnum.ParseDecimal(string(n.raw))
+		b, ok2 := jsonnum.ParseDecimal(string(c))
+		return n.kind == '0' && ok1 && ok2 && a.Cmp(b) == 0
 	case []any:
 		if n.kind != '[' || len(n.kids) != len(c) {
 			return false

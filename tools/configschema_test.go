@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"github.com/ahpls-dev/ahpls/internal/jsonnum"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,44 +45,6 @@ func TestConfigSchemaRefusesUnsupportedKeywords(t *testing.T) {
 	// A property may be called like a keyword.
 	_, err := compileConfigSchema([]byte(`{"properties":{"maxLength":{"type":"integer"},"anyOf":true}}`))
 	assert.NoError(t, err)
-}
-
-func TestDecimal(t *testing.T) {
-	cases := []struct {
-		a, b string
-		cmp  int
-	}{
-		{"0", "-0", 0},
-		{"0.0", "0e10", 0},
-		{"1", "1.0", 0},
-		{"1024", "1.024e3", 0},
-		{"10", "1024", -1},
-		{"-1", "0", -1},
-		{"-2", "-1", -1},
-		{"3600.0000000000000001", "3600", 1},
-		{"3599.9999999999999999", "3600", -1},
-		{"1e999999999999999999999", "16777216", 1},
-		{"-1e999999999999999999999", "0", -1},
-		{"1e-999999999999999999999", "0", 1},
-		{"0.5", "0.05", 1},
-		{"12", "123e-1", -1},
-	}
-	for _, c := range cases {
-		a, ok1 := parseDecimal(c.a)
-		b, ok2 := parseDecimal(c.b)
-		require.True(t, ok1 && ok2, "%s %s", c.a, c.b)
-		assert.Equal(t, c.cmp, a.cmp(b), "%s vs %s", c.a, c.b)
-		assert.Equal(t, -c.cmp, b.cmp(a), "%s vs %s", c.b, c.a)
-	}
-	for s, want := range map[string]bool{"1": true, "1.0": true, "1e3": true, "1.5e1": true, "1e400": true, "0.5": false, "1e-1": false, "-0.0": true, "150e-2": false} {
-		d, ok := parseDecimal(s)
-		require.True(t, ok, s)
-		assert.Equal(t, want, d.isInteger(), s)
-	}
-	for _, bad := range []string{"", "-", "1.", ".5", "1e", "1e+", "0x1", "1 "} {
-		_, ok := parseDecimal(bad)
-		assert.False(t, ok, bad)
-	}
 }
 
 // Every problem of one object is reported, each at its own value.
@@ -249,8 +212,8 @@ func TestConfigAgreesWithSchema(t *testing.T) {
 // are left to FuzzParseConfig.
 func hugeExponent(n *jnode) bool {
 	if n.kind == '0' {
-		d, _ := parseDecimal(string(n.raw))
-		return d.exp > 1000 || d.exp < -1000
+		d, _ := jsonnum.ParseDecimal(string(n.raw))
+		return d.Exp() > 1000 || d.Exp() < -1000
 	}
 	for _, k := range n.kids {
 		if hugeExponent(k) {

@@ -4,7 +4,9 @@
 // it, and a plain float64 loses what a schema asks: 1.00000000000000000001
 // is not an integer, 1e-400 is not zero, 2^63 is not 2^63+1. ahpschema (the
 // AHP frames of the test host) and tools (a tool call's input against its
-// input schema) validate through it.
+// input schema) validate through it. Decimal is the exact value of a
+// literal, which tools' interpreter of tools.schema.json compares bounds
+// with, and which Value asks whether a literal is whole.
 package jsonnum
 
 import (
@@ -99,52 +101,9 @@ func sign(neg bool) float64 {
 	return 1
 }
 
-// Integral reports whether a JSON number literal denotes an integer, exactly:
-// its last non-zero digit lies before the decimal point once the exponent is
-// applied. The exponent saturates, so 1e99999999999 costs nothing.
+// Integral reports whether a JSON number literal denotes an integer,
+// exactly, whatever its exponent (1e99999999999 costs nothing).
 func Integral(lit string) bool {
-	s := lit
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	mant, exp := s, int64(0)
-	for i := 0; i < len(s); i++ {
-		if s[i] == 'e' || s[i] == 'E' {
-			mant = s[:i]
-			e := s[i+1:]
-			neg := false
-			if len(e) > 0 && (e[0] == '+' || e[0] == '-') {
-				neg = e[0] == '-'
-				e = e[1:]
-			}
-			for j := 0; j < len(e); j++ {
-				if exp < 1<<40 {
-					exp = exp*10 + int64(e[j]-'0')
-				}
-			}
-			if neg {
-				exp = -exp
-			}
-			break
-		}
-	}
-	intPart, frac := mant, ""
-	for i := 0; i < len(mant); i++ {
-		if mant[i] == '.' {
-			intPart, frac = mant[:i], mant[i+1:]
-			break
-		}
-	}
-	digits := intPart + frac
-	last := -1
-	for i := len(digits) - 1; i >= 0; i-- {
-		if digits[i] != '0' {
-			last = i
-			break
-		}
-	}
-	if last < 0 {
-		return true // zero
-	}
-	return int64(last) < int64(len(intPart))+exp
+	d, ok := ParseDecimal(lit)
+	return ok && d.IsInteger()
 }

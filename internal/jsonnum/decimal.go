@@ -1,11 +1,11 @@
-package tools
+package jsonnum
 
-// decimal is an exact JSON number: ±digits × 10^exp, digits without
+// Decimal is an exact JSON number: ±digits × 10^exp, digits without
 // leading or trailing zeros ("" is zero). Comparing two of them costs the
 // length of their texts, whatever the exponent: an arbitrary-precision
 // rational built from "1e999999999" would take seconds and gigabytes,
 // and float64 cannot tell 3600 from 3600.0000000000000001.
-type decimal struct {
+type Decimal struct {
 	neg    bool
 	digits string
 	exp    int64
@@ -15,9 +15,9 @@ type decimal struct {
 // never changes the order of two numbers that fit in memory.
 const maxExp = 1 << 50
 
-// parseDecimal parses a JSON number.
-func parseDecimal(s string) (decimal, bool) {
-	var d decimal
+// ParseDecimal parses a JSON number literal; ok is false for anything else.
+func ParseDecimal(s string) (Decimal, bool) {
+	var d Decimal
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		d.neg = true
@@ -30,7 +30,7 @@ func parseDecimal(s string) (decimal, bool) {
 		i++
 	}
 	if i == start {
-		return decimal{}, false
+		return Decimal{}, false
 	}
 	var frac int64
 	if i < len(s) && s[i] == '.' {
@@ -41,7 +41,7 @@ func parseDecimal(s string) (decimal, bool) {
 			i++
 		}
 		if i == fs {
-			return decimal{}, false
+			return Decimal{}, false
 		}
 		frac = int64(i - fs)
 	}
@@ -61,14 +61,14 @@ func parseDecimal(s string) (decimal, bool) {
 			i++
 		}
 		if i == es {
-			return decimal{}, false
+			return Decimal{}, false
 		}
 		if eneg {
 			exp = -exp
 		}
 	}
 	if i != len(s) {
-		return decimal{}, false
+		return Decimal{}, false
 	}
 	exp -= frac
 	k := 0
@@ -81,17 +81,18 @@ func parseDecimal(s string) (decimal, bool) {
 		exp++
 	}
 	if len(digits) == 0 {
-		return decimal{}, true
+		return Decimal{}, true
 	}
 	d.digits, d.exp = string(digits), exp
 	return d, true
 }
 
-func (d decimal) isInteger() bool { return d.digits == "" || d.exp >= 0 }
+// IsInteger reports whether d is a whole number (1.0 and 1e3 are).
+func (d Decimal) IsInteger() bool { return d.digits == "" || d.exp >= 0 }
 
-// cmp returns -1, 0 or 1 as d is less than, equal to or greater than e.
-func (d decimal) cmp(e decimal) int {
-	ds, es := d.sign(), e.sign()
+// Cmp returns -1, 0 or 1 as d is less than, equal to or greater than e.
+func (d Decimal) Cmp(e Decimal) int {
+	ds, es := d.Sign(), e.Sign()
 	if ds != es {
 		if ds < es {
 			return -1
@@ -108,7 +109,8 @@ func (d decimal) cmp(e decimal) int {
 	return m
 }
 
-func (d decimal) sign() int {
+// Sign is -1, 0 or 1.
+func (d Decimal) Sign() int {
 	switch {
 	case d.digits == "":
 		return 0
@@ -118,7 +120,7 @@ func (d decimal) sign() int {
 	return 1
 }
 
-func (d decimal) cmpAbs(e decimal) int {
+func (d Decimal) cmpAbs(e Decimal) int {
 	// The position of the leading digit decides first; with the same
 	// position the digit strings compare as written (no trailing zeros).
 	dp, ep := int64(len(d.digits))+d.exp, int64(len(e.digits))+e.exp
@@ -134,3 +136,7 @@ func (d decimal) cmpAbs(e decimal) int {
 	}
 	return 0
 }
+
+// Exp is the power of ten of the last significant digit (saturated far
+// beyond any text length): 1.5e3 has 2, 0.25 has -2.
+func (d Decimal) Exp() int64 { return d.exp }
