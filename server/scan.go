@@ -75,7 +75,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 	// (the walk enters none): files below it resolve with one lstat.
 	fsRoot.SetKnownRealDirs(seen.RealDir)
 	layout := &wsLayout{s: s, root: root, r: fsRoot, seen: seen}
-	wfs := wsFS{s: s, root: root, r: fsRoot, seen: seen}
+	run := &scanRun{root: root, r: fsRoot, layout: layout, wfs: wsFS{s: s, root: root, r: fsRoot, seen: seen}, folder: ex}
 	opt := wsfs.WalkOptions{
 		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
 		Listed: seen.Listed,
@@ -86,9 +86,6 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 		},
 	}
 	var n atomic.Int64
-	// Read buffers: a text the scan lets go of once it is published is
-	// read over by the next file (see scanCheck).
-	var bufs sync.Pool
 	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
@@ -111,7 +108,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 			count.checked.Add(1)
 			return nil
 		}
-		if s.scanCheck(u, root, e, fsRoot, layout, wfs, &ex, &bufs) {
+		if s.scanCheck(u, e, run) {
 			count.withFindings.Add(1)
 		}
 		count.checked.Add(1)
@@ -120,11 +117,24 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 	return int(n.Load())
 }
 
+// scanRun is what the walkers of one scan share: the folder, its reader
+// and layout (which answer from the walk's record), the folder config read
+// once for the whole walk, and read buffers (a text the scan lets go of
+// once it is published is read over by the next file).
+type scanRun struct {
+	root   string
+	r      *wsfs.Root
+	layout *wsLayout
+	wfs    wsFS
+	folder exEntry
+	bufs   sync.Pool
+}
+
 // scanCheck checks one file the scan found, on the walker's goroutine,
 // and publishes the result if no event about the file came meanwhile. An
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
-func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Root, layout model.Layout, wfs wsFS, folder *exEntry, bufs *sync.Pool) bool {
+func (s *Server) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
 	if s.scanHook != nil {
 		s.scanHook(e.Rel)
 	}
@@ -144,10 +154,10 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	s.mu.Unlock()
 
 	var into []byte
-	if b, ok := bufs.Get().(*[]byte); ok {
+	if b, ok := run.bufs.Get().(*[]byte); ok {
 		into = *b
 	}
-	text, err := fsRoot.ReadEntryInto(e, diagnostics.MaxFileSize+1, into)
+	text, err := run.r.ReadEntryInto(e, diagnostics.MaxFileSize+1, into)
 	// Nothing the rules, the conversion or the index make keeps a slice
 	// of text (they copy what they keep into strings), so once the file's
 	// state lets go of it the buffer serves the next file.
@@ -155,7 +165,7 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 	defer func() {
 		if !held && cap(text) > 0 {
 			text = text[:0]
-			bufs.Put(&text)
+			run.bufs.Put(&text)
 		}
 	}()
 	if err != nil {
@@ -164,13 +174,13 @@ func (s *Server) scanCheck(u uri.URI, root string, e wsfs.Entry, fsRoot *wsfs.Ro
 		s.fileEvent(u, CauseScan)
 		return false
 	}
-	kind := model.Classify(e.Rel, layout)
+	kind := model.Classify(e.Rel, run.layout)
 	var diags []model.Diagnostic
 	var sum textSum
 	if kind != model.KindNone {
-		diags, sum = s.rulesSum(u, e.Rel, kind, text, wfs, layout, folder)
+		diags, sum = s.rulesSum(u, e.Rel, kind, text, run.wfs, run.layout, &run.folder)
 	}
-	loc := location{root: root, rel: e.Rel, path: filepath.Join(root, filepath.FromSlash(e.Rel))}
+	loc := location{root: run.root, rel: e.Rel, path: filepath.Join(run.root, filepath.FromSlash(e.Rel))}
 	enc := s.Encoding()
 	lsp := s.toLSP(u, loc, text, diags, enc)
 	// What the lock would otherwise compute: every request waits while
