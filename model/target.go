@@ -34,9 +34,14 @@ type ConsumerSpec struct {
 	// Groups are legend codes that stand for several consumers at once
 	// ("V": both VS Code targets).
 	Groups []string
-	// Default: the consumer is a target when `ahpls.targets` is unset;
-	// otherwise it is opt-in.
+	// Default: the consumer is a target when `ahpls.targets` is unset.
 	Default bool
+	// OptIn: the consumer is a target only when named (no path implies
+	// it, see ImpliedTable).
+	OptIn bool
+	// Legend names the consumer in docs/rules.md's legend when that says
+	// more than Name (other products that read files alike).
+	Legend string
 	// Reads names the paths and manifests the consumer loads.
 	Reads []string
 	// Install says how a plugin or file reaches it.
@@ -62,7 +67,7 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{".claude/{agents,commands,output-styles,rules,skills}/", ".claude/settings*.json", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json", ".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
 		Install:  "plugins from a marketplace (`/plugin marketplace add`); project files by location",
 		Evidence: "@anthropic-ai/claude-code 2.1.332 (`claude plugin validate DIR --json`, its loaders)"},
-	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL",
+	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL", Legend: "Copilot CLI and the GitHub.com cloud agent",
 		Reads:    []string{".github/{agents,skills,hooks}/", ".github/plugin/plugin.json", ".github/plugin/marketplace.json", "plugin.json", "AGENTS.md"},
 		Install:  "a folder with a root plugin.json, or from a marketplace",
 		Evidence: "GitHub's Copilot CLI documentation (no source to run): reactions without evidence are Info at most"},
@@ -70,7 +75,7 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{"SKILL.md and its folder"},
 		Install:  "none: a specification and its reference validator",
 		Evidence: "agentskills.io specification and skills-ref (agentskills/agentskills)"},
-	{Target: TargetClaudeUpload, Name: "claude.ai upload", Code: "UP",
+	{Target: TargetClaudeUpload, Name: "claude.ai upload", Code: "UP", OptIn: true, Legend: "claude.ai upload and the Skills API",
 		Reads:    []string{"SKILL.md and its folder (a zip upload)"},
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},

@@ -226,7 +226,10 @@ func generate(root string) ([]byte, error) {
 		byPrefix[p] = append(byPrefix[p], r)
 	}
 	var b bytes.Buffer
-	b.WriteString(rulesDocIntro)
+	intro, legendRest, _ := strings.Cut(rulesDocIntro, "{{consumers}}")
+	b.WriteString(intro)
+	writeConsumerLegend(&b)
+	b.WriteString(legendRest)
 	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
@@ -262,6 +265,25 @@ func generate(root string) ([]byte, error) {
 	}
 	b.WriteString(rulesDocOtherRooms)
 	return b.Bytes(), nil
+}
+
+// writeConsumerLegend writes a legend row for each consumer of
+// model.Consumers that no group row (V, VS / VH) already explains.
+func writeConsumerLegend(b *bytes.Buffer) {
+	for _, c := range model.Consumers {
+		if len(c.Groups) > 0 {
+			continue
+		}
+		name := c.Legend
+		if name == "" {
+			name = c.Name
+		}
+		optIn := ""
+		if c.OptIn {
+			optIn = ", opt-in"
+		}
+		fmt.Fprintf(b, "| %s | %s (`%s`%s) |\n", c.Code, name, c.Target, optIn)
+	}
 }
 
 // rulesDocOtherRooms documents the rule ids that other rooms report
@@ -438,11 +460,7 @@ message names those consumers.
 |---|---|
 | V | VS Code and the VS Code agent host (` + "`vscode`" + `, ` + "`vscode-agent-host`" + `) |
 | VS / VH | only VS Code / only the VS Code agent host |
-| CC | Claude Code (` + "`claude-code`" + `) |
-| CL | Copilot CLI and the GitHub.com cloud agent (` + "`copilot-cli`" + `) |
-| AS | the Agent Skills spec (` + "`agent-skills`" + `) |
-| UP | claude.ai upload and the Skills API (` + "`claude-upload`" + `, opt-in) |
-| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
+{{consumers}}| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
 
 | reaction | what the consumer does | severity |
 |---|---|---|
