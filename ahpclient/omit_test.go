@@ -72,14 +72,14 @@ func TestInputFilter(t *testing.T) {
 		`{"toolInput":"0123456789abcdef"}`,
 		`{"editedToolInput" : "0123456789abcdef", "toolInput": "x"}`,
 		`{"a":{"toolCall":{"toolInput":"0123456789abcdef","toolCallId":"toolInput"}}}`,
-		`{"x":"toolInput","y":"0123456789abcdef"}`,               // a value, not a key
-		`{"toolInput":{"inline":"0123456789abcdef"}}`,            // not a string
-		`{"toolInput":"\n\n\n\n\n\n\n\n\n"}`,                     // 18 bytes raw, 9 decoded: kept
-		`{"toolInput":"\u00e9\u00e9\u00e9\u00e9\u00e9"}`,         // 10 bytes decoded: over 8
-		`{"toolInput":"\ud83d\ude00\ud83d\ude00\ud83d\ude00"}`,   // 12 bytes decoded
-		`{"toolInput":"a\"b\\c\"0123456789"}`,                    // escaped quotes
+		`{"x":"toolInput","y":"0123456789abcdef"}`,                // a value, not a key
+		`{"toolInput":{"inline":"0123456789abcdef"}}`,             // not a string
+		`{"toolInput":"\n\n\n\n\n\n\n\n\n"}`,                      // 18 bytes raw, 9 decoded: kept
+		`{"toolInput":"\u00e9\u00e9\u00e9\u00e9\u00e9"}`,          // 10 bytes decoded: over 8
+		`{"toolInput":"\ud83d\ude00\ud83d\ude00\ud83d\ude00"}`,    // 12 bytes decoded
+		`{"toolInput":"a\"b\\c\"0123456789"}`,                     // escaped quotes
 		`[{"toolInput":"0123456789abcdef"},{"toolInput":"0123"}]`, // arrays
-		`{"toolInput":"é日本語日本語"}`,                                // multi-byte, unescaped
+		`{"toolInput":"é日本語日本語"}`,                                 // multi-byte, unescaped
 	} {
 		for _, step := range []int{1, 3, 1000} {
 			filterOK(t, in, 8, step)
