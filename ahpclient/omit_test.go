@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahpls-dev/ahpls/ahpclient/reduce"
+	"github.com/ahpls-dev/ahpls/internal/procstat"
 )
 
 // omitReference is what the filter must produce, worked out on the decoded
@@ -150,7 +150,7 @@ func notifyHost(t *testing.T, size int) *websocket.Conn {
 // (issue 39: it stayed at ~3x the refused bytes).
 func TestInlineInputOverTheLimitIsNeverHeldWhole(t *testing.T) {
 	const size = 50 << 20
-	startRSS, haveRSS := residentBytes()
+	startRSS, haveRSS := procstat.RSS()
 	ws := notifyHost(t, size)
 	conn := newRPCConn(context.Background(), ws, discardLogger(), nil, 0)
 	got := make(chan [2]string, 2)
@@ -190,24 +190,10 @@ func TestInlineInputOverTheLimitIsNeverHeldWhole(t *testing.T) {
 	}
 	if haveRSS {
 		runtime.GC()
-		end, _ := residentBytes()
+		end, _ := procstat.RSS()
 		t.Logf("RSS %d MB -> %d MB after %d MB refused", startRSS>>20, end>>20, size>>20)
 		if end-startRSS > 20<<20 {
 			t.Fatalf("RSS grew by %d MB", (end-startRSS)>>20)
 		}
 	}
-}
-
-// residentBytes is the process's resident set size (Linux).
-func residentBytes() (int64, bool) {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, false
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize()), err == nil
 }

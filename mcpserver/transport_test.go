@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ahpls-dev/ahpls/internal/procstat"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -153,27 +153,14 @@ func TestOversizedFrameIsNeverHeldWhole(t *testing.T) {
 // within 20 MB of where it was (issue 39: it stayed at ~3x the refused
 // bytes).
 func TestRefusedFrameLeavesRSS(t *testing.T) {
-	start, ok := rss()
+	start, ok := procstat.RSS()
 	if !ok {
 		t.Skip("no /proc/self/statm")
 	}
 	readAll(t, hugeFrame(50<<20), 0) // the default limit
-	end, _ := rss()
+	end, _ := procstat.RSS()
 	t.Logf("RSS %d MiB -> %d MiB after 50 MB refused", start>>20, end>>20)
 	assert.Less(t, end-start, int64(20<<20))
-}
-
-func rss() (int64, bool) {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, false
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize()), err == nil
 }
 
 // TestLineReaderSkipsExactlyTheLongLine: the line at the limit passes,
