@@ -62,7 +62,7 @@ func (m *mdFile) ruleRules() {
 		case pf.v.Kind == yaml.ScalarNode && pf.v.Tag == "!!str":
 			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
 				"{T} ignore{s} 'paths' as a string; write a list (Claude Code accepts both).",
-				replaceValue("Write as a one-item list", pf, "["+yamlScalar(pf.v.Value)+"]", true))
+				replaceValue("Write as a one-item list", pf, "["+yamlFlowItem(pf.v.Value)+"]", true))
 		default:
 			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
 				"{T} ignore{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")

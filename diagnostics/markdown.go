@@ -502,11 +502,29 @@ func (m *mdFile) unquotedSpecial(body []byte, base int, e retryEdit) bool {
 		span.Start = base + e.start + s - 3
 	}
 	v := model.V(vsv).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec})
-	quoted := "'" + strings.ReplaceAll(strings.TrimRight(string(value), " \t"), "'", "''") + "'"
-	return m.report(yamlUnquotedSpecial, span, v, msg, model.Fix{
-		Title: "Quote the value", Preferred: true,
-		Edits: []model.Edit{{Span: model.Span{Start: base + e.start, End: base + e.start + len(strings.TrimRight(string(value), " \t"))}, NewText: quoted}},
-	})
+	text := strings.TrimRight(string(value), " \t")
+	fx := model.Fix{Title: "Quote the value", Preferred: true}
+	// `Use when: deploying # note`: Claude Code's retry reads the ' # note'
+	// as text, a YAML reader as a comment. The quotes go round the text
+	// before it and the comment stays one, but that changes what Claude
+	// Code read, so the fix is no longer safe.
+	if c := commentAt(text); c >= 0 {
+		text = strings.TrimRight(text[:c], " \t")
+		fx.Title = "Quote the value before the comment"
+		fx.Demoted = "Claude Code's retry reads the '#…' after the value as text, a YAML reader as a comment"
+	}
+	fx.Edits = []model.Edit{{Span: model.Span{Start: base + e.start, End: base + e.start + len(text)}, NewText: "'" + strings.ReplaceAll(text, "'", "''") + "'"}}
+	return m.report(yamlUnquotedSpecial, span, v, msg, fx)
+}
+
+// commentAt is the offset of a ` #` comment in a plain one-line value, or -1.
+func commentAt(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '#' && (s[i-1] == ' ' || s[i-1] == '\t') {
+			return i - 1
+		}
+	}
+	return -1
 }
 
 func (m *mdFile) tabIndent(base int, e retryEdit) bool {
@@ -913,6 +931,21 @@ func yamlScalar(s string) string {
 		}
 		if yaml.Unmarshal([]byte("k: "+s), &n) == nil {
 			if v, ok := str(mapValue(n.Content[0], "k")); ok && v == s {
+				return s
+			}
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// yamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
+// only when `[s]` reads back as the one item s (a ',' or a '{' would split
+// it or open a mapping), else single-quoted.
+func yamlFlowItem(s string) string {
+	if v := yamlScalar(s); v == s && !strings.ContainsAny(s, ",[]{}#") {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte("k: ["+s+"]"), &n) == nil {
+			if seq := mapValue(n.Content[0], "k"); seq != nil && len(seq.Content) == 1 && seq.Content[0].Tag == "!!str" && seq.Content[0].Value == s {
 				return s
 			}
 		}

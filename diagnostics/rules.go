@@ -3,6 +3,8 @@ package diagnostics
 import (
 	"slices"
 	"sort"
+
+	"github.com/ahpls-dev/ahpls/model"
 )
 
 // Rule is one rule: its id, what hover, SARIF and docs/rules.md say about
@@ -61,6 +63,19 @@ func (t FixTier) String() string {
 // takes unsafe fixes too (unsafe) or safe ones only.
 func (t FixTier) Applies(unsafe bool) bool {
 	return t == FixSafe || unsafe && t == FixUnsafe
+}
+
+// FixTierOf is the tier of one fix of a finding of rule: the rule's tier,
+// but unsafe for a fix the fix guard (fixguard.go) demoted.
+func FixTierOf(rule string, fx *model.Fix) FixTier {
+	r, ok := LookupRule(rule)
+	if !ok {
+		return FixNone
+	}
+	if r.Fix == FixSafe && fx != nil && fx.Demoted != "" {
+		return FixUnsafe
+	}
+	return r.Fix
 }
 
 // Evidence is the source of one consumer reaction a rule claims.

@@ -394,8 +394,17 @@ func (m *mdFile) skillName() {
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
 				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||The Agent Skills spec requires the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
-			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
+			nameDirFixes(nf, folder)...)
 	}
+}
+
+// nameDirFixes offers the folder's name as the skill's name only when the
+// name rules accept it: a fix must not trade one finding for a worse one.
+func nameDirFixes(nf *mdField, folder string) []model.Fix {
+	if !validSkillName(folder) {
+		return nil
+	}
+	return []model.Fix{replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), true)}
 }
 
 // reservedIn returns the byte offset of "claude" or "anthropic" in name, or -1.
@@ -589,7 +598,9 @@ func (m *mdFile) skillOther(kind model.Kind) {
 					if c.Kind == yaml.ScalarNode && c.Tag == "!!str" {
 						continue
 					}
-					span := m.doc.span(c)
+					// Inside `{a: 1}` the value is `1`, not `1}`: the
+					// quotes go round the scalar, never the rest of the flow.
+					span := m.doc.spanIn(c, mf.v)
 					var fixes []model.Fix
 					if c.Kind == yaml.ScalarNode {
 						fixes = append(fixes, model.Fix{Title: "Quote the value", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "'" + strings.ReplaceAll(m.srcOf(span), "'", "''") + "'"}}})
