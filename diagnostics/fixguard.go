@@ -223,8 +223,14 @@ func proveTarget(rule, key string, old, new *yaml.Node) string {
 	case "skill/allowed-tools":
 		return proveSplit(old, new, key, splitTools, "Claude Code", strings.Fields, "the Agent Skills spec (space-separated)")
 	case "instr/apply-to":
+		if why := badGlobItem(old); why != "" {
+			return why
+		}
 		return proveSplit(old, new, key, splitGlobsAware, "VS Code", splitCommas, "a reader that splits at every comma")
 	case "rule/paths":
+		if why := badGlobItem(old); why != "" {
+			return why
+		}
 		return proveSplit(old, new, key, splitClaudePaths, "Claude Code", nil, "")
 	case "hooks/field-type":
 		if old.Kind == yaml.ScalarNode && new.Kind == yaml.ScalarNode && sameNumber(old.Value, new.Value) {
@@ -246,6 +252,19 @@ func proveTarget(rule, key string, old, new *yaml.Node) string {
 	var doc yaml.Node
 	if yaml.Unmarshal([]byte(new.Value), &doc) != nil || len(nodeDiffs(old, docContent(&doc), nil, nil)) > 0 {
 		return "the quoted text differs from the value as written"
+	}
+	return ""
+}
+
+// badGlobItem: the fix makes VS Code read globs it did not read before, so
+// each must be a pattern it can compile (an unclosed '{' would also swallow
+// the commas after it in VS Code's split).
+func badGlobItem(old *yaml.Node) string {
+	items, _ := itemsOf(old)
+	for _, it := range items {
+		if why := badGlob(it); why != "" {
+			return "'" + it + "' is not a valid glob (" + why + ")"
+		}
 	}
 	return ""
 }
