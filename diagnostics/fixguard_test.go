@@ -1,6 +1,10 @@
 package diagnostics
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -118,5 +122,65 @@ func TestSuggestionsRespectConsumers(t *testing.T) {
 		for _, e := range fx.Edits {
 			assert.NotContains(t, e.NewText, "My_Skill", "suggests a name the name rules refuse")
 		}
+	}
+}
+
+// fixtureRel places a fixture of testdata/fixes in a workspace by its
+// name: NAME.SKILL.md is a Claude skill, NAME.rule.md a Claude rule,
+// NAME.instructions.md a VS Code instructions file.
+func fixtureRel(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".SKILL.md"):
+		return ".claude/skills/" + strings.TrimSuffix(name, ".SKILL.md") + "/SKILL.md"
+	case strings.HasSuffix(name, ".rule.md"):
+		return ".claude/rules/" + strings.TrimSuffix(name, ".rule.md") + ".md"
+	}
+	return ".github/instructions/" + name
+}
+
+// TestFixGoldens: for each fixture, every quick fix with its tier (and why
+// the guard demoted it), the text after each fix, and for a safe one the
+// independent verifier's verdict.
+func TestFixGoldens(t *testing.T) {
+	const dir = "testdata/fixes"
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".golden") {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			require.NoError(t, err)
+			rel := fixtureRel(e.Name())
+			f := File{Path: rel, Kind: model.Classify(rel, nil), Text: text}
+			var b strings.Builder
+			fmt.Fprintf(&b, "# %s\n", rel)
+			for _, d := range Check(f, Options{}) {
+				for _, fx := range d.Fixes {
+					tier := FixTierOf(d.Rule, &fx)
+					fmt.Fprintf(&b, "\n## %s: %s [%s]\n", d.Rule, fx.Title, tier)
+					if fx.Demoted != "" {
+						fmt.Fprintf(&b, "demoted: %s\n", fx.Demoted)
+					}
+					if tier == FixSafe {
+						verdict := "verified"
+						if err := verifyFix(f, Options{}, d, fx); err != nil {
+							verdict = "REJECTED: " + err.Error()
+							t.Errorf("%s: safe fix %q rejected: %v", d.Rule, fx.Title, err)
+						}
+						fmt.Fprintf(&b, "verifier: %s\n", verdict)
+					}
+					fmt.Fprintf(&b, "```\n%s```\n", applyFix(string(text), fx))
+				}
+			}
+			golden := filepath.Join(dir, e.Name()+".golden")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run go test ./diagnostics -run TestFixGoldens -update")
+			assert.Equal(t, string(want), b.String())
+		})
 	}
 }

@@ -70,7 +70,7 @@ func (m *mdFile) instrRules() {
 			}
 			var fixes []model.Fix
 			if allStrings(af.v) {
-				fixes = append(fixes, replaceValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
+				fixes = append(fixes, m.replaceScalarValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
 			}
 			m.report(instrApplyTo, af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be one comma-separated string, not a list.", fixes...)

@@ -987,4 +987,18 @@ func replaceValue(title string, f *mdField, newText string, preferred bool) mode
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.valSpan, NewText: newText}}}
 }
 
+// replaceScalarValue is a fix writing a one-line scalar in place of a
+// field's value; a block collection's value starts on the next line, so the
+// edit starts right after the key's ':' (`key: text`, not `key:` and the
+// text indented below).
+func (m *mdFile) replaceScalarValue(title string, f *mdField, text string, preferred bool) model.Fix {
+	fx := replaceValue(title, f, text, preferred)
+	if f.v.Kind != yaml.ScalarNode && f.v.Style&yaml.FlowStyle == 0 {
+		if c := bytes.IndexByte(m.text[f.keySpan.End:f.valSpan.Start], ':'); c >= 0 {
+			fx.Edits[0] = model.Edit{Span: model.Span{Start: f.keySpan.End + c + 1, End: f.valSpan.End}, NewText: " " + text}
+		}
+	}
+	return fx
+}
+
 var _ = fmt.Sprintf

@@ -621,7 +621,7 @@ func (m *mdFile) skillOther(kind model.Kind) {
 			}
 			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec},
 				"{T} define{s} 'allowed-tools' as one space-separated string, not a list; Claude Code accepts both.",
-				replaceValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
+				m.replaceScalarValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
 		default:
 			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"{T} reject{s} 'allowed-tools' that is "+nodeWhat(af.v)+"; write a string or a list of tool names.")
