@@ -223,12 +223,12 @@ func proveTarget(rule, key string, old, new *yaml.Node) string {
 	case "skill/allowed-tools":
 		return proveSplit(old, new, key, splitTools, "Claude Code", strings.Fields, "the Agent Skills spec (space-separated)")
 	case "instr/apply-to":
-		if why := badGlobItem(old); why != "" {
+		if why := badGlobItem(old, nil); why != "" {
 			return why
 		}
 		return proveSplit(old, new, key, splitGlobsAware, "VS Code", splitCommas, "a reader that splits at every comma")
 	case "rule/paths":
-		if why := badGlobItem(old); why != "" {
+		if why := badGlobItem(old, splitClaudePaths); why != "" {
 			return why
 		}
 		return proveSplit(old, new, key, splitClaudePaths, "Claude Code", nil, "")
@@ -259,8 +259,11 @@ func proveTarget(rule, key string, old, new *yaml.Node) string {
 // badGlobItem: the fix makes VS Code read globs it did not read before, so
 // each must be a pattern it can compile (an unclosed '{' would also swallow
 // the commas after it in VS Code's split).
-func badGlobItem(old *yaml.Node) string {
+func badGlobItem(old *yaml.Node, split func([]string) []string) string {
 	items, _ := itemsOf(old)
+	if split != nil {
+		items = split(items)
+	}
 	for _, it := range items {
 		if why := badGlob(it); why != "" {
 			return "'" + it + "' is not a valid glob (" + why + ")"
@@ -311,8 +314,10 @@ func proveSplit(old, new *yaml.Node, key string, split func([]string) []string, 
 	if split2 != nil && new.Kind == yaml.ScalarNode && !slices.Equal(split2(new.Value), oi) {
 		return who2 + " would split '" + key + "' into other items than the list's"
 	}
-	if split2 == nil && old.Kind == yaml.ScalarNode && !slices.Equal(ni, oi) {
-		return "the list does not hold the same text"
+	// Building a list (paths): the list's items, as VS Code reads a list,
+	// are the patterns the first consumer read from the string.
+	if split2 == nil && old.Kind == yaml.ScalarNode && !slices.Equal(ni, split(oi)) {
+		return "the list does not hold the patterns " + who + " read"
 	}
 	return ""
 }

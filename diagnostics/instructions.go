@@ -17,7 +17,7 @@ var instructionRules = []*Rule{instrApplyTo, instrGlob, instrExcludeAgent}
 var instrApplyTo = &Rule{
 	ID:       "instr/apply-to",
 	Fix:      FixSafe,
-	FixWhy:   "joins the same globs into the one comma-separated string VS Code reads",
+	FixWhy:   "joins the same globs into the one comma-separated string VS Code reads, when no glob holds a comma (VS Code's splitGlobAware keeps commas inside {…} and […], a plain split does not)",
 	Summary:  "'applyTo' is not one comma-separated string.",
 	Kinds:    "instr",
 	Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",

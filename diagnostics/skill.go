@@ -172,7 +172,7 @@ var skillMetadata = &Rule{
 var skillAllowedTools = &Rule{
 	ID:       "skill/allowed-tools",
 	Fix:      FixSafe,
-	FixWhy:   "writes the same tools as the one string the consumers read",
+	FixWhy:   "writes the same tools as the one string the consumers read, when Claude Code (2.1.332: split at commas and blanks outside parentheses, each list item too) and the Agent Skills spec (split at blanks) read the same tools from it",
 	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
 	Kinds:    "skill, cmd",
 	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
