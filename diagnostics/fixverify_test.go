@@ -296,13 +296,10 @@ func readGlobsAsVSCode(s string) []string {
 	if len(cur) > 0 {
 		out = append(out, string(cur))
 	}
-	var kept []string
-	for _, p := range out {
-		if p = strings.TrimSpace(p); p != "" {
-			kept = append(kept, p)
-		}
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i]) // VS Code trims each pattern
 	}
-	return kept
+	return slices.DeleteFunc(out, func(p string) bool { return p == "" })
 }
 
 // readPathsAsClaudeCode splits a rule's paths as Claude Code does: commas
@@ -339,11 +336,12 @@ func readToolsAsSpec(v any, items []string) []string {
 	return items
 }
 
+// trimmedCommaItems is a plain split at every comma, blank items dropped.
 func trimmedCommaItems(s string) []string {
 	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' }) {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, strings.TrimSpace(p))
 		}
 	}
 	return out
