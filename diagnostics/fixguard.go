@@ -109,6 +109,15 @@ func headerUnproven(before, after []byte, rule string, span model.Span) string {
 	if !ofm.Present {
 		return ""
 	}
+	// Header text unchanged (a BOM removed, CRLFs for LFs): every value
+	// reads the same whether or not it parses.
+	oh, nh := before[ofm.Body.Start:ofm.Body.End], after[nfm.Body.Start:nfm.Body.End]
+	if rule == fmCrlf.ID {
+		oh, nh = bytes.ReplaceAll(oh, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(nh, []byte("\r\n"), []byte("\n"))
+	}
+	if bytes.Equal(oh, nh) && !wholeValueRules[rule] {
+		return ""
+	}
 	oldRoot, strict, ok := readHeaderAsClaudeCode(before[ofm.Body.Start:ofm.Body.End])
 	if !ok {
 		return "the header cannot be read before the fix"
