@@ -602,7 +602,9 @@ func (m *mdFile) skillOther(kind model.Kind) {
 					// quotes go round the scalar, never the rest of the flow.
 					span := m.doc.spanIn(c, mf.v)
 					var fixes []model.Fix
-					if c.Kind == yaml.ScalarNode {
+					// An empty value (`k:`) has no text to quote: '' would
+					// be a value nobody wrote.
+					if c.Kind == yaml.ScalarNode && !(c.Tag == "!!null" && c.Value == "") {
 						fixes = append(fixes, model.Fix{Title: "Quote the value", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "'" + strings.ReplaceAll(m.srcOf(span), "'", "''") + "'"}}})
 					}
 					m.report(skillMetadata, span, model.Verdicts{model.TargetAgentSkills: model.Spec},
