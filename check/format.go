@@ -381,9 +381,10 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 // say it, but its region would need that file's text.
 func sarifFixes(f Finding) []sarifFix {
 	var out []sarifFix
-	tier, chosen := tierOf(f.Rule).String(), preferredFix(f)
+	chosen := preferredFix(f)
 	for i := range f.fixes {
 		fx := &f.fixes[i]
+		tier := diagnostics.FixTierOf(f.Rule, fx).String()
 		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
 		ok := len(fx.Edits) > 0 && f.editsInText(i)
 		for j, e := range fx.Edits {

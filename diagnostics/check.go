@@ -290,7 +290,7 @@ func (r *reporter) finish() []model.Diagnostic {
 			}
 			d.Severity = sev
 		}
-		out = append(out, d)
+		out = append(out, r.guardFixes(d))
 		return true
 	}
 	for _, d := range r.diags {

@@ -65,6 +65,11 @@ type Fix struct {
 	Title     string `json:"title"`
 	Edits     []Edit `json:"edits"`
 	Preferred bool   `json:"preferred,omitempty"`
+	// Demoted, when set, says why this fix of a rule whose tier is safe
+	// could not be proven safe (the file would not parse again, or a value
+	// other than its target would read differently): it is offered but
+	// applied only as an unsafe fix.
+	Demoted string `json:"demoted,omitempty"`
 }
 
 // Related points at a second place that explains a diagnostic (the first of

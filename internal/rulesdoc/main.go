@@ -394,7 +394,7 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docE
 		}
 		switch r.Fix {
 		case diagnostics.FixSafe:
-			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s.\n", r.FixWhy)
+			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s. Each fix is first applied and the file read again; one that would not parse, or would change another value or how a consumer splits this one, is offered as unsafe instead.\n", r.FixWhy)
 		case diagnostics.FixUnsafe:
 			fmt.Fprintf(b, "- **Fix:** unsafe, so only `ahpls check --fix --unsafe-fixes` or a quick fix picked in the editor applies it: %s.\n", r.FixWhy)
 		}
