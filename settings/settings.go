@@ -126,6 +126,14 @@ func Parse(raw []byte) (Settings, []string) {
 			if st.Rules == nil {
 				st.Rules = map[string]model.Severity{}
 			}
+			// A renamed rule's old id sets its id now (the rule's own id,
+			// written too, wins); other ids are kept as written.
+			if to, status := diagnostics.ResolveRule(id); status == diagnostics.RuleRenamed {
+				if _, set := m[to]; !set {
+					st.Rules[to] = sev
+				}
+				continue
+			}
 			st.Rules[id] = sev
 		}
 	}
