@@ -5,9 +5,13 @@
 // that one value; the CLI and the host link read a folder's file through
 // the same accessor (Settings.FolderExclude).
 //
-// Where to start: Settings and Parse (settings.go), Host (host.go, the keys
-// the agent-host bridge follows: a new host setting is a field and a case
-// there, and its use), WorkspaceConfig (workspace.go).
+// Where to start: Specs (spec.go: every setting written once — name, JSON
+// schema with type, default and enum, one line of doc — and the client-only
+// ones; VS Code's package.json block and the README tables are generated
+// from it), Settings and Parse (settings.go), Host (host.go, the keys the
+// agent-host bridge follows), WorkspaceConfig (workspace.go). A new
+// setting: its Spec, its field and case in Parse, its use; then go
+// generate in editors/vscode/internal/rulesettings.
 package settings
 
 import (

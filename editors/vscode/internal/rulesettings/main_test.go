@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 )
 
 // TestPackageJSONUpToDate fails when a rule was added, renamed or
@@ -48,7 +51,11 @@ func TestPackageJSONUpToDate(t *testing.T) {
 }
 
 func TestRewriteKeepsTheRestOfTheFile(t *testing.T) {
-	in := []byte("{\n  \"a\": 1,\n  \"activationEvents\": [\"x\"],\n  \"x\": {\n    \"ahpls.rules\": {\"type\": \"object\", \"s\": \"}\\\"{\"},\n    \"ahpls.targets\": {},\n    \"z\": [1]\n  }\n}\n")
+	var members strings.Builder
+	for _, spec := range settings.Specs {
+		fmt.Fprintf(&members, "    \"ahpls.%s\": {\"type\": \"object\", \"s\": \"}\\\"{\"},\n", spec.Key)
+	}
+	in := []byte("{\n  \"a\": 1,\n  \"activationEvents\": [\"x\"],\n  \"x\": {\n" + members.String() + "    \"z\": [1]\n  }\n}\n")
 	out, err := rewrite(in)
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +157,62 @@ func TestLuaPatterns(t *testing.T) {
 	} {
 		if got := luaPatterns(glob); !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", glob, got, want)
+		}
+	}
+}
+
+// TestReadmeUpToDate fails when a settings table of README.md was edited
+// by hand or settings.Specs changed without regenerating it.
+func TestReadmeUpToDate(t *testing.T) {
+	readme, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rewriteReadme(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readme, want) {
+		t.Fatal("README.md's settings tables are out of date with settings.Specs: run `go generate` in editors/vscode/internal/rulesettings")
+	}
+}
+
+// TestEverySettingIsASpec: package.json declares exactly the settings of
+// settings.Specs, in their order (none is written by hand).
+func TestEverySettingIsASpec(t *testing.T) {
+	pkg, err := os.ReadFile("../../package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Contributes struct {
+			Configuration struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"configuration"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(pkg, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc.Contributes.Configuration.Properties
+	// In the order of Specs: each member's place in the file follows the
+	// one before.
+	var keys []string
+	at := 0
+	for _, s := range settings.Specs {
+		i := bytes.Index(pkg[at:], []byte(`"ahpls.`+s.Key+`": `))
+		if i < 0 {
+			t.Fatalf("ahpls.%s is missing or out of order", s.Key)
+		}
+		at += i
+		keys = append(keys, "ahpls."+s.Key)
+	}
+	if len(props) != len(keys) {
+		t.Errorf("package.json declares %d settings, settings.Specs %d", len(props), len(keys))
+	}
+	for _, k := range keys {
+		if _, ok := props[k]; !ok {
+			t.Errorf("%s is not a setting of package.json", k)
 		}
 	}
 }
