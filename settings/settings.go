@@ -80,81 +80,110 @@ func Parse(raw []byte) (Settings, []string) {
 		raw = inner
 	}
 	st.Raw = append(json.RawMessage(nil), raw...)
-	var warnings []string
-	if v, ok := obj["targets"]; ok {
-		var ids []string
-		if err := json.Unmarshal(v, &ids); err != nil {
-			warnings = append(warnings, "ahpls.targets must be a list of target ids; using the default")
-		}
-		var unknown []string
-		for _, id := range ids {
-			if model.KnownTarget(id) {
-				st.Targets = append(st.Targets, model.Target(id))
-			} else {
-				unknown = append(unknown, id)
-			}
-		}
-		if len(unknown) > 0 {
-			known := make([]string, len(model.AllTargets))
-			for i, t := range model.AllTargets {
-				known[i] = string(t)
-			}
-			warnings = append(warnings, fmt.Sprintf("ahpls.targets: unknown target %s ignored (known: %s)", quoteList(unknown), strings.Join(known, ", ")))
-		}
+	sec := &section{obj: obj}
+	var ids []string
+	if sec.decode("targets", &ids, "ahpls.targets must be a list of target ids; using the default") || ids != nil {
+		st.Targets = parseTargets(sec, ids)
 	}
-	if v, ok := obj["impliedTargets"]; ok {
-		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
-			warnings = append(warnings, "ahpls.impliedTargets must be true or false; using true")
-		} else {
-			st.ImpliedTargets = b
-		}
+	var implied bool
+	if sec.decode("impliedTargets", &implied, "ahpls.impliedTargets must be true or false; using true") {
+		st.ImpliedTargets = implied
 	}
-	warnings = append(warnings, parseHost(obj, &st.Host)...)
-	if v, ok := obj["rules"]; ok {
-		var m map[string]string
-		if err := json.Unmarshal(v, &m); err != nil {
-			warnings = append(warnings, "ahpls.rules must map rule ids to off|error|warning|info|hint")
-		}
-		ids := make([]string, 0, len(m))
-		for id := range m {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			sev, ok := model.ParseSeverity(strings.ToLower(m[id]))
-			if !ok {
-				warnings = append(warnings, fmt.Sprintf("ahpls.rules: level '%s' for '%s' is not off|error|warning|info|hint; ignored", m[id], id))
-				continue
-			}
-			if st.Rules == nil {
-				st.Rules = map[string]model.Severity{}
-			}
-			// A renamed rule's old id sets its id now (the rule's own id,
-			// written too, wins); other ids are kept as written.
-			if to, status := diagnostics.ResolveRule(id); status == diagnostics.RuleRenamed {
-				if _, set := m[to]; !set {
-					st.Rules[to] = sev
-				}
-				continue
-			}
-			st.Rules[id] = sev
-		}
+	sec.warnings = append(sec.warnings, parseHost(obj, &st.Host)...)
+	var levels map[string]string
+	if sec.decode("rules", &levels, "ahpls.rules must map rule ids to off|error|warning|info|hint") || levels != nil {
+		st.Rules = parseRules(sec, levels)
 	}
-	if v, ok := obj["exclude"]; ok {
-		var globs []string
-		if err := json.Unmarshal(v, &globs); err != nil {
-			warnings = append(warnings, "ahpls.exclude must be a list of globs; ignored")
-		}
+	var globs []string
+	if sec.decode("exclude", &globs, "ahpls.exclude must be a list of globs; ignored") || globs != nil {
 		for _, g := range globs {
 			if _, err := wsfs.NewMatcher([]string{g}); err != nil {
-				warnings = append(warnings, fmt.Sprintf("ahpls.exclude: %v; ignored", err))
+				sec.warn("ahpls.exclude: %v; ignored", err)
 				continue
 			}
 			st.Exclude = append(st.Exclude, g)
 		}
 	}
-	return st, warnings
+	return st, sec.warnings
+}
+
+// section reads the keys of one `ahpls` object with small typed helpers:
+// each bad value is one warning and leaves its setting at the default, and
+// never stops the other keys from applying.
+type section struct {
+	obj      map[string]json.RawMessage
+	warnings []string
+}
+
+func (s *section) warn(format string, a ...any) {
+	s.warnings = append(s.warnings, fmt.Sprintf(format, a...))
+}
+
+// decode unmarshals key into dst, reporting whether the key is present
+// and decoded; a value of the wrong type is the warning bad. (What
+// json.Unmarshal decoded before failing stays in dst, as partial lists
+// always did.)
+func (s *section) decode(key string, dst any, bad string) bool {
+	v, ok := s.obj[key]
+	if !ok {
+		return false
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		s.warnings = append(s.warnings, bad)
+		return false
+	}
+	return true
+}
+
+// parseTargets keeps the known target ids and warns about the others.
+func parseTargets(s *section, ids []string) []model.Target {
+	var out []model.Target
+	var unknown []string
+	for _, id := range ids {
+		if model.KnownTarget(id) {
+			out = append(out, model.Target(id))
+		} else {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		known := make([]string, len(model.AllTargets))
+		for i, t := range model.AllTargets {
+			known[i] = string(t)
+		}
+		s.warn("ahpls.targets: unknown target %s ignored (known: %s)", quoteList(unknown), strings.Join(known, ", "))
+	}
+	return out
+}
+
+// parseRules turns rule levels into severities, in id order so warnings
+// come out stably; a renamed rule's old id sets its id now (the rule's
+// own id, written too, wins), other ids are kept as written.
+func parseRules(s *section, m map[string]string) map[string]model.Severity {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out map[string]model.Severity
+	for _, id := range ids {
+		sev, ok := model.ParseSeverity(strings.ToLower(m[id]))
+		if !ok {
+			s.warn("ahpls.rules: level '%s' for '%s' is not off|error|warning|info|hint; ignored", m[id], id)
+			continue
+		}
+		if out == nil {
+			out = map[string]model.Severity{}
+		}
+		if to, status := diagnostics.ResolveRule(id); status == diagnostics.RuleRenamed {
+			if _, set := m[to]; !set {
+				out[to] = sev
+			}
+			continue
+		}
+		out[id] = sev
+	}
+	return out
 }
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
