@@ -5,7 +5,8 @@
 // other `ahpls.*` settings (from settings.Specs, whose `ahpls.targets`
 // enum and default come from model.Consumers) and the
 // activationEvents (from model.Kinds); and src/filekinds.ts, the document
-// selector and activation patterns (from model.Kinds); and Neovim's
+// selector and activation patterns (from model.Kinds), and
+// src/settingkeys.ts, the server keys the extension forwards; Neovim's
 // lua/ahpls/filekinds.lua, the same patterns as Lua patterns and the
 // filetypes. Tests keep the files in step with the tables; after a rule, kind or consumer change run
 //
@@ -24,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -50,6 +52,9 @@ func main() {
 	}
 	if err == nil {
 		err = os.WriteFile(*kinds, fileKindsTS(), 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(filepath.Dir(*kinds), "settingkeys.ts"), settingKeysTS(), 0o644)
 	}
 	if err == nil {
 		err = os.WriteFile(*nvimKinds, fileKindsLua(), 0o644)

@@ -216,3 +216,14 @@ func TestEverySettingIsASpec(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingKeysUpToDate is TestFileKindsUpToDate for src/settingkeys.ts.
+func TestSettingKeysUpToDate(t *testing.T) {
+	got, err := os.ReadFile("../../src/settingkeys.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, settingKeysTS()) {
+		t.Fatal("editors/vscode/src/settingkeys.ts is out of date with settings.Specs: run `go generate` in editors/vscode/internal/rulesettings")
+	}
+}
