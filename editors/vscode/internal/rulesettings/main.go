@@ -136,7 +136,7 @@ func marshal(v any) ([]byte, error) {
 // setting of settings.Specs (`ahpls.rules` from the rule table) and the
 // activationEvents.
 func rewrite(pkg []byte) ([]byte, error) {
-	for _, spec := range settings.Specs {
+	for i, spec := range settings.Specs {
 		raw, err := marshal(spec.Schema)
 		if spec.Key == "rules" {
 			raw, err = ruleSetting()
@@ -144,7 +144,14 @@ func rewrite(pkg []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if pkg, err = replaceMember(pkg, "ahpls."+spec.Key, raw); err != nil {
+		key := "ahpls." + spec.Key
+		if i > 0 && !bytes.Contains(pkg, []byte(`"`+key+`": `)) {
+			// A new setting: placed after the one before it in Specs.
+			if pkg, err = insertMember(pkg, "ahpls."+settings.Specs[i-1].Key, key); err != nil {
+				return nil, err
+			}
+		}
+		if pkg, err = replaceMember(pkg, key, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -172,6 +179,25 @@ func replaceMember(pkg []byte, key string, raw []byte) ([]byte, error) {
 	}
 	out := append([]byte(nil), pkg[:start]...)
 	out = append(out, pretty.Bytes()...)
+	return append(out, pkg[end:]...), nil
+}
+
+// insertMember adds an empty member key after the member after, at its
+// indentation; replaceMember then fills it.
+func insertMember(pkg []byte, after, key string) ([]byte, error) {
+	k := []byte(`"` + after + `": `)
+	at := bytes.Index(pkg, k)
+	if at < 0 {
+		return nil, fmt.Errorf("package.json has no %q member", after)
+	}
+	end, err := valueEnd(pkg, at+len(k))
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", after, err)
+	}
+	lineStart := bytes.LastIndexByte(pkg[:at], '\n') + 1
+	indent := string(pkg[lineStart:at])
+	out := append([]byte(nil), pkg[:end]...)
+	out = append(out, ",\n"+indent+`"`+key+`": {}`...)
 	return append(out, pkg[end:]...), nil
 }
 

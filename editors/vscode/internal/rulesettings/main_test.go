@@ -227,3 +227,25 @@ func TestSettingKeysUpToDate(t *testing.T) {
 		t.Fatal("editors/vscode/src/settingkeys.ts is out of date with settings.Specs: run `go generate` in editors/vscode/internal/rulesettings")
 	}
 }
+
+// TestRewriteAddsANewSetting: a Spec that package.json does not declare
+// yet is inserted after the one before it.
+func TestRewriteAddsANewSetting(t *testing.T) {
+	pkg, err := os.ReadFile("../../package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(pkg, []byte(`        "ahpls.host": `))
+	j := bytes.Index(pkg, []byte(`        "ahpls.hostHeaders": `))
+	if i < 0 || j < i {
+		t.Fatal("package.json: ahpls.host must precede ahpls.hostHeaders")
+	}
+	without := append(append([]byte(nil), pkg[:i]...), pkg[j:]...)
+	got, err := rewrite(without)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, pkg) {
+		t.Fatalf("re-adding ahpls.host did not restore package.json:\n%s", got[max(0, i-200):min(len(got), j+200)])
+	}
+}
