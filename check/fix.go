@@ -196,7 +196,7 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 			}
 			continue
 		}
-		found = recheckInMemory(found, plans, cfg.Rules)
+		found = recheckInMemory(found, plans, cfg)
 	}
 }
 
@@ -233,7 +233,9 @@ func withoutFixes(found []Finding, skip map[string]bool) []Finding {
 // recheckInMemory replaces the findings of each planned file with those of
 // its new text. A file whose workspace folder cannot be recovered from its
 // path keeps its unfixed findings and is not planned again.
-func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options) []Finding {
+func recheckInMemory(found []Finding, plans []FileFix, cfg Config) []Finding {
+	opts := cfg.Rules
+	opts.KeepSuppressed = true // as RunSummary, so --no-suppress holds on the re-check
 	redone := map[string][]Finding{}
 	for _, p := range plans {
 		rel := p.Fixed[0].Rel
@@ -249,7 +251,7 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 			o.Overrides = folder.Overrides // as the folder walk applied them
 		}
-		redone[p.Path] = findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
+		redone[p.Path], _ = splitSuppressed(findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o)), cfg.NoSuppress)
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}

@@ -89,7 +89,21 @@ type Diagnostic struct {
 	Verdicts map[Target]Reaction `json:"verdicts,omitempty"`
 	Related  []Related           `json:"related,omitempty"`
 	Fixes    []Fix               `json:"fixes,omitempty"`
+	// Suppressed says what hid the finding, when the caller asked to keep
+	// hidden findings (diagnostics.Options.KeepSuppressed); "" otherwise.
+	Suppressed Suppression `json:"suppressed,omitempty"`
 }
+
+// Suppression is what hid a finding, in SARIF's words (§3.35.2 kind).
+type Suppression string
+
+const (
+	// SuppressedInSource: an ahpls-disable comment in the file itself.
+	SuppressedInSource Suppression = "inSource"
+	// SuppressedExternal: an "overrides" entry of .ahpls/config.json that
+	// turns the rule off for the file.
+	SuppressedExternal Suppression = "external"
+)
 
 // RuleHref is the documentation anchor for a rule id, used as
 // codeDescription.href and in SARIF.

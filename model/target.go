@@ -156,6 +156,84 @@ const (
 	Unknown Reaction = "?"
 )
 
+// Reactions lists every reaction code in documentation order; a code with
+// a trailing "?" (e.g. "lose?") is that reaction, unverified.
+var Reactions = []Reaction{Skip, Reject, Lose, Warn, Ignore, Spec, Should, OK, Unknown}
+
+// Words says r as a table cell ("silently not loaded"): the editor's hover
+// and every other place a person or a model reads a reaction.
+func (r Reaction) Words() string {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	var w string
+	switch Reaction(base) {
+	case Skip:
+		w = "silently not loaded"
+	case Reject:
+		w = "fails loudly"
+	case Lose:
+		w = "loads, silently drops something"
+	case Warn:
+		w = "loads with a warning"
+	case Ignore:
+		w = "ignores it"
+	case Spec:
+		w = "only the spec forbids it"
+	case Should:
+		w = "spec recommendation"
+	case OK:
+		w = "accepts it"
+	default:
+		w = "unknown"
+	}
+	if guessed && base != "" {
+		w += " (unverified)"
+	}
+	return w
+}
+
+// Sentence says what consumer t does, as a clause a model can read without
+// the code table: "Claude Code refuses it", "VS Code ignores this field".
+func (r Reaction) Sentence(t Target) string {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	var verb string
+	switch Reaction(base) {
+	case Skip:
+		verb = "does not load it (silently)"
+	case Reject:
+		verb = "refuses it (with an error)"
+	case Lose:
+		verb = "loads it but silently drops part of it"
+	case Warn:
+		verb = "loads it with a warning"
+	case Ignore:
+		verb = "ignores this field"
+	case Spec:
+		verb = "accepts it, though the spec forbids it"
+	case Should:
+		verb = "accepts it; the spec recommends otherwise"
+	case OK:
+		verb = "accepts it"
+	default:
+		return "what " + t.DisplayName() + " does is unknown (not verified)"
+	}
+	if t == TargetAgentSkills {
+		// The spec is not a program that loads files: it forbids or advises.
+		switch Reaction(base) {
+		case Skip, Reject, Lose, Warn, Spec:
+			verb = "forbids it"
+		case Ignore:
+			verb = "does not define this field"
+		case Should:
+			verb = "recommends otherwise"
+		}
+	}
+	out := t.DisplayName() + " " + verb
+	if guessed {
+		out += " (unverified)"
+	}
+	return out
+}
+
 // Unverified marks r as a guess ("rej" → "rej?").
 func (r Reaction) Unverified() Reaction {
 	if r == Unknown || strings.HasSuffix(string(r), "?") {
