@@ -81,13 +81,7 @@ func TestRewriteKeepsTheRestOfTheFile(t *testing.T) {
 // TestFileKindsUpToDate fails when src/filekinds.ts was edited by hand or
 // model.Kinds changed without regenerating it (go generate here).
 func TestFileKindsUpToDate(t *testing.T) {
-	got, err := os.ReadFile("../../src/filekinds.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, fileKindsTS()) {
-		t.Fatal("editors/vscode/src/filekinds.ts is out of date with model.Kinds: run `go generate` in editors/vscode/internal/rulesettings")
-	}
+	assertGenerated(t, "../../src/filekinds.ts", fileKindsTS(), "model.Kinds")
 }
 
 // TestTargetsEnumIsTheConsumers checks the generated enum against the
@@ -137,13 +131,7 @@ func TestTargetsEnumIsTheConsumers(t *testing.T) {
 
 // TestNvimFileKindsUpToDate is TestFileKindsUpToDate for Neovim's copy.
 func TestNvimFileKindsUpToDate(t *testing.T) {
-	got, err := os.ReadFile("../../../nvim/lua/ahpls/filekinds.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, fileKindsLua()) {
-		t.Fatal("editors/nvim/lua/ahpls/filekinds.lua is out of date with model.Kinds: run `go generate` in editors/vscode/internal/rulesettings")
-	}
+	assertGenerated(t, "../../../nvim/lua/ahpls/filekinds.lua", fileKindsLua(), "model.Kinds")
 }
 
 func TestLuaPatterns(t *testing.T) {
@@ -219,13 +207,7 @@ func TestEverySettingIsASpec(t *testing.T) {
 
 // TestSettingKeysUpToDate is TestFileKindsUpToDate for src/settingkeys.ts.
 func TestSettingKeysUpToDate(t *testing.T) {
-	got, err := os.ReadFile("../../src/settingkeys.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, settingKeysTS()) {
-		t.Fatal("editors/vscode/src/settingkeys.ts is out of date with settings.Specs: run `go generate` in editors/vscode/internal/rulesettings")
-	}
+	assertGenerated(t, "../../src/settingkeys.ts", settingKeysTS(), "settings.Specs")
 }
 
 // TestRewriteAddsANewSetting: a Spec that package.json does not declare
@@ -247,5 +229,18 @@ func TestRewriteAddsANewSetting(t *testing.T) {
 	}
 	if !bytes.Equal(got, pkg) {
 		t.Fatalf("re-adding ahpls.host did not restore package.json:\n%s", got[max(0, i-200):min(len(got), j+200)])
+	}
+}
+
+// assertGenerated fails when the committed file at path differs from what
+// the generator writes from table.
+func assertGenerated(t *testing.T, path string, want []byte, table string) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is out of date with %s (edited by hand?): run `go generate` in editors/vscode/internal/rulesettings", path, table)
 	}
 }
