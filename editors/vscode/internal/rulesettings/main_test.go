@@ -17,17 +17,7 @@ import (
 // TestPackageJSONUpToDate fails when a rule was added, renamed or
 // re-described without regenerating package.json (go generate here).
 func TestPackageJSONUpToDate(t *testing.T) {
-	pkg, err := os.ReadFile("../../package.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := rewrite(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(pkg, want) {
-		t.Fatal("editors/vscode/package.json's ahpls.rules is out of date: run `go generate` in editors/vscode/internal/rulesettings")
-	}
+	pkg := assertRewritten(t, "../../package.json", rewrite, "the rule table and settings.Specs")
 	var doc struct {
 		Contributes struct {
 			Configuration struct {
@@ -152,17 +142,7 @@ func TestLuaPatterns(t *testing.T) {
 // TestReadmeUpToDate fails when a settings table of README.md was edited
 // by hand or settings.Specs changed without regenerating it.
 func TestReadmeUpToDate(t *testing.T) {
-	readme, err := os.ReadFile("../../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := rewriteReadme(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(readme, want) {
-		t.Fatal("README.md's settings tables are out of date with settings.Specs: run `go generate` in editors/vscode/internal/rulesettings")
-	}
+	assertRewritten(t, "../../../../README.md", rewriteReadme, "settings.Specs")
 }
 
 // TestEverySettingIsASpec: package.json declares exactly the settings of
@@ -243,4 +223,22 @@ func assertGenerated(t *testing.T, path string, want []byte, table string) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s is out of date with %s (edited by hand?): run `go generate` in editors/vscode/internal/rulesettings", path, table)
 	}
+}
+
+// assertRewritten is assertGenerated for a file the generator updates in
+// place; it returns the file.
+func assertRewritten(t *testing.T, path string, rewrite func([]byte) ([]byte, error), table string) []byte {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rewrite(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is out of date with %s (edited by hand?): run `go generate` in editors/vscode/internal/rulesettings", path, table)
+	}
+	return got
 }
