@@ -2,8 +2,11 @@ package diagnostics
 
 // The workspace config, .ahpls/config.json (ahpls' own file, read by
 // package settings: exclude globs, gitignore, rule overrides). settings
-// ignores the whole file when any part is wrong, so each mistake is an
-// Error here, at its place, with the same words. Completion and hover come
+// ignores the whole file when its shape, a glob or a level is wrong, so
+// each such mistake is an Error here, at its place, with the same words. A
+// rule id that names no current rule only loses its own key (unknown,
+// removed) or is redirected (renamed, lifecycle.go): a finding on the key,
+// and the rest of the file applies. Completion and hover come
 // from its key catalogue (jsonfields.go) and the rule table.
 
 import (
@@ -15,11 +18,11 @@ import (
 )
 
 // configRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var configRules = []*Rule{configInvalid, configUnknownKey}
+var configRules = []*Rule{configInvalid, configUnknownKey, configUnknownRule, configRuleRenamed, configRuleRemoved}
 
 var configInvalid = &Rule{
 	ID:       "config/invalid",
-	Summary:  "`.ahpls/config.json` is not what ahpls reads (strict JSON; `exclude` a list of globs, `gitignore` a boolean, `overrides` a list of {files, rules} with known rule ids and levels), so ahpls ignores the whole file.",
+	Summary:  "`.ahpls/config.json` is not what ahpls reads (strict JSON; `exclude` a list of globs, `gitignore` a boolean, `overrides` a list of {files, rules} with levels), so ahpls ignores the whole file.",
 	Kinds:    "config",
 	Severity: "Error [I]; the editor and `ahpls check` go on without the file.",
 }
@@ -29,6 +32,27 @@ var configUnknownKey = &Rule{
 	Summary:  "A key `.ahpls/config.json` does not define; ahpls ignores it (a newer ahpls may read it).",
 	Kinds:    "config",
 	Severity: "Warning [I]; the key has no effect.",
+}
+
+var configUnknownRule = &Rule{
+	ID:       "config/unknown-rule",
+	Summary:  "An override names a rule id ahpls does not have; ahpls ignores that key and applies the rest of the file.",
+	Kinds:    "config",
+	Severity: "Warning [I]; the key has no effect.",
+}
+
+var configRuleRenamed = &Rule{
+	ID:       "config/rule-renamed",
+	Summary:  "An override names a rule by an id it had before a rename; ahpls applies the level to the rule's id now.",
+	Kinds:    "config",
+	Severity: "Hint [I]; the override still applies.",
+}
+
+var configRuleRemoved = &Rule{
+	ID:       "config/rule-removed",
+	Summary:  "An override names a rule ahpls no longer has; the key has no effect.",
+	Kinds:    "config",
+	Severity: "Hint [I]; the rest of the file applies.",
 }
 
 // configLevels are the levels an override may set.
@@ -115,9 +139,7 @@ func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func
 					continue
 				}
 				for _, rm := range m.Value.Members {
-					if _, ok := LookupRule(rm.Key); !ok {
-						bad(rm.KeySpan, fmt.Sprintf("'%s' is not an ahpls rule id (`ahpls rules` lists them).", jClip(rm.Key)))
-					}
+					reportRuleID(r, rm.Key, rm.KeySpan)
 					if !rm.Value.Is(JSONString) || !contains(configLevels, strings.ToLower(rm.Value.Str)) {
 						bad(rm.Value.Span, fmt.Sprintf("the level of '%s' must be one of %s.", jClip(rm.Key), strings.Join(configLevels, ", ")))
 					}
@@ -127,6 +149,24 @@ func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func
 					Message: fmt.Sprintf("ahpls does not read '%s' in an override; it reads files and rules.", jClip(m.Key))})
 			}
 		}
+	}
+}
+
+// reportRuleID reports an override's rule id that is not a current rule's:
+// settings skips it (unknown, removed) or redirects it (renamed), and the
+// rest of the file applies.
+func reportRuleID(r *reporter, id string, span model.Span) {
+	to, st := ResolveRule(id)
+	switch st {
+	case RuleUnknown:
+		r.add(model.Diagnostic{Rule: configUnknownRule.ID, Severity: model.SeverityWarning, Span: span,
+			Message: fmt.Sprintf("'%s' is not an ahpls rule id (`ahpls rules` lists them); ahpls ignores this key and applies the rest of the file.", jClip(id))})
+	case RuleRenamed:
+		r.add(model.Diagnostic{Rule: configRuleRenamed.ID, Severity: model.SeverityHint, Span: span,
+			Message: fmt.Sprintf("'%s' is now '%s'; ahpls applies this level to '%s'. Rename the key.", jClip(id), to, to)})
+	case RuleRemoved:
+		r.add(model.Diagnostic{Rule: configRuleRemoved.ID, Severity: model.SeverityHint, Span: span, Tags: []model.Tag{model.TagUnnecessary},
+			Message: fmt.Sprintf("'%s' is no longer an ahpls rule (%s); this key has no effect.", jClip(id), RemovedWhy(id))})
 	}
 }
 

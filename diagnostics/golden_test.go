@@ -122,13 +122,19 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"file/too-large": "TestFileGuards",
 		// The golden workspace is also check's and the server's test
 		// workspace: a broken .ahpls/config.json there would change theirs.
-		"config/invalid":     "TestAhplsConfig",
-		"config/unknown-key": "TestAhplsConfig",
-		"file/unreadable":    "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
-		"file/encoding":      "TestFileGuards",
-		"fm/crlf":            "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error":     "TestToolsConfig",                                       // no built-in rule panics on purpose
-		"tools/config":       "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
+		"config/invalid":      "TestAhplsConfig",
+		"config/unknown-key":  "TestAhplsConfig",
+		"config/unknown-rule": "TestAhplsConfig",
+		// Renamed and removed ids need a rule history; the table holds
+		// real history only, so far none.
+		"config/rule-renamed": "TestConfigRuleLifecycle",
+		"config/rule-removed": "TestConfigRuleLifecycle",
+		"suppress/renamed":    "TestSuppressRenamedID",
+		"file/unreadable":     "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
+		"file/encoding":       "TestFileGuards",
+		"fm/crlf":             "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error":      "TestToolsConfig",                                       // no built-in rule panics on purpose
+		"tools/config":        "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
 		// The golden workspace holds one copilot-setup-steps.yml, at its root.
 		"setup/job-missing": "TestSetupSteps",
 		"setup/syntax":      "TestSetupSteps",

@@ -22,7 +22,7 @@ import (
 )
 
 // suppressRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var suppressRules = []*Rule{suppressUnused}
+var suppressRules = []*Rule{suppressUnused, suppressRenamed}
 
 var suppressUnused = &Rule{
 	ID:       "suppress/unused",
@@ -31,6 +31,13 @@ var suppressUnused = &Rule{
 	Severity: "Hint [I]; no consumer reads the comment.",
 	Fix:      FixUnsafe,
 	FixWhy:   "deletes the comment, which someone wrote",
+}
+
+var suppressRenamed = &Rule{
+	ID:       "suppress/renamed",
+	Summary:  "An `ahpls-disable` comment names a rule by an id it had before a rename; the comment still hides the rule's findings.",
+	Kinds:    mdKinds,
+	Severity: "Hint [I]; no consumer reads the comment.",
 }
 
 // Override is one entry of .ahpls/config.json's "overrides": rule levels
@@ -161,12 +168,23 @@ func (d *directive) covers(rule string, line int) bool {
 		return true
 	}
 	for i, id := range d.ids {
-		if id == rule {
+		if id == rule || renamedTo(id) == rule {
 			d.used[i] = true
 			return true
 		}
 	}
 	return false
+}
+
+// renamedTo is the rule id a renamed id leads to ("" for any other id).
+func renamedTo(id string) string {
+	if len(renamedRules) == 0 {
+		return "" // nearly always: no lookup
+	}
+	if to, st := ResolveRule(id); st == RuleRenamed {
+		return to
+	}
+	return ""
 }
 
 // unused is a suppress/unused finding for every id of d that hid nothing.
@@ -181,12 +199,19 @@ func (d *directive) unused(textLen int) []model.Diagnostic {
 		return out
 	}
 	for i, id := range d.ids {
+		if to := renamedTo(id); to != "" {
+			out = append(out, model.Diagnostic{Rule: suppressRenamed.ID, Severity: model.SeverityHint, Span: d.spans[i],
+				Message: "'" + id + "' is now '" + to + "'; this comment applies to '" + to + "'. Rename it here."})
+		}
 		if d.used[i] {
 			continue
 		}
 		msg := "'" + id + "' reports nothing here; this ahpls-disable entry can go."
-		if _, ok := LookupRule(id); !ok {
+		switch _, st := ResolveRule(id); st {
+		case RuleUnknown:
 			msg = "'" + id + "' is not an ahpls rule id (`ahpls rules` lists them); this ahpls-disable entry hides nothing."
+		case RuleRemoved:
+			msg = "'" + id + "' is no longer an ahpls rule (" + RemovedWhy(id) + "); this ahpls-disable entry hides nothing."
 		}
 		dg := model.Diagnostic{Rule: suppressUnused.ID, Severity: model.SeverityHint, Span: d.spans[i], Tags: []model.Tag{model.TagUnnecessary}, Message: msg}
 		if len(d.ids) == 1 {
@@ -228,7 +253,7 @@ var lineBound = map[string]bool{
 // the file: on the opening '---' line (the header would no longer open the
 // file) and on an indented header line (it may sit inside a block scalar).
 func SuppressFixes(text []byte, kind model.Kind, span model.Span, rule string) []model.Fix {
-	if !kind.Markdown() || rule == suppressUnused.ID || span.Start < 0 || span.Start > len(text) {
+	if !kind.Markdown() || rule == suppressUnused.ID || rule == suppressRenamed.ID || span.Start < 0 || span.Start > len(text) {
 		return nil
 	}
 	var out []model.Fix

@@ -148,3 +148,37 @@ func goldenFiles(t *testing.T) []string {
 	}))
 	return out
 }
+
+// TestSuppressRenamedID: a suppression comment naming a renamed rule by its
+// old id still hides the rule's findings, with a Hint at the old id; a
+// removed rule's id hides nothing and says why.
+func TestSuppressRenamedID(t *testing.T) {
+	defer SetRuleHistoryForTest(map[string]string{"md/old-link": "md/link"}, map[string]string{"md/gone": "merged into md/link"})()
+	const head = "---\nname: s\ndescription: A skill.\n---\n"
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"next line, old id", head + "<!-- ahpls-disable-next-line md/old-link -->\n[a](a.md)\n[b](b.md)\n", []string{"5 suppress/renamed", "7 md/link"}},
+		{"file-wide, old id", head + "[a](a.md)\n<!-- ahpls-disable md/old-link -->\n", []string{"6 suppress/renamed"}},
+		{"YAML comment, old id", "---\nname: s\n# ahpls-disable-next-line md/old-link\ndescription: A skill.\n---\n", []string{"3 suppress/renamed", "3 suppress/unused"}},
+		{"removed id", head + "<!-- ahpls-disable md/gone -->\n[a](a.md)\n", []string{"5 suppress/unused", "6 md/link"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := Check(File{Path: ".github/skills/s/SKILL.md", Text: []byte(c.text), FS: dirFS(t.TempDir())}, Options{})
+			assert.Equal(t, c.want, linesRules(c.text, ds))
+			for _, d := range ds {
+				switch d.Rule {
+				case "suppress/renamed":
+					assert.Equal(t, model.SeverityHint, d.Severity)
+					assert.Equal(t, "md/old-link", c.text[d.Span.Start:d.Span.End])
+					assert.Contains(t, d.Message, "'md/old-link' is now 'md/link'")
+				case "suppress/unused":
+					if strings.Contains(c.name, "removed") {
+						assert.Contains(t, d.Message, "no longer an ahpls rule (merged into md/link)")
+					}
+				}
+			}
+		})
+	}
+}

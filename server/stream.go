@@ -30,8 +30,9 @@ const maxFrame = 64 << 20
 // reading. Only the end of input (or a transport error) ends Read.
 //
 // Every body is read into a fresh buffer, so decoded requests never alias a
-// buffer that a later read overwrites (trap 4 in architecture.md); values
-// kept beyond a handler are still cloned by their owners.
+// buffer that a later read overwrites (a request's json.RawMessage params
+// would otherwise change under a handler that runs after the next read);
+// values kept beyond a handler are still cloned by their owners.
 type lspStream struct {
 	rwc io.ReadWriteCloser
 	in  *bufio.Reader

@@ -88,7 +88,12 @@ func parseHost(obj map[string]json.RawMessage, st *Host) []string {
 		}
 	}
 	if v, ok := obj["tools"]; ok && !isNull(v) {
-		st.Tools = append(json.RawMessage(nil), v...)
+		var shape map[string]json.RawMessage
+		if json.Unmarshal(v, &shape) != nil {
+			warnings = append(warnings, `ahpls.tools must be an object like .ahpls/tools.json ({"tools": […]}); ignored`)
+		} else {
+			st.Tools = append(json.RawMessage(nil), v...)
+		}
 	}
 	return warnings
 }

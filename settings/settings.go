@@ -5,9 +5,13 @@
 // that one value; the CLI and the host link read a folder's file through
 // the same accessor (Settings.FolderExclude).
 //
-// Where to start: Settings and Parse (settings.go), Host (host.go, the keys
-// the agent-host bridge follows: a new host setting is a field and a case
-// there, and its use), WorkspaceConfig (workspace.go).
+// Where to start: Specs (spec.go: every setting written once — name, JSON
+// schema with type, default and enum, one line of doc — and the client-only
+// ones; VS Code's package.json block and the README tables are generated
+// from it), Settings and Parse (settings.go), Host (host.go, the keys the
+// agent-host bridge follows), WorkspaceConfig (workspace.go). A new
+// setting: its Spec, its field and case in Parse, its use; then go
+// generate in editors/vscode/internal/rulesettings.
 package settings
 
 import (
@@ -44,6 +48,45 @@ type Settings struct {
 	Raw json.RawMessage
 }
 
+// Specs are ahpls' settings (spec.go), in the order the VS Code settings
+// editor lists them; a new setting is its Spec here, its field above and
+// its line in Parse. `rules` is generated from the rule table and `targets`' enum
+// and default from model.Consumers, so neither is written here.
+var Specs = []Spec{
+	{Key: "path", Client: "vscode", Doc: "path of the `ahpls` binary (`~` and `${workspaceFolder}` expanded)",
+		Schema: Schema{Type: "string", Default: js(`""`), Scope: "machine-overridable",
+			MarkdownDescription: "Path of the `ahpls` binary. Empty: the binary bundled in the extension's `bin/` folder, else `ahpls` on `PATH`. `~` and `${workspaceFolder}` are expanded."}},
+	{Key: "host", Doc: "agent host WebSocket URL (`ws://…`/`wss://…`); also `AHPLS_HOST`; empty: no host",
+		Schema: Schema{Type: "string", Default: js(`""`), Pattern: "^$|^wss?://",
+			MarkdownDescription: "WebSocket URL of the agent host (`ws://…` or `wss://…`). Empty: do not connect."}},
+	{Key: "hostHeaders", Doc: "headers sent with the WebSocket upgrade, e.g. `{\"Authorization\": \"Bearer …\"}`; `AHPLS_HOST_AUTHORIZATION` sets `Authorization` when none is given",
+		Schema: Schema{Type: "object", Default: js(`{}`), AdditionalProperties: &Schema{Type: "string"}, Scope: "machine-overridable",
+			MarkdownDescription: "Headers sent with the WebSocket upgrade to `#ahpls.host#`, e.g. `{ \"X-Team\": \"docs\" }`. For a token use **ahpls: Set Agent Host Token…** (kept in the secret storage) instead of writing it here."}},
+	{Key: "sessions", Doc: "`\"auto\"` (every session whose working directories cover a workspace folder) or a list of session URIs",
+		Schema: Schema{AnyOf: []Schema{{Type: "string", Enum: []string{"auto"}}, {Type: "array", Items: &Schema{Type: "string"}}}, Default: js(`"auto"`),
+			MarkdownDescription: "Agent-host sessions to publish customizations to: `\"auto\"` (every session of this workspace) or a list of session URIs."}},
+	{Key: "trustWorkspaceTools", Doc: "let the host run the command tools of `.ahpls/tools.json` (only in a trusted workspace)",
+		Schema: Schema{Type: "boolean", Default: js(`false`),
+			MarkdownDescription: "Let the agent host run this workspace's client tools through ahpls. Takes effect only in a trusted workspace."}},
+	{Key: "targets", Doc: "consumers whose reactions decide severities: " + targetList(),
+		Schema: Schema{Type: "array", Items: &Schema{Type: "string", Enum: ids(model.AllTargets)}, UniqueItems: true, Default: jsonOf(ids(model.DefaultTargets)),
+			MarkdownDescription: "Consumers whose behaviour decides what is reported and how severely. An empty list means the default."}},
+	{Key: "impliedTargets", Doc: "a file only one family reads adds that family (`.claude/**` → `claude-code`)",
+		Schema: Schema{Type: "boolean", Default: js(`true`),
+			MarkdownDescription: "Add the consumer a file belongs to (e.g. `claude-code` for `.claude/**`) to `#ahpls.targets#` for that file."}},
+	{Key: "rules", Doc: "rule id → `off`, `error`, `warning`, `info`, `hint` (every rule id is offered with its summary)",
+		Schema: Schema{Type: "object", Default: js(`{}`)}},
+	{Key: "exclude", Doc: "globs of files and folders that get no diagnostics and are not published (see [Excluding files](#excluding-files)); `.ahpls/config.json` adds its own",
+		Schema: Schema{Type: "array", Items: &Schema{Type: "string"}, UniqueItems: true, Default: js(`[]`), Scope: "resource",
+			MarkdownDescription: "Globs of files and folders (relative to the workspace folder) that get no diagnostics and are not published, e.g. `[\"test/fixtures\", \"**/testdata/**\", \"*.draft.md\"]`. `*` stays within one path segment, `**` spans any number. The workspace's `.ahpls/config.json` adds its own."}},
+	{Key: "tools", Doc: "more command tools, same shape as `.ahpls/tools.json` (`{\"tools\": […]}`)",
+		Schema: Schema{Type: "object", Default: js(`{}`), Properties: map[string]*Schema{"tools": {Type: "array", Items: &Schema{Type: "object"}}},
+			MarkdownDescription: "More command tools for the agent host, in the shape of `.ahpls/tools.json` (`{ \"tools\": [ … ] }`). They run only when `#ahpls.trustWorkspaceTools#` is on in a trusted workspace."}},
+	{Key: "trace.server", Client: "vscode", Doc: "log the LSP traffic in the \"ahpls\" output channel",
+		Schema: Schema{Type: "string", Enum: []string{"off", "messages", "verbose"}, Default: js(`"off"`), Scope: "window",
+			Description: "Traces the communication between VS Code and the ahpls language server."}},
+}
+
 // Default is the settings before any source was read.
 func Default() Settings {
 	return Settings{ImpliedTargets: true, Raw: json.RawMessage("{}")}
@@ -76,73 +119,110 @@ func Parse(raw []byte) (Settings, []string) {
 		raw = inner
 	}
 	st.Raw = append(json.RawMessage(nil), raw...)
-	var warnings []string
-	if v, ok := obj["targets"]; ok {
-		var ids []string
-		if err := json.Unmarshal(v, &ids); err != nil {
-			warnings = append(warnings, "ahpls.targets must be a list of target ids; using the default")
-		}
-		var unknown []string
-		for _, id := range ids {
-			if model.KnownTarget(id) {
-				st.Targets = append(st.Targets, model.Target(id))
-			} else {
-				unknown = append(unknown, id)
-			}
-		}
-		if len(unknown) > 0 {
-			known := make([]string, len(model.AllTargets))
-			for i, t := range model.AllTargets {
-				known[i] = string(t)
-			}
-			warnings = append(warnings, fmt.Sprintf("ahpls.targets: unknown target %s ignored (known: %s)", quoteList(unknown), strings.Join(known, ", ")))
-		}
+	sec := &section{obj: obj}
+	var ids []string
+	if sec.decode("targets", &ids, "ahpls.targets must be a list of target ids; using the default") || ids != nil {
+		st.Targets = parseTargets(sec, ids)
 	}
-	if v, ok := obj["impliedTargets"]; ok {
-		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
-			warnings = append(warnings, "ahpls.impliedTargets must be true or false; using true")
-		} else {
-			st.ImpliedTargets = b
-		}
+	var implied bool
+	if sec.decode("impliedTargets", &implied, "ahpls.impliedTargets must be true or false; using true") {
+		st.ImpliedTargets = implied
 	}
-	warnings = append(warnings, parseHost(obj, &st.Host)...)
-	if v, ok := obj["rules"]; ok {
-		var m map[string]string
-		if err := json.Unmarshal(v, &m); err != nil {
-			warnings = append(warnings, "ahpls.rules must map rule ids to off|error|warning|info|hint")
-		}
-		ids := make([]string, 0, len(m))
-		for id := range m {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			sev, ok := model.ParseSeverity(strings.ToLower(m[id]))
-			if !ok {
-				warnings = append(warnings, fmt.Sprintf("ahpls.rules: level '%s' for '%s' is not off|error|warning|info|hint; ignored", m[id], id))
-				continue
-			}
-			if st.Rules == nil {
-				st.Rules = map[string]model.Severity{}
-			}
-			st.Rules[id] = sev
-		}
+	sec.warnings = append(sec.warnings, parseHost(obj, &st.Host)...)
+	var levels map[string]string
+	if sec.decode("rules", &levels, "ahpls.rules must map rule ids to off|error|warning|info|hint") || levels != nil {
+		st.Rules = parseRules(sec, levels)
 	}
-	if v, ok := obj["exclude"]; ok {
-		var globs []string
-		if err := json.Unmarshal(v, &globs); err != nil {
-			warnings = append(warnings, "ahpls.exclude must be a list of globs; ignored")
-		}
+	var globs []string
+	if sec.decode("exclude", &globs, "ahpls.exclude must be a list of globs; ignored") || globs != nil {
 		for _, g := range globs {
 			if _, err := wsfs.NewMatcher([]string{g}); err != nil {
-				warnings = append(warnings, fmt.Sprintf("ahpls.exclude: %v; ignored", err))
+				sec.warn("ahpls.exclude: %v; ignored", err)
 				continue
 			}
 			st.Exclude = append(st.Exclude, g)
 		}
 	}
-	return st, warnings
+	return st, sec.warnings
+}
+
+// section reads the keys of one `ahpls` object with small typed helpers:
+// each bad value is one warning and leaves its setting at the default, and
+// never stops the other keys from applying.
+type section struct {
+	obj      map[string]json.RawMessage
+	warnings []string
+}
+
+func (s *section) warn(format string, a ...any) {
+	s.warnings = append(s.warnings, fmt.Sprintf(format, a...))
+}
+
+// decode unmarshals key into dst, reporting whether the key is present
+// and decoded; a value of the wrong type is the warning bad. (What
+// json.Unmarshal decoded before failing stays in dst, as partial lists
+// always did.)
+func (s *section) decode(key string, dst any, bad string) bool {
+	v, ok := s.obj[key]
+	if !ok {
+		return false
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		s.warnings = append(s.warnings, bad)
+		return false
+	}
+	return true
+}
+
+// parseTargets keeps the known target ids and warns about the others.
+func parseTargets(s *section, ids []string) []model.Target {
+	var out []model.Target
+	var unknown []string
+	for _, id := range ids {
+		if model.KnownTarget(id) {
+			out = append(out, model.Target(id))
+		} else {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		known := make([]string, len(model.AllTargets))
+		for i, t := range model.AllTargets {
+			known[i] = string(t)
+		}
+		s.warn("ahpls.targets: unknown target %s ignored (known: %s)", quoteList(unknown), strings.Join(known, ", "))
+	}
+	return out
+}
+
+// parseRules turns rule levels into severities, in id order so warnings
+// come out stably; a renamed rule's old id sets its id now (the rule's
+// own id, written too, wins), other ids are kept as written.
+func parseRules(s *section, m map[string]string) map[string]model.Severity {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out map[string]model.Severity
+	for _, id := range ids {
+		sev, ok := model.ParseSeverity(strings.ToLower(m[id]))
+		if !ok {
+			s.warn("ahpls.rules: level '%s' for '%s' is not off|error|warning|info|hint; ignored", m[id], id)
+			continue
+		}
+		if out == nil {
+			out = map[string]model.Severity{}
+		}
+		if to, status := diagnostics.ResolveRule(id); status == diagnostics.RuleRenamed {
+			if _, set := m[to]; !set {
+				out[to] = sev
+			}
+			continue
+		}
+		out[id] = sev
+	}
+	return out
 }
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -102,4 +103,15 @@ func TestFolderExclude(t *testing.T) {
 	got, err = st.FolderExclude(root)
 	require.Error(t, err)
 	assert.Equal(t, []string{"a/**"}, got)
+}
+
+// TestParseRenamedRule: `ahpls.rules` naming a renamed rule by its old id
+// sets the rule's id now; the id itself, written too, wins.
+func TestParseRenamedRule(t *testing.T) {
+	defer diagnostics.SetRuleHistoryForTest(map[string]string{"md/old-link": "md/link"}, nil)()
+	st, warnings := Parse([]byte(`{"rules": {"md/old-link": "off", "skill/name-dir": "info"}}`))
+	assert.Empty(t, warnings)
+	assert.Equal(t, map[string]model.Severity{"md/link": 0, "skill/name-dir": model.SeverityInfo}, st.Rules)
+	st, _ = Parse([]byte(`{"rules": {"md/old-link": "off", "md/link": "hint"}}`))
+	assert.Equal(t, map[string]model.Severity{"md/link": model.SeverityHint}, st.Rules)
 }

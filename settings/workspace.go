@@ -47,9 +47,12 @@ type OverrideEntry struct {
 	Rules map[string]string `json:"rules"`
 }
 
-// compileOverrides validates the entries (globs parse, rule ids exist,
-// levels are levels) and turns them into the rule engine's overrides; the
-// error names the first bad entry.
+// compileOverrides validates the entries (globs parse, levels are levels)
+// and turns them into the rule engine's overrides; the error names the
+// first bad entry. A rule id that is no rule's (unknown, or a removed
+// rule's) is left out and the rest applies; a renamed rule's old id sets
+// the level of its id now (diagnostics reports each as a finding on the
+// key).
 func compileOverrides(es []OverrideEntry) ([]diagnostics.Override, error) {
 	var out []diagnostics.Override
 	for i, e := range es {
@@ -62,14 +65,18 @@ func compileOverrides(es []OverrideEntry) ([]diagnostics.Override, error) {
 		}
 		rules := map[string]model.Severity{}
 		for id, lvl := range e.Rules {
-			if _, ok := diagnostics.LookupRule(id); !ok {
-				return nil, fmt.Errorf("overrides[%d]: unknown rule %q (`ahpls rules` lists them)", i, id)
-			}
 			sev, ok := model.ParseSeverity(strings.ToLower(lvl))
 			if !ok {
 				return nil, fmt.Errorf("overrides[%d]: level %q for %s is not off, error, warning, info or hint", i, lvl, id)
 			}
-			rules[id] = sev
+			to, st := diagnostics.ResolveRule(id)
+			if st == diagnostics.RuleUnknown || st == diagnostics.RuleRemoved {
+				continue
+			}
+			if _, set := rules[to]; set && to != id {
+				continue // the rule's own id, written too, wins over its old one
+			}
+			rules[to] = sev
 		}
 		// The matcher also holds the default excludes (.git,
 		// node_modules), whose files are never checked anyway.

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +24,6 @@ func writeConfig(t *testing.T, text string) string {
 func TestOverridesValidated(t *testing.T) {
 	for _, c := range []struct{ name, text, err string }{
 		{"good", `{"overrides": [{"files": ["docs/**"], "rules": {"md/link": "off", "skill/name-dir": "Error"}}]}`, ""},
-		{"unknown rule", `{"overrides": [{"files": ["docs/**"], "rules": {"md/lnk": "off"}}]}`, `overrides[0]: unknown rule "md/lnk"`},
 		{"bad level", `{"overrides": [{"files": ["docs/**"], "rules": {"md/link": "loud"}}]}`, `level "loud" for md/link`},
 		{"no files", `{"overrides": [{"rules": {"md/link": "off"}}]}`, `overrides[0]: "files" lists no glob`},
 		{"bad glob", `{"overrides": [{"files": ["a/[b"], "rules": {}}]}`, "overrides[0]"},
@@ -39,6 +39,36 @@ func TestOverridesValidated(t *testing.T) {
 			assert.Contains(t, err.Error(), c.err)
 		})
 	}
+}
+
+// TestOverridesRuleLifecycle: an unknown rule id in overrides keeps the
+// file's other keys in force (excludes, the other rules, other entries);
+// a renamed rule's old id sets the rule's level under its id now.
+func TestOverridesRuleLifecycle(t *testing.T) {
+	defer diagnostics.SetRuleHistoryForTest(map[string]string{"md/old-link": "md/link"}, map[string]string{"md/gone": "merged"})()
+	root := writeConfig(t, `{"exclude": ["fixtures/**"], "overrides": [
+		{"files": ["docs/**"], "rules": {"md/lnk": "off", "md/gone": "off", "skill/name-dir": "info"}},
+		{"files": ["old/**"], "rules": {"md/old-link": "off"}},
+		{"files": ["both/**"], "rules": {"md/old-link": "off", "md/link": "hint"}}]}`)
+	f, err := Settings{}.FolderOf(root, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"fixtures/**"}, f.Exclude)
+	require.Len(t, f.Overrides, 3)
+	assert.Equal(t, map[string]model.Severity{"skill/name-dir": model.SeverityInfo}, f.Overrides[0].Rules)
+	assert.Equal(t, map[string]model.Severity{"md/link": 0}, f.Overrides[1].Rules)
+	assert.Equal(t, map[string]model.Severity{"md/link": model.SeverityHint}, f.Overrides[2].Rules)
+
+	// And the rule engine obeys it: md/link is off under old/.
+	text := []byte("---\nname: x\ndescription: y\n---\n[a](missing.md)\n")
+	opts := diagnostics.Options{Overrides: f.Overrides}
+	rules := func(path string) (out []string) {
+		for _, d := range diagnostics.Check(diagnostics.File{Path: path, Text: text, FS: statFS{os.DirFS(root)}}, opts) {
+			out = append(out, d.Rule)
+		}
+		return out
+	}
+	assert.Contains(t, rules("x/.github/skills/x/SKILL.md"), "md/link")
+	assert.NotContains(t, rules("old/.github/skills/x/SKILL.md"), "md/link")
 }
 
 func TestFolderOverrides(t *testing.T) {
@@ -84,3 +114,8 @@ func TestConfigAgreesWithItsRule(t *testing.T) {
 		assert.Equal(t, err != nil, invalid, "%s (settings: %v)", text, err)
 	}
 }
+
+// statFS answers the rules' existence questions from an fs.FS.
+type statFS struct{ fsys fs.FS }
+
+func (s statFS) Stat(rel string) (fs.FileInfo, error) { return fs.Stat(s.fsys, rel) }

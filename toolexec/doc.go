@@ -10,7 +10,7 @@
 // tools, which it calls through the Runner interface), it never completes a
 // call another client (or nobody) owns, and it kills the whole process group
 // of a run the moment the call stops being `running` on the host. It knows
-// nothing of LSP: the server maps Observer to work-done progress and logs.
+// nothing of LSP: bridge maps Observer to work-done progress and logs.
 //
 // Where to start: New and Options (executor.go), then Start. The pieces:
 //

@@ -1,10 +1,12 @@
 // Package tools is the client-tool room of ahpls: it defines the tools ahpls
 // offers to an agent host as an AHP active client, and runs them safely. It
-// knows nothing of AHP wiring or LSP; the server and ahpclient call it.
+// knows nothing of AHP wiring or LSP; hostlink (publication, one Registry
+// per folder) and toolexec (running the agent's calls) use it, and bridge
+// gives it the editor.
 //
 // Where to start:
 //
-//   - registry.go: Registry is the one object the server holds per workspace
+//   - registry.go: Registry is the one object hostlink holds per workspace
 //     folder. Feed it the workspace config (.ahpls/tools.json), the LSP
 //     settings and the trust flag; ask it for the final tool list
 //     (Registry.Resolve, which prefixes names with "ahpls_" and reports

@@ -18,10 +18,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/internal/buildinfo"
 	"github.com/ahpls-dev/ahpls/mcpserver"
 	"github.com/ahpls-dev/ahpls/tools"
 )
@@ -32,19 +32,12 @@ type rootFlags []string
 func (r *rootFlags) String() string     { return fmt.Sprint(*r) }
 func (r *rootFlags) Set(v string) error { *r = append(*r, v); return nil }
 
-// version is set at build time with -ldflags "-X main.version=…"; otherwise
-// the module version from the build info is used.
+// version is set at build time with -ldflags "-X main.version=…" (release
+// archives, npm, the vsix); buildinfo.Version falls back to the module
+// version of a `go install` build.
 var version = ""
 
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+func versionString() string { return buildinfo.Version(version) }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -45,6 +45,14 @@ var handExamples = map[string]docExample{
 		message: "ahpls did not read this file: a FIFO (named pipe), not a regular file. Only regular files inside the workspace folder are checked."},
 	"file/too-large": {path: ".github/skills/huge/SKILL.md", lang: "text", code: "(a 5 MiB SKILL.md)\n", line: 1, sev: model.SeverityWarning,
 		message: "ahpls does not check files over 4 MiB; this one has 5242880 bytes."},
+	// No rule has been renamed or removed yet: these show what a rename
+	// (md/link once md/old-link) and a removal would report.
+	"config/rule-renamed": {path: ".ahpls/config.json", lang: "json", code: "  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/old-link\": \"off\"}}]\n", line: 2, col: 50, sev: model.SeverityHint,
+		message: "'md/old-link' is now 'md/link'; ahpls applies this level to 'md/link'. Rename the key."},
+	"config/rule-removed": {path: ".ahpls/config.json", lang: "json", code: "  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/gone\": \"off\"}}]\n", line: 2, col: 50, sev: model.SeverityHint,
+		message: "'md/gone' is no longer an ahpls rule (merged into md/link); this key has no effect."},
+	"suppress/renamed": {path: "docs/guide.md", lang: "markdown", code: "<!-- ahpls-disable-next-line md/old-link -->\n", line: 1, col: 30, sev: model.SeverityHint,
+		message: "'md/old-link' is now 'md/link'; this comment applies to 'md/link'. Rename it here."},
 	"internal/error": {path: ".github/skills/odd/SKILL.md", lang: "text", code: "(any input a rule did not expect)\n", line: 1, sev: model.SeverityWarning,
 		message: "ahpls could not finish checking this file (internal error: …); please report it."},
 }
@@ -59,8 +67,9 @@ var handInputs = map[string]struct {
 	"fm/crlf":       {".github/skills/crlf/SKILL.md", "---\r\nname: crlf\r\ndescription: Uses CRLF.\r\n---\r\n", []model.Target{model.TargetClaudeUpload}},
 	// The golden workspace is check's and the server's too: no broken
 	// .ahpls/config.json there.
-	"config/invalid":     {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/link\": \"quiet\"}}]\n}\n", nil},
-	"config/unknown-key": {".ahpls/config.json", "{\n  \"excludes\": [\"fixtures/**\"]\n}\n", nil},
+	"config/invalid":      {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/link\": \"quiet\"}}]\n}\n", nil},
+	"config/unknown-key":  {".ahpls/config.json", "{\n  \"excludes\": [\"fixtures/**\"]\n}\n", nil},
+	"config/unknown-rule": {".ahpls/config.json", "{\n  \"overrides\": [{\"files\": [\"docs/**\"], \"rules\": {\"md/links\": \"off\"}}]\n}\n", nil},
 	// The golden fixtures are checked without package tools' validator.
 	// The golden workspace holds one copilot-setup-steps.yml, at its root.
 	"setup/job-missing": {".github/workflows/copilot-setup-steps.yml", "on: workflow_dispatch\njobs:\n  setup:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n", nil},

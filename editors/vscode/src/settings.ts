@@ -1,6 +1,7 @@
 // Mapping of the `ahpls.*` VS Code settings to the server's `ahpls` settings
 // section. No `vscode` import: the extension passes a reader over
 // vscode.workspace.getConfiguration('ahpls'), tests pass a plain object.
+import { SERVER_SETTINGS } from './settingkeys';
 import { gateToolTrust } from './trust';
 
 export const SECTION = 'ahpls';
@@ -23,6 +24,8 @@ export interface ServerSettings {
   hostHeaders?: Record<string, string>;
   /** More command tools (`{ tools: [...] }`, as .ahpls/tools.json); absent when unset. */
   tools?: Record<string, unknown>;
+  /** Any other key of the server's section (settingkeys.ts), forwarded as written. */
+  [key: string]: unknown;
 }
 
 /** The part of vscode.WorkspaceConfiguration we read (keys relative to `ahpls.`). */
@@ -47,7 +50,7 @@ function stringArray(v: unknown): string[] | undefined {
  * Builds the server section. `workspaceTrusted` is vscode.workspace.isTrusted:
  * the server runs client tools, so the opt-in only reaches it in a trusted workspace.
  */
-export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean): MappedSettings {
+export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean, serverKeys: readonly string[] = SERVER_SETTINGS): MappedSettings {
   const warnings: string[] = [];
 
   const rawTargets = cfg.get<unknown>('targets');
@@ -146,8 +149,21 @@ export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean): 
   if (tools !== undefined) {
     settings.tools = tools;
   }
+  // A server key this file does not map (a setting added in settings.Specs)
+  // is forwarded as written: the server is its validator.
+  for (const key of serverKeys) {
+    if (!(key in settings) && !MAPPED.has(key)) {
+      const value = cfg.get<unknown>(key);
+      if (value !== undefined) {
+        settings[key] = value;
+      }
+    }
+  }
   return { settings, warnings };
 }
+
+/** The keys toServerSettings maps itself (the rest of SERVER_SETTINGS is forwarded raw). */
+const MAPPED = new Set(['targets', 'impliedTargets', 'host', 'sessions', 'trustWorkspaceTools', 'rules', 'exclude', 'hostHeaders', 'tools']);
 
 /** Deep equality for pushing only real changes to the server. */
 export function sameSettings(a: ServerSettings | undefined, b: ServerSettings): boolean {

@@ -2,9 +2,11 @@
 // from Go tables: in package.json, the `ahpls.rules` setting (from
 // diagnostics.Rules, so the Settings editor and settings.json offer every
 // rule id with its summary and a link to its documentation), the
-// `ahpls.targets` enum and default (from model.Consumers) and the
+// other `ahpls.*` settings (from settings.Specs, whose `ahpls.targets`
+// enum and default come from model.Consumers) and the
 // activationEvents (from model.Kinds); and src/filekinds.ts, the document
-// selector and activation patterns (from model.Kinds); and Neovim's
+// selector and activation patterns (from model.Kinds), and
+// src/settingkeys.ts, the server keys the extension forwards; Neovim's
 // lua/ahpls/filekinds.lua, the same patterns as Lua patterns and the
 // filetypes. Tests keep the files in step with the tables; after a rule, kind or consumer change run
 //
@@ -14,7 +16,7 @@
 // keeps its text and key order.
 package main
 
-//go:generate go run . -o ../../package.json -filekinds ../../src/filekinds.ts -nvim-filekinds ../../../nvim/lua/ahpls/filekinds.lua
+//go:generate go run . -o ../../package.json -filekinds ../../src/filekinds.ts -nvim-filekinds ../../../nvim/lua/ahpls/filekinds.lua -readme ../../../../README.md
 
 import (
 	"bytes"
@@ -23,10 +25,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/settings"
 )
 
 // levels are the values a rule can be set to (server/settings.go parses them).
@@ -36,6 +40,7 @@ func main() {
 	out := flag.String("o", "../../package.json", "package.json to update in place")
 	kinds := flag.String("filekinds", "../../src/filekinds.ts", "filekinds.ts to write")
 	nvimKinds := flag.String("nvim-filekinds", "../../../nvim/lua/ahpls/filekinds.lua", "Neovim's filekinds.lua to write")
+	readme := flag.String("readme", "../../../../README.md", "README.md whose settings tables to update in place")
 	flag.Parse()
 	old, err := os.ReadFile(*out)
 	if err == nil {
@@ -49,7 +54,18 @@ func main() {
 		err = os.WriteFile(*kinds, fileKindsTS(), 0o644)
 	}
 	if err == nil {
+		err = os.WriteFile(filepath.Join(filepath.Dir(*kinds), "settingkeys.ts"), settingKeysTS(), 0o644)
+	}
+	if err == nil {
 		err = os.WriteFile(*nvimKinds, fileKindsLua(), 0o644)
+	}
+	if err == nil {
+		var old, updated []byte
+		if old, err = os.ReadFile(*readme); err == nil {
+			if updated, err = rewriteReadme(old); err == nil && !bytes.Equal(old, updated) {
+				err = os.WriteFile(*readme, updated, 0o644)
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rulesettings:", err)
@@ -116,26 +132,30 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// rewrite replaces the generated members of package.json.
+// rewrite replaces the generated members of package.json: every `ahpls.*`
+// setting of settings.Specs (`ahpls.rules` from the rule table) and the
+// activationEvents.
 func rewrite(pkg []byte) ([]byte, error) {
-	rules, err := ruleSetting()
-	if err != nil {
-		return nil, err
-	}
-	members := []struct {
-		key string
-		raw []byte
-	}{
-		{"ahpls.rules", rules},
-		{"ahpls.targets", targetSetting()},
-		{"activationEvents", mustMarshal(activationEvents())},
-	}
-	for _, m := range members {
-		if pkg, err = replaceMember(pkg, m.key, m.raw); err != nil {
+	for i, spec := range settings.Specs {
+		raw, err := marshal(spec.Schema)
+		if spec.Key == "rules" {
+			raw, err = ruleSetting()
+		}
+		if err != nil {
+			return nil, err
+		}
+		key := "ahpls." + spec.Key
+		if i > 0 && !bytes.Contains(pkg, []byte(`"`+key+`": `)) {
+			// A new setting: placed after the one before it in Specs.
+			if pkg, err = insertMember(pkg, "ahpls."+settings.Specs[i-1].Key, key); err != nil {
+				return nil, err
+			}
+		}
+		if pkg, err = replaceMember(pkg, key, raw); err != nil {
 			return nil, err
 		}
 	}
-	return pkg, nil
+	return replaceMember(pkg, "activationEvents", mustMarshal(activationEvents()))
 }
 
 // replaceMember replaces the value of the member key, an object or an
@@ -162,37 +182,31 @@ func replaceMember(pkg []byte, key string, raw []byte) ([]byte, error) {
 	return append(out, pkg[end:]...), nil
 }
 
+// insertMember adds an empty member key after the member after, at its
+// indentation; replaceMember then fills it.
+func insertMember(pkg []byte, after, key string) ([]byte, error) {
+	k := []byte(`"` + after + `": `)
+	at := bytes.Index(pkg, k)
+	if at < 0 {
+		return nil, fmt.Errorf("package.json has no %q member", after)
+	}
+	end, err := valueEnd(pkg, at+len(k))
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", after, err)
+	}
+	lineStart := bytes.LastIndexByte(pkg[:at], '\n') + 1
+	indent := string(pkg[lineStart:at])
+	out := append([]byte(nil), pkg[:end]...)
+	out = append(out, ",\n"+indent+`"`+key+`": {}`...)
+	return append(out, pkg[end:]...), nil
+}
+
 func mustMarshal(v any) []byte {
 	b, err := marshal(v)
 	if err != nil {
 		panic(err) // only plain strings and slices are marshalled
 	}
 	return b
-}
-
-// targetSetting is the JSON schema of `ahpls.targets`: the known targets
-// and the default ones. settings.ts forwards what the user wrote; the
-// server warns about an unknown target.
-func targetSetting() []byte {
-	ids := func(ts []model.Target) []string {
-		out := make([]string, len(ts))
-		for i, t := range ts {
-			out[i] = string(t)
-		}
-		return out
-	}
-	type items struct {
-		Type string   `json:"type"`
-		Enum []string `json:"enum"`
-	}
-	return mustMarshal(struct {
-		Type                string   `json:"type"`
-		Items               items    `json:"items"`
-		UniqueItems         bool     `json:"uniqueItems"`
-		Default             []string `json:"default"`
-		MarkdownDescription string   `json:"markdownDescription"`
-	}{"array", items{"string", ids(model.AllTargets)}, true, ids(model.DefaultTargets),
-		"Consumers whose behaviour decides what is reported and how severely. An empty list means the default."})
 }
 
 // valueEnd finds the end of the JSON object that starts at pkg[start].

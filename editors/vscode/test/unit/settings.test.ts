@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { SERVER_SETTINGS } from '../../src/settingkeys';
 import { answerConfigurationItem, ConfigReader, sameSettings, ServerSettings, toServerSettings } from '../../src/settings';
 
 /** What vscode.workspace.getConfiguration('ahpls') returns, reduced to get(). */
@@ -71,6 +72,13 @@ describe('toServerSettings', () => {
       expected.forEach((re, i) => assert.match(got.warnings[i], re));
     });
   }
+
+  it('forwards a server key it does not map as written (the server validates it)', () => {
+    const got = toServerSettings(reader({ newKey: { any: 'value' }, path: '/x' }), true, [...SERVER_SETTINGS, 'newKey']);
+    assert.deepEqual(got.settings.newKey, { any: 'value' });
+    assert.equal(got.settings.path, undefined, 'not a server key');
+    assert.deepEqual(got.warnings, []);
+  });
 
   it('never leaks editor-only settings (path, trace) to the server', () => {
     const got = toServerSettings(reader({ path: '/x', 'trace.server': 'verbose' }), true);

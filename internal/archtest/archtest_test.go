@@ -1,0 +1,151 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ahpls-dev/ahpls"
+
+// root is the module root, two folders up.
+var root = filepath.Join("..", "..")
+
+// packages maps each package folder of the module (slash path relative to
+// the root) to the imports of its non-test files.
+func packages(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != root {
+				return filepath.SkipDir // a module of its own (examples/workspace)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		imps := out[rel]
+		for _, s := range f.Imports {
+			path, _ := strconv.Unquote(s.Path.Value)
+			if !slices.Contains(imps, path) {
+				imps = append(imps, path)
+			}
+		}
+		out[rel] = imps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCodeMapListsEveryPackage fails when a package of the module is not
+// named in a "### " heading of the code map.
+func TestCodeMapListsEveryPackage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, codeMap, ok := strings.Cut(string(b), "\n## Code map\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no '## Code map' section")
+	}
+	listed := map[string]bool{}
+	tick := regexp.MustCompile("`([^`]+)`")
+	for _, line := range strings.Split(codeMap, "\n") {
+		if strings.HasPrefix(line, "### ") {
+			for _, m := range tick.FindAllStringSubmatch(line, -1) {
+				listed[m[1]] = true
+			}
+		}
+	}
+	pkgs := packages(t)
+	if len(pkgs) < 20 {
+		t.Fatalf("found only %d packages under %s", len(pkgs), root)
+	}
+	for p := range pkgs {
+		if !listed[p] {
+			t.Errorf("package %s is not in docs/architecture.md's code map", p)
+		}
+	}
+	for p := range listed {
+		if _, ok := pkgs[p]; !ok && !strings.HasPrefix(p, "editors/") {
+			t.Errorf("the code map names %s, which is no package", p)
+		}
+	}
+}
+
+// TestImportInvariants checks the "Architecture Invariant:" lines about
+// imports.
+func TestImportInvariants(t *testing.T) {
+	pkgs := packages(t)
+	ours := func(p string) []string {
+		var out []string
+		for _, imp := range pkgs[p] {
+			if rest, ok := strings.CutPrefix(imp, module+"/"); ok {
+				out = append(out, rest)
+			}
+		}
+		return out
+	}
+	only := func(p string, allowed ...string) {
+		for _, imp := range ours(p) {
+			ok := false
+			for _, a := range allowed {
+				ok = ok || imp == a || strings.HasPrefix(imp, a+"/")
+			}
+			if !ok {
+				t.Errorf("%s imports %s (the architecture allows only %v)", p, imp, allowed)
+			}
+		}
+	}
+	only("model")
+	only("wsfs")
+	only("enablement")
+	only("diagnostics", "model", "wsfs")
+	only("view", "diagnostics", "model")
+	only("ahpclient", "ahpclient")
+	if slices.Contains(pkgs["diagnostics"], "os") {
+		t.Error("diagnostics imports os: it reads the disk only through its file-system interfaces")
+	}
+	for _, imp := range ours("server") {
+		for _, ahp := range []string{"ahpclient", "hostlink", "toolexec", "ahpschema", "ahptest", "bridge"} {
+			if imp == ahp || strings.HasPrefix(imp, ahp+"/") {
+				t.Errorf("server imports %s, an AHP package", imp)
+			}
+		}
+	}
+	for p, imps := range pkgs {
+		for _, imp := range imps {
+			if strings.HasPrefix(imp, "github.com/modelcontextprotocol/") && p != "mcpserver" && p != "cmd/ahpls-mcp" {
+				t.Errorf("%s imports the MCP SDK (%s)", p, imp)
+			}
+			if imp == module+"/ahptest" && p != "demo" && p != "editors/vscode/e2e/testhost" {
+				t.Errorf("%s imports ahptest outside tests", p)
+			}
+		}
+	}
+}
