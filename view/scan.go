@@ -27,6 +27,20 @@ func skillRootOf(rel string) (root, folder string, ok bool) {
 	return "", "", false
 }
 
+// agentSkillsMiss says why the Agent Skills client guide never discovers
+// the SKILL.md at rel (one not at <dir>/skills/<name>/SKILL.md): it sits
+// below another skill's folder (skills/<x>/…/<y>/SKILL.md), or in no
+// skills/ folder at all (a top-level template/SKILL.md).
+func agentSkillsMiss(rel string) string {
+	segs := strings.Split(rel, "/")
+	for i := 0; i < len(segs)-3; i++ {
+		if segs[i] == "skills" {
+			return "a SKILL.md below another skill's folder (" + strings.Join(segs[:i+2], "/") + "/) is never discovered"
+		}
+	}
+	return "skills are discovered as <dir>/skills/<name>/SKILL.md, and " + path.Dir(rel) + "/ is not in a skills/ folder"
+}
+
 // scanned reports whether t looks at the loose file f at all, and if not,
 // why not (one clause, read after "not scanned: ").
 func scanned(t model.Target, f File) (bool, string) {
@@ -42,7 +56,7 @@ func scanned(t model.Target, f File) (bool, string) {
 			if below := path.Dir(path.Dir(rel)); path.Base(below) == "skills" || path.Dir(rel) == "." {
 				return true, ""
 			}
-			return false, "a SKILL.md below another skill's folder is never discovered"
+			return false, agentSkillsMiss(rel)
 		case model.TargetClaudeCode:
 			if root == ".claude/skills" {
 				return true, ""
@@ -303,11 +317,18 @@ func (w *workspace) shadow(t model.Target, items []Item) {
 	}
 }
 
-// pluginRoots lists the plugin roots the walk found, sorted.
-func (w *workspace) pluginRoots() []string {
+// pluginRootsFor lists the plugin roots t reads, sorted: those with a
+// manifest, and for Claude Code the manifest-less folders its
+// marketplaces list.
+func (w *workspace) pluginRootsFor(t model.Target) []string {
 	out := make([]string, 0, len(w.roots))
 	for r := range w.roots {
 		out = append(out, r)
+	}
+	if t == model.TargetClaudeCode {
+		for r := range w.ccOnly {
+			out = append(out, r)
+		}
 	}
 	sort.Strings(out)
 	return out
