@@ -160,6 +160,14 @@ func builtinChecker(k model.Kind) func(File, *reporter) {
 		return checkOutputStyle
 	case model.KindSetupSteps:
 		return checkSetupSteps
+	case model.KindCursorRule:
+		return checkCursorRule
+	case model.KindGeminiCmd:
+		return checkGeminiCommand
+	case model.KindGeminiExt:
+		return checkGeminiExtension
+	case model.KindCodexPlugin:
+		return checkCodexPlugin
 	}
 	return nil
 }

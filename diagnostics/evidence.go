@@ -24,6 +24,9 @@ var consumerCodes = map[string][]model.Target{
 	"CL": {model.TargetCopilotCLI},
 	"AS": {model.TargetAgentSkills},
 	"UP": {model.TargetClaudeUpload},
+	"CX": {model.TargetCodex},
+	"CU": {model.TargetCursor},
+	"GC": {model.TargetGeminiCLI},
 }
 
 // backing is how well a rule's reaction for one target is seen.

@@ -88,7 +88,8 @@ const (
 var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
 	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
 	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
-	mcpRules, crossFileRules, duplicateRules, toolsRules, suppressRules, configRules, securityRules, toolNameRules, outputStyleRules, setupRules)
+	mcpRules, crossFileRules, duplicateRules, toolsRules, suppressRules, configRules, securityRules, toolNameRules, outputStyleRules, setupRules,
+	cursorRules, geminiCmdRules, geminiExtRules, codexPluginRules)
 
 // fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var fileRules = []*Rule{fileTooLarge, fileUnreadable, fileEncoding, internalError}

@@ -24,11 +24,31 @@ const (
 	KindHooks        Kind = "hooks"
 	KindMCP          Kind = "mcp"
 	KindSettings     Kind = "settings"
-	KindTools        Kind = "tools"  // ahpls' own client tool config, .ahpls/tools.json
-	KindConfig       Kind = "config" // ahpls' own workspace config, .ahpls/config.json
-	KindOutputStyle  Kind = "style"  // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
-	KindSetupSteps   Kind = "setup"  // Copilot coding agent's .github/workflows/copilot-setup-steps.yml
+	KindTools        Kind = "tools"      // ahpls' own client tool config, .ahpls/tools.json
+	KindConfig       Kind = "config"     // ahpls' own workspace config, .ahpls/config.json
+	KindOutputStyle  Kind = "style"      // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
+	KindSetupSteps   Kind = "setup"      // Copilot coding agent's .github/workflows/copilot-setup-steps.yml
+	KindCursorRule   Kind = "cursorrule" // Cursor rule: .cursor/rules/**/*.mdc (and .md, which Cursor ignores), legacy .cursorrules
+	KindGeminiCmd    Kind = "gcmd"       // Gemini CLI command: .gemini/commands/**/*.toml, an extension's commands/**/*.toml
+	KindGeminiExt    Kind = "gext"       // Gemini CLI extension manifest: gemini-extension.json
+	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
 )
+
+// CursorLegacyRules is the single rules file Cursor read before
+// .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
+const CursorLegacyRules = ".cursorrules"
+
+// GeminiExtensionManifest is the file that makes a folder a Gemini CLI
+// extension (gemini-cli packages/cli/src/config/extension-manager.ts
+// loadExtensionConfig, EXTENSIONS_CONFIG_FILENAME).
+const GeminiExtensionManifest = "gemini-extension.json"
+
+// GeminiExtensions is an optional extension of Layout: whether a folder
+// holds gemini-extension.json, so that its commands/**/*.toml are Gemini
+// CLI commands.
+type GeminiExtensions interface {
+	GeminiExtension(dir string) bool
+}
 
 // SetupStepsPath is the one place GitHub's Copilot coding agent reads its
 // setup workflow from (GitHub's docs: "customizing the development
@@ -83,6 +103,14 @@ func (k Kind) Noun() string {
 		return "output style"
 	case KindSetupSteps:
 		return "Copilot setup steps"
+	case KindCursorRule:
+		return "Cursor rule"
+	case KindGeminiCmd:
+		return "Gemini CLI command"
+	case KindGeminiExt:
+		return "Gemini CLI extension"
+	case KindCodexPlugin:
+		return "Codex plugin"
 	}
 	return "file"
 }
@@ -162,6 +190,9 @@ func MaybeCustomization(rel string) bool {
 	n := len(rel)
 	return (n >= 3 && rel[n-3] == '.' && lowerIs(rel[n-2:], "md")) ||
 		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "json")) ||
+		(n >= 4 && rel[n-4] == '.' && lowerIs(rel[n-3:], "mdc")) ||
+		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "toml")) ||
+		strings.HasSuffix(rel, CursorLegacyRules) ||
 		strings.HasSuffix(rel, SetupStepsPath)
 }
 
@@ -207,6 +238,21 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
+	if base == CursorLegacyRules {
+		if dir == "" {
+			return KindCursorRule // Cursor reads it at the project root only
+		}
+		return KindNone
+	}
+	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
+		if hasSegPair(segs, ".cursor", "rules") {
+			return KindCursorRule
+		}
+		return KindNone
+	}
+	if strings.HasSuffix(lower, ".toml") {
+		return classifyTOML(segs, layout)
+	}
 	if !strings.HasSuffix(lower, ".md") {
 		return KindNone
 	}
@@ -231,8 +277,8 @@ func Classify(rel string, layout Layout) Kind {
 	case "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "GEMINI.md":
 		return KindMemory
 	}
-	if base == "AGENTS.md" {
-		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles)
+	if base == "AGENTS.md" || base == "AGENTS.override.md" {
+		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles); Codex's local override
 	}
 	if base == "README.md" {
 		return KindNone
@@ -282,7 +328,32 @@ func Classify(rel string, layout Layout) Kind {
 	return KindNone
 }
 
+// classifyTOML finds Gemini CLI commands: .gemini/commands/**/*.toml
+// (Storage.getProjectCommandsDir) and <ext>/commands/**/*.toml of a folder
+// holding gemini-extension.json (FileCommandLoader.getCommandDirectories).
+func classifyTOML(segs []string, layout Layout) Kind {
+	if hasSegPair(segs, ".gemini", "commands") {
+		return KindGeminiCmd
+	}
+	ge, ok := layout.(GeminiExtensions)
+	if !ok {
+		return KindNone
+	}
+	for i := len(segs) - 2; i >= 0; i-- {
+		if segs[i] == "commands" && ge.GeminiExtension(strings.Join(segs[:i], "/")) {
+			return KindGeminiCmd
+		}
+	}
+	return KindNone
+}
+
 func classifyJSON(rel, dir, base string, layout Layout) Kind {
+	if base == GeminiExtensionManifest {
+		return KindGeminiExt
+	}
+	if base == "plugin.json" && path.Base(dir) == ".codex-plugin" {
+		return KindCodexPlugin
+	}
 	switch rel {
 	case ".ahpls/tools.json":
 		return KindTools

@@ -56,7 +56,18 @@ func TestClassify(t *testing.T) {
 		{"a/b/c/d/e/f/g/h/i/j/k/l/.claude/agents/deep.md", KindClaudeAgent}, // no depth cap
 		{"claude-plugin/plugin.json", KindNone},                             // a manifest folder's dotless twin (#25 repro 6)
 		{"tests/fixtures/codex-plugin/plugin.json", KindNone},
-		{"r1/.codex-plugin/plugin.json", KindNone}, // another product's manifest folder (#13 repro 1)
+		{"r1/.codex-plugin/plugin.json", KindCodexPlugin}, // Codex's manifest folder: a file of its own kind (#38), never a plugin of ours (#13 repro 1)
+		{".cursor/rules/ts.mdc", KindCursorRule},
+		{"web/.cursor/rules/sub/react.mdc", KindCursorRule},
+		{".cursor/rules/plain.md", KindCursorRule}, // Cursor ignores it: cursorrule/md-ignored says so
+		{"docs/notes.mdc", KindNone},
+		{".cursorrules", KindCursorRule},
+		{"sub/.cursorrules", KindNone},
+		{".gemini/commands/git/commit.toml", KindGeminiCmd},
+		{"commands/x.toml", KindNone}, // no layout saying a gemini-extension.json sits above
+		{"Cargo.toml", KindNone},
+		{"gemini-extension.json", KindGeminiExt},
+		{"ext/gemini-extension.json", KindGeminiExt},
 		{".cursor-plugin/plugin.json", KindNone},
 		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
 		{"x/.github/plugin/plugin.json", KindPlugin},

@@ -17,10 +17,13 @@ const (
 	TargetCopilotCLI      Target = "copilot-cli"       // CL
 	TargetAgentSkills     Target = "agent-skills"      // AS
 	TargetClaudeUpload    Target = "claude-upload"     // UP, opt-in
+	TargetCodex           Target = "codex"             // CX, OpenAI Codex (CLI, IDE, app)
+	TargetCursor          Target = "cursor"            // CU
+	TargetGeminiCLI       Target = "gemini-cli"        // GC
 )
 
 // AllTargets lists every known target id in documentation order.
-var AllTargets = []Target{TargetVSCodeAgentHost, TargetVSCode, TargetClaudeCode, TargetCopilotCLI, TargetAgentSkills, TargetClaudeUpload}
+var AllTargets = []Target{TargetVSCodeAgentHost, TargetVSCode, TargetClaudeCode, TargetCopilotCLI, TargetAgentSkills, TargetClaudeUpload, TargetCodex, TargetCursor, TargetGeminiCLI}
 
 // DefaultTargets is what `ahpls.targets` means when unset or empty.
 var DefaultTargets = []Target{TargetVSCodeAgentHost, TargetAgentSkills}
@@ -50,6 +53,12 @@ func (t Target) DisplayName() string {
 		return "the Agent Skills spec"
 	case TargetClaudeUpload:
 		return "claude.ai upload"
+	case TargetCodex:
+		return "Codex"
+	case TargetCursor:
+		return "Cursor"
+	case TargetGeminiCLI:
+		return "Gemini CLI"
 	}
 	return string(t)
 }
@@ -189,6 +198,15 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".github/plugin") { // copilot-plugin-dir
 		add(TargetCopilotCLI)
+	}
+	if hasSeg(rel, ".codex-plugin") || hasSeg(rel, ".codex") { // codex-dir
+		add(TargetCodex)
+	}
+	if hasSeg(rel, ".cursor") || hasSeg(rel, ".cursor-plugin") || base == ".cursorrules" { // cursor-dir
+		add(TargetCursor)
+	}
+	if hasSeg(rel, ".gemini") || base == "gemini-extension.json" { // gemini-dir
+		add(TargetGeminiCLI)
 	}
 	switch pluginFormat {
 	case FormatClaude:

@@ -44,6 +44,9 @@ func agentSkillsMiss(rel string) string {
 // scanned reports whether t looks at the loose file f at all, and if not,
 // why not (one clause, read after "not scanned: ").
 func scanned(t model.Target, f File) (bool, string) {
+	if agentTarget(t) {
+		return agentScanned(t, f)
+	}
 	rel := f.Rel
 	switch f.Kind {
 	case model.KindSkill:
@@ -215,8 +218,12 @@ func category(k model.Kind) Category {
 		return CatAgents
 	case model.KindPrompt, model.KindCommand:
 		return CatCommands
-	case model.KindInstructions, model.KindRule, model.KindMemory:
+	case model.KindInstructions, model.KindRule, model.KindMemory, model.KindCursorRule:
 		return CatInstructions
+	case model.KindGeminiCmd:
+		return CatCommands
+	case model.KindCodexPlugin, model.KindGeminiExt:
+		return CatPlugins
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
 	case model.KindMCP:
@@ -275,6 +282,8 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
 			return strings.TrimSuffix(rest, ".md")
 		}
+	case model.KindGeminiCmd, model.KindCursorRule:
+		return agentItemName(f)
 	}
 	return rel
 }
@@ -296,6 +305,22 @@ func commandName(rel string) string {
 // command named like a skill ("If a skill and a command share the same
 // name, the skill takes precedence", Claude Code skills docs).
 func (w *workspace) shadow(t model.Target, items []Item) {
+	if t == model.TargetCodex {
+		// Codex reads one file per folder: AGENTS.override.md before
+		// AGENTS.md (agents_md.rs candidate_filenames, first found wins).
+		for i := range items {
+			it := &items[i]
+			if it.Status != Loads || path.Base(it.Source) != "AGENTS.md" {
+				continue
+			}
+			over := path.Join(path.Dir(it.Source), "AGENTS.override.md")
+			if _, ok := w.byRel[over]; ok {
+				it.Status, it.ShadowedBy = Shadowed, over
+				it.Reason = "Codex reads AGENTS.override.md instead of AGENTS.md in the same folder"
+			}
+		}
+		return
+	}
 	if t != model.TargetClaudeCode {
 		return
 	}

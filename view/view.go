@@ -140,7 +140,8 @@ type State struct {
 }
 
 // ViewTargets is what an empty Input.Targets means.
-var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills}
+var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills,
+	model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI}
 
 // Build computes the view.
 func Build(in Input) View {
@@ -153,14 +154,16 @@ func Build(in Input) View {
 	for _, t := range targets {
 		c := Consumer{Target: t, Name: consumerName(t), Items: []Item{}}
 		for _, f := range w.files {
-			if root, ok := w.pluginOfFor(t, f.Rel); ok && !(root == "" && workspaceLocated(f.Rel)) {
+			// Codex, Cursor and Gemini CLI read no plugin of ours: their
+			// files are judged by path like any other.
+			if root, ok := w.pluginOfFor(t, f.Rel); ok && !agentTarget(t) && !(root == "" && workspaceLocated(f.Rel)) {
 				if t != model.TargetAgentSkills || f.Kind != model.KindSkill {
 					continue // listed under its plugin
 				}
 			}
 			c.Items = append(c.Items, w.items(t, f, "", model.FormatNone)...)
 		}
-		if t != model.TargetAgentSkills { // the spec has no plugins; their skills are listed as skills
+		if t != model.TargetAgentSkills && !agentTarget(t) { // the spec has no plugins; their skills are listed as skills
 			for _, root := range w.pluginRootsFor(t) {
 				c.Items = append(c.Items, w.plugin(t, root))
 			}

@@ -214,3 +214,57 @@ func TestPluginInstallSemantics(t *testing.T) {
 	require.True(t, ok)
 	assert.Contains(t, nested.Reason, "below another skill's folder (skills/outer/)")
 }
+
+// TestOtherAgents: what Codex, Cursor and Gemini CLI read (issue #38).
+func TestOtherAgents(t *testing.T) {
+	files := []File{
+		md(".agents/skills/a/SKILL.md", model.KindSkill, "name: a\ndescription: d"),
+		md(".codex/skills/group/deep/SKILL.md", model.KindSkill, "name: deep\ndescription: d"),
+		md(".gemini/skills/g/SKILL.md", model.KindSkill, "name: gee\ndescription: d"),
+		md(".claude/skills/c/SKILL.md", model.KindSkill, "name: c\ndescription: d"),
+		{Rel: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# A\n")},
+		{Rel: "AGENTS.override.md", Kind: model.KindMemory, Text: []byte("# O\n")},
+		{Rel: "GEMINI.md", Kind: model.KindMemory, Text: []byte("# G\n")},
+		{Rel: ".cursor/rules/ts.mdc", Kind: model.KindCursorRule, Text: []byte("---\nalwaysApply: true\n---\nx\n")},
+		{Rel: ".cursor/rules/plain.md", Kind: model.KindCursorRule, Text: []byte("x\n"),
+			Findings: []model.Diagnostic{{Rule: "cursorrule/md-ignored", Verdicts: model.Verdicts{model.TargetCursor: model.Skip}}}},
+		{Rel: ".gemini/commands/git/commit.toml", Kind: model.KindGeminiCmd, Text: []byte("prompt = \"x\"\n")},
+		{Rel: "ext/gemini-extension.json", Kind: model.KindGeminiExt, Text: []byte(`{"name": "my-ext", "version": "1.0.0"}`)},
+		{Rel: "p/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "cx"}`)},
+	}
+	v := Build(Input{Files: files})
+	for _, tc := range []struct {
+		target model.Target
+		source string
+		status Status
+		name   string
+	}{
+		{model.TargetCodex, ".agents/skills/a/SKILL.md", Loads, "a"},
+		{model.TargetCodex, ".codex/skills/group/deep/SKILL.md", Loads, "deep"},
+		{model.TargetCodex, ".gemini/skills/g/SKILL.md", NotScanned, "gee"},
+		{model.TargetCodex, "AGENTS.md", Shadowed, "AGENTS.md"},
+		{model.TargetCodex, "AGENTS.override.md", Loads, "AGENTS.override.md"},
+		{model.TargetCodex, "p/.codex-plugin/plugin.json", Loads, "cx"},
+		{model.TargetCursor, ".claude/skills/c/SKILL.md", Loads, "c"},
+		{model.TargetCursor, ".codex/skills/group/deep/SKILL.md", NotScanned, "deep"},
+		{model.TargetCursor, ".cursor/rules/ts.mdc", Loads, "ts"},
+		{model.TargetCursor, ".cursor/rules/plain.md", Fails, "plain"},
+		{model.TargetCursor, "AGENTS.md", Loads, "AGENTS.md"},
+		{model.TargetGeminiCLI, ".gemini/skills/g/SKILL.md", Loads, "gee"},
+		{model.TargetGeminiCLI, ".agents/skills/a/SKILL.md", Loads, "a"},
+		{model.TargetGeminiCLI, "GEMINI.md", Loads, "GEMINI.md"},
+		{model.TargetGeminiCLI, "AGENTS.md", NotScanned, "AGENTS.md"},
+		{model.TargetGeminiCLI, ".gemini/commands/git/commit.toml", Loads, "/git:commit"},
+		{model.TargetGeminiCLI, "ext/gemini-extension.json", Loads, "my-ext"},
+	} {
+		it, ok := find(itemsOf(v, tc.target), tc.source)
+		require.Truef(t, ok, "%s: %s not listed", tc.target, tc.source)
+		assert.Equalf(t, tc.status, it.Status, "%s %s: %+v", tc.target, tc.source, it)
+		assert.Equalf(t, tc.name, it.Name, "%s %s", tc.target, tc.source)
+	}
+	ext, _ := find(itemsOf(v, model.TargetGeminiCLI), "ext/gemini-extension.json")
+	assert.Equal(t, "once extension my-ext is installed", ext.Install)
+	// The consumers that do not read a kind do not list it.
+	_, ok := find(itemsOf(v, model.TargetVSCode), ".cursor/rules/ts.mdc")
+	assert.False(t, ok)
+}

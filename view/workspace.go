@@ -189,6 +189,9 @@ func readHeader(text []byte) header {
 // format ("" and FormatNone for a loose file, which scanned() judges).
 func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
 	cat := category(f.Kind)
+	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindGeminiExt {
+		return w.agentManifestItem(t, f)
+	}
 	if cat == "" || cat == CatPlugins {
 		return nil
 	}
@@ -215,6 +218,9 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return []Item{it}
 	}
 	applyFindings(t, &it, f.Findings, nil)
+	if f.Kind == model.KindGeminiCmd && it.Status == Loads && !strings.HasPrefix(f.Rel, ".gemini/") {
+		it.Install = "once its extension is installed"
+	}
 	if f.Kind == model.KindSkill || f.Kind == model.KindCommand || f.Kind == model.KindPrompt || f.Kind == model.KindAgent || f.Kind == model.KindClaudeAgent {
 		it.Description = describe(t, f.Kind, h)
 	}

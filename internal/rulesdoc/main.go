@@ -208,6 +208,8 @@ var kindTitles = []struct{ prefix, title string }{
 	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
 	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
 	{"style", "Claude output styles"}, {"setup", "Copilot setup steps (copilot-setup-steps.yml)"},
+	{"cursorrule", "Cursor rules (.cursor/rules/*.mdc, .cursorrules)"}, {"gcmd", "Gemini CLI commands (.gemini/commands/*.toml)"},
+	{"gext", "Gemini CLI extensions (gemini-extension.json)"}, {"cxplugin", "Codex plugin manifests (.codex-plugin/plugin.json)"},
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -432,6 +434,9 @@ message names those consumers.
 | CL | Copilot CLI and the GitHub.com cloud agent (` + "`copilot-cli`" + `) |
 | AS | the Agent Skills spec (` + "`agent-skills`" + `) |
 | UP | claude.ai upload and the Skills API (` + "`claude-upload`" + `, opt-in) |
+| CX | OpenAI Codex (` + "`codex`" + `): openai/codex source at the commit each rule names |
+| CU | Cursor (` + "`cursor`" + `): closed source, so its documentation (cursor.com/docs/rules) is the evidence |
+| GC | Gemini CLI (` + "`gemini-cli`" + `): google-gemini/gemini-cli source at the commit each rule names, and ` + "`gemini extensions validate`" + ` |
 | AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
 
 | reaction | what the consumer does | severity |
