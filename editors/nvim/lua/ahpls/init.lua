@@ -12,7 +12,9 @@
 local M = {}
 
 M.name = 'ahpls'
-M.filetypes = { 'markdown', 'json', 'jsonc' }
+-- Markdown and JSON, TOML (Gemini CLI commands) and Cursor's .mdc rules and
+-- .cursorrules, for which M.setup_filetypes registers a filetype.
+M.filetypes = { 'markdown', 'json', 'jsonc', 'toml', 'mdc', 'cursorrules' }
 -- `.git` wins when present (one server per repository, which also sees the
 -- plugins inside it); otherwise the nearest folder with one of the others
 -- (a plugin folder has only its manifest folder). Without any, a SKILL.md's
@@ -100,8 +102,21 @@ local always_on = {
   ['CLAUDE.md'] = true,
   ['CLAUDE.local.md'] = true,
   ['GEMINI.md'] = true,
+  ['AGENTS.override.md'] = true,
   ['copilot-instructions.md'] = true,
 }
+
+--- Neovim knows no filetype for Cursor's rules: .mdc files and .cursorrules
+--- get their own (kept if the user already set one), so the client attaches.
+function M.setup_filetypes()
+  if not (vim.filetype and vim.filetype.add) then
+    return
+  end
+  vim.filetype.add({
+    extension = { mdc = 'mdc' },
+    filename = { ['.cursorrules'] = 'cursorrules' },
+  })
+end
 
 --- Whether a path is one of the customization file kinds ahpls reads
 --- (customization-formats.md §2.1). A little wider than the server's own
@@ -133,15 +148,26 @@ function M.is_ours(path)
       or dir:find('/.claude/agents/', 1, true) ~= nil
       or dir:find('/.claude/commands/', 1, true) ~= nil
       or dir:find('/.claude/rules/', 1, true) ~= nil
+      or dir:find('/.cursor/rules/', 1, true) ~= nil
       or dir:find('/agents/', 1, true) ~= nil
       or dir:find('/commands/', 1, true) ~= nil
+  end
+  if name == '.cursorrules' then
+    return true
+  end
+  if lower:match('%.mdc$') then
+    return ('/' .. path):find('/.cursor/rules/', 1, true) ~= nil
+  end
+  if lower:match('%.toml$') then
+    -- .gemini/commands/**, or an extension's commands/ (the server decides)
+    return ('/' .. path):find('/commands/', 1, true) ~= nil
   end
   if lower:match('%.json$') then
     local dir = '/' .. path
     if dir:find('/.vscode/mcp.json', 1, true) then
       return false
     end
-    if json_names[name] then
+    if json_names[name] or name == 'gemini-extension.json' then
       return true
     end
     return dir:match('/%.github/hooks/[^/]+%.json$') ~= nil
@@ -420,6 +446,7 @@ end
 --- `vim.lsp.config('ahpls', { root_markers = {...} })` after loading still
 --- counts (a `root_dir` given there replaces this function altogether).
 function M.lsp_config(opts)
+  M.setup_filetypes()
   local cfg = M.client_config(opts)
   local own = merge(opts)
   cfg.root_markers = own.root_markers
@@ -486,6 +513,7 @@ end
 --- Configures ahpls. Safe to call more than once; the last call wins for new clients.
 ---@param opts table|nil cmd, settings = { ahpls = {...} }, init_options, root_markers, root_dir (string or function(fname, bufnr)), filetypes, capabilities, on_attach, on_exit, handlers, flags
 function M.setup(opts)
+  M.setup_filetypes()
   M._opts = merge(opts)
   M.create_user_commands()
   if has_011 then
