@@ -90,3 +90,37 @@ func FuzzStrictJSONManifests(f *testing.F) {
 		}
 	})
 }
+
+// TestCodexDocSize: a big AGENTS.md is a Warning only when Codex is a
+// configured target; AGENTS.md alone names no agent, so otherwise Info.
+func TestCodexDocSize(t *testing.T) {
+	text := []byte("# Notes\n\n" + repeat("- a line of notes\n", 2000))
+	find := func(targets []model.Target) model.Severity {
+		for _, d := range Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: text}, Options{Targets: targets}) {
+			if d.Rule == memoryCodexSize.ID {
+				return d.Severity
+			}
+		}
+		return 0
+	}
+	if got := find(nil); got != model.SeverityInfo {
+		t.Fatalf("default targets: %v, want info", got)
+	}
+	if got := find([]model.Target{model.TargetCodex}); got != model.SeverityWarning {
+		t.Fatalf("codex configured: %v, want warning", got)
+	}
+	small := Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# Small\n\nText.\n")}, Options{Targets: []model.Target{model.TargetCodex}})
+	for _, d := range small {
+		if d.Rule == memoryCodexSize.ID {
+			t.Fatal("a small AGENTS.md is within Codex's budget")
+		}
+	}
+}
+
+func repeat(s string, n int) string {
+	out := make([]byte, 0, len(s)*n)
+	for range n {
+		out = append(out, s...)
+	}
+	return string(out)
+}

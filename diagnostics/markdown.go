@@ -182,7 +182,7 @@ var readers = map[model.Kind][]model.Target{
 	model.KindCommand:      {model.TargetClaudeCode, model.TargetCopilotCLI},
 	model.KindInstructions: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
 	model.KindRule:         {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
-	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode},
+	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode, model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
 	model.KindOutputStyle:  {model.TargetClaudeCode},
 }
 
