@@ -143,6 +143,10 @@ func writeItems(w io.Writer, items []view.Item, indent string) {
 			line += "  (" + it.Rule + ": " + it.Reason + ")"
 		case view.NotScanned, view.Disabled:
 			line += "  (" + it.Reason + ")"
+		case view.Loads:
+			if it.Install != "" {
+				line += "  (" + it.Install + ")"
+			}
 		}
 		if it.Description != nil && it.Description.Truncated {
 			line += fmt.Sprintf("  [description cut at %d of %d characters]", it.Description.Budget, it.Description.Length)

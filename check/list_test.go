@@ -64,6 +64,9 @@ func TestListCoversEveryStatus(t *testing.T) {
 		// (no consumer evidence yet): a note, never "fails" or "shadowed".
 		model.TargetCopilotCLI:  {"loads", "not-scanned", "unverified-note"},
 		model.TargetAgentSkills: {"loads", "not-scanned", "fails"},
+		model.TargetCodex:       {"loads", "not-scanned"},
+		model.TargetCursor:      {"loads", "not-scanned"},
+		model.TargetGeminiCLI:   {"loads", "not-scanned"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

@@ -174,14 +174,15 @@ type mdField struct {
 // readers is who reads each Markdown kind (§2.1); a verdict for anyone else
 // is dropped so that, say, an Agent Skills verdict never decides an agent.
 var readers = map[model.Kind][]model.Target{
-	model.KindSkill:        {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills, model.TargetClaudeUpload},
+	model.KindSkill: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills, model.TargetClaudeUpload,
+		model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
 	model.KindAgent:        {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
 	model.KindClaudeAgent:  {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
 	model.KindPrompt:       {model.TargetVSCodeAgentHost, model.TargetVSCode},
 	model.KindCommand:      {model.TargetClaudeCode, model.TargetCopilotCLI},
 	model.KindInstructions: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
 	model.KindRule:         {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
-	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode},
+	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode, model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
 	model.KindOutputStyle:  {model.TargetClaudeCode},
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var memoryRules = []*Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, bodyEmpty}
+var memoryRules = []*Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, memoryCodexSize, bodyEmpty}
 
 var bodyEmpty = &Rule{
 	ID:       "body/empty",
@@ -99,6 +99,19 @@ var memorySize = &Rule{
 	},
 }
 
+var memoryCodexSize = &Rule{
+	ID:       "memory/codex-size",
+	Summary:  "An AGENTS.md (or AGENTS.override.md) over 32 KiB: Codex reads at most 32 KiB of project docs, all of them together, and cuts the rest.",
+	Kinds:    "memory",
+	Severity: "CX LOSE (Warning when Codex is a configured target; Info otherwise, as AGENTS.md alone names no one agent).",
+	Evidence: []Evidence{
+		{"CX", "LOSE", "openai/codex@0cf644af codex-rs/core/src/agents_md.rs read_agents_md: `data.truncate(remaining)` with \"Project doc exceeds remaining budget - truncating\"; project_doc_max_bytes defaults to 32 * 1024 (codex-rs/config/src/config_toml.rs DEFAULT_PROJECT_DOC_MAX_BYTES)"},
+	},
+}
+
+// codexDocBudget is Codex's default project_doc_max_bytes.
+const codexDocBudget = 32 * 1024
+
 // maxImportHops is how deep Claude Code follows @imports.
 const maxImportHops = 5
 
@@ -148,6 +161,16 @@ func checkMemory(f File, r *reporter) {
 			m.report(memoryAgentsMd, line1(m.text), model.Verdicts{model.TargetClaudeCode: model.Ignore},
 				"{T} ignore{s} AGENTS.md: it reads only CLAUDE.md files; add a CLAUDE.md containing '@AGENTS.md'.",
 				model.Fix{Title: "Create CLAUDE.md importing AGENTS.md", Edits: []model.Edit{{Path: path.Join(dir, "CLAUDE.md"), NewText: "@AGENTS.md\n"}}})
+		}
+	}
+	if (base == "AGENTS.md" || base == "AGENTS.override.md") && len(m.text) > codexDocBudget {
+		msg := fmt.Sprintf("Codex reads at most %d bytes of AGENTS.md files, all of them together; this one alone has %d, so its end is cut.", codexDocBudget, len(m.text))
+		v := model.Verdicts{model.TargetCodex: model.Lose}
+		if !m.r.has(model.TargetCodex) {
+			// AGENTS.md names no one agent: Codex's loss is a note.
+			m.r.add(model.Diagnostic{Rule: memoryCodexSize.ID, Severity: model.SeverityInfo, Span: line1(m.text), Message: msg, Verdicts: v})
+		} else {
+			m.report(memoryCodexSize, line1(m.text), v, msg)
 		}
 	}
 	if strings.HasPrefix(base, "CLAUDE") {

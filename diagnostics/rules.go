@@ -141,6 +141,10 @@ func init() {
 		{model.KindConfig, configRules, checkAhplsConfig},
 		{model.KindOutputStyle, outputStyleRules, checkOutputStyle},
 		{model.KindSetupSteps, setupRules, checkSetupSteps},
+		{model.KindCursorRule, cursorRules, checkCursorRule},
+		{model.KindGeminiCmd, geminiCmdRules, checkGeminiCommand},
+		{model.KindGeminiExt, geminiExtRules, checkGeminiExtension},
+		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

@@ -34,6 +34,8 @@ var skillNameMissing = &Rule{
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
 		{"AS", "WARN", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
+		{"CX", "ok", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: `unwrap_or_else(|| default_skill_name(path))`, the folder name"},
+		{"GC", "SKIP", "google-gemini/gemini-cli@5411f113 packages/core/src/skills/skillLoader.ts loadSkillFromFile: parseFrontmatter returns null unless `name` and `description` are both strings, and the file is not loaded"},
 	},
 }
 
@@ -106,6 +108,8 @@ var skillDescMissing = &Rule{
 	Evidence: []Evidence{
 		{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		{"CX", "SKIP", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: validate_len(description) \"missing field `description`\", a skill load error"},
+		{"GC", "SKIP", "google-gemini/gemini-cli@5411f113 packages/core/src/skills/skillLoader.ts loadSkillFromFile: parseFrontmatter returns null without a `description` string"},
 	},
 }
 
@@ -119,6 +123,7 @@ var skillDescEmpty = &Rule{
 	Evidence: []Evidence{
 		{"VS", "WARN", "VS Code promptValidator.ts validateDescription: 'promptValidator.descriptionShouldNotBeEmpty' (Error)"},
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
+		{"CX", "SKIP", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: validate_len rejects an empty (whitespace-only) description, \"missing field `description`\""},
 	},
 }
 
@@ -351,8 +356,13 @@ func (m *mdFile) skillName() {
 	if nf == nil {
 		m.report(skillNameMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.OK, model.TargetClaudeCode: model.OK,
-				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
+				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn, model.TargetCodex: model.OK},
 			"{T} warn{s}: this skill has no 'name', so the folder name "+q(folder)+" is used.||{T} require{s} a 'name' in every skill.",
+			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
+		// Gemini CLI does not fall back to the folder: its own finding,
+		// worded for what it does.
+		m.report(skillNameMissing, m.header(), model.Verdicts{model.TargetGeminiCLI: model.Skip},
+			"{T} {does} not load this skill: it reads only skills with a 'name'.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
 	}
@@ -491,7 +501,7 @@ func (m *mdFile) skillDesc() {
 	if df == nil {
 		m.report(skillDescMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
-				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown},
+				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown, model.TargetCodex: model.Skip, model.TargetGeminiCLI: model.Skip},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return
@@ -506,7 +516,7 @@ func (m *mdFile) skillDesc() {
 		if df.valSpan.Empty() {
 			newText = " " + newText
 		}
-		m.report(skillDescEmpty, span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip}),
+		m.report(skillDescEmpty, span, vsMarked().With(model.Verdicts{model.TargetAgentSkills: model.Skip, model.TargetCodex: model.Skip}),
 			"{T} cannot tell when to use this skill: its 'description' is empty.",
 			replaceValue("Fill in the description", df, newText, true))
 		return

@@ -43,6 +43,14 @@ var ImpliedTable = []ImpliedRule{
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
 	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
+	{ID: "codex-dir", When: "a `.codex` or `.codex-plugin` folder in the path", Adds: TargetCodex,
+		Why: "Codex reads .codex/skills (its project config folder) and a plugin's .codex-plugin/plugin.json (openai/codex core-skills loader.rs, core-plugins manifest.rs)"},
+	{ID: "cursor-dir", When: "a `.cursor` or `.cursor-plugin` folder in the path, or `.cursorrules`", Adds: TargetCursor,
+		Why: "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)"},
+	{ID: "gemini-dir", When: "a `.gemini` folder in the path, or a `gemini-extension.json`", Adds: TargetGeminiCLI,
+		Why: "Gemini CLI reads .gemini/commands, .gemini/skills and an extension's gemini-extension.json (google-gemini/gemini-cli FileCommandLoader.ts, extension-manager.ts)"},
+	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
+		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",
 		Why: "only GitHub's Copilot coding agent reads it, which is no configurable target: its rules report at fixed levels whatever the targets"},
 	{ID: "none", When: "anything else (Agent Plugins and OpenPlugin plugins, other paths)", Adds: "",
@@ -87,33 +95,59 @@ func ClaudeListed(read func(rel string) ([]byte, bool), dir string) bool {
 // marketplaceLists reports whether the marketplace text b at root m lists
 // a plugin whose local source resolves to dir.
 func marketplaceLists(b []byte, m, dir string) bool {
+	_, entries := MarketplaceEntries(b, m)
+	for _, e := range entries {
+		if e.Dir == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// ListedPlugin is one plugin a marketplace lists by a local source.
+type ListedPlugin struct {
+	Name string // the entry's name (what the consumer installs it as)
+	Dir  string // the folder its source resolves to, relative to the workspace folder
+}
+
+// MarketplaceEntries reads the marketplace text b whose root is m: its
+// name and the plugins it lists by a local source (relative to m, or to
+// its metadata.pluginRoot; both are tried, as consumers differ). Remote
+// sources (github, url, npm) are no folder of the workspace and are left
+// out; unreadable text yields nothing.
+func MarketplaceEntries(b []byte, m string) (name string, out []ListedPlugin) {
 	var mk struct {
+		Name     string `json:"name"`
 		Metadata struct {
 			PluginRoot string `json:"pluginRoot"`
 		} `json:"metadata"`
 		Plugins []struct {
+			Name   string          `json:"name"`
 			Source json.RawMessage `json:"source"`
 		} `json:"plugins"`
 	}
 	if json.Unmarshal(b, &mk) != nil {
-		return false
+		return "", nil
 	}
 	for _, p := range mk.Plugins {
 		var src string
 		if json.Unmarshal(p.Source, &src) != nil || src == "" {
-			continue // a remote source (github, url, npm) is not this folder
+			continue
 		}
+		seen := map[string]bool{}
 		for _, base := range []string{m, path.Join(m, mk.Metadata.PluginRoot)} {
 			got := path.Clean(path.Join(base, src))
 			if got == "." {
 				got = ""
 			}
-			if got == dir {
-				return true
+			if got == ".." || strings.HasPrefix(got, "../") || seen[got] {
+				continue
 			}
+			seen[got] = true
+			out = append(out, ListedPlugin{Name: p.Name, Dir: got})
 		}
 	}
-	return false
+	return mk.Name, out
 }
 
 // EffectiveTargetsIn is EffectiveTargets with the decision table's plugin

@@ -51,6 +51,13 @@ func TestImpliedTable(t *testing.T) {
 		{"copilot-plugin", "market/plugins/c/hooks/hooks.json", false, true}, // not listed
 		{"copilot-hooks", ".github/hooks/copilot.json", false, false},        // by content: diagnostics' hooks rules
 		{"copilot-setup-steps", ".github/workflows/copilot-setup-steps.yml", false, false},
+		{"codex-dir", "p/.codex-plugin/plugin.json", false, false},
+		{"codex-dir", ".codex/skills/a/SKILL.md", false, false},
+		{"cursor-dir", ".cursor/rules/a.mdc", false, false},
+		{"cursor-dir", ".cursorrules", false, false},
+		{"gemini-dir", ".gemini/commands/a.toml", false, false},
+		{"gemini-dir", "ext/gemini-extension.json", false, false},
+		{"agents-md", "AGENTS.md", false, false},
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
 	}
@@ -60,6 +67,12 @@ func TestImpliedTable(t *testing.T) {
 		got := EffectiveTargetsIn(nil, true, tc.rel, tree)
 		assert.Equal(t, tc.cc, contains(got, TargetClaudeCode), "%s: %s claude-code", tc.row, tc.rel)
 		assert.Equal(t, tc.cl, contains(got, TargetCopilotCLI), "%s: %s copilot-cli", tc.row, tc.rel)
+		for _, other := range []struct {
+			row string
+			t   Target
+		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}} {
+			assert.Equal(t, tc.row == other.row, contains(got, other.t), "%s: %s %s", tc.row, tc.rel, other.t)
+		}
 		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)
 	}
 	for _, r := range ImpliedTable {

@@ -25,11 +25,31 @@ const (
 	KindHooks        Kind = "hooks"
 	KindMCP          Kind = "mcp"
 	KindSettings     Kind = "settings"
-	KindTools        Kind = "tools"  // ahpls' own client tool config, .ahpls/tools.json
-	KindConfig       Kind = "config" // ahpls' own workspace config, .ahpls/config.json
-	KindOutputStyle  Kind = "style"  // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
-	KindSetupSteps   Kind = "setup"  // Copilot coding agent's .github/workflows/copilot-setup-steps.yml
+	KindTools        Kind = "tools"      // ahpls' own client tool config, .ahpls/tools.json
+	KindConfig       Kind = "config"     // ahpls' own workspace config, .ahpls/config.json
+	KindOutputStyle  Kind = "style"      // Claude output style (.claude/output-styles/**/*.md, a Claude plugin's output-styles/)
+	KindSetupSteps   Kind = "setup"      // Copilot coding agent's .github/workflows/copilot-setup-steps.yml
+	KindCursorRule   Kind = "cursorrule" // Cursor rule: .cursor/rules/**/*.mdc (and .md, which Cursor ignores), legacy .cursorrules
+	KindGeminiCmd    Kind = "gcmd"       // Gemini CLI command: .gemini/commands/**/*.toml, an extension's commands/**/*.toml
+	KindGeminiExt    Kind = "gext"       // Gemini CLI extension manifest: gemini-extension.json
+	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
 )
+
+// CursorLegacyRules is the single rules file Cursor read before
+// .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
+const CursorLegacyRules = ".cursorrules"
+
+// GeminiExtensionManifest is the file that makes a folder a Gemini CLI
+// extension (gemini-cli packages/cli/src/config/extension-manager.ts
+// loadExtensionConfig, EXTENSIONS_CONFIG_FILENAME).
+const GeminiExtensionManifest = "gemini-extension.json"
+
+// GeminiExtensions is an optional extension of Layout: whether a folder
+// holds gemini-extension.json, so that its commands/**/*.toml are Gemini
+// CLI commands.
+type GeminiExtensions interface {
+	GeminiExtension(dir string) bool
+}
 
 // SetupStepsPath is the one place GitHub's Copilot coding agent reads its
 // setup workflow from (GitHub's docs: "customizing the development
@@ -50,7 +70,8 @@ type KindSpec struct {
 	// Title heads the kind's rules in docs/rules.md.
 	Title string
 	// Lang is the file's language: "markdown" (Markdown with optional YAML
-	// frontmatter), "json" or "yaml". It names the docs' code fences too.
+	// frontmatter), "json", "yaml", "toml" or "mdc" (Markdown under a
+	// Cursor header, which is not YAML). It names the docs' code fences too.
 	Lang string
 	// Ext is the file name's extension (".md", ".json"), matched without
 	// regard to case; Paths instead names the few files of a kind whose
@@ -103,7 +124,7 @@ var Kinds = []KindSpec{
 		Documents:  []string{"**/.claude/rules/**/*.md"},
 		Activation: []string{"**/.claude/rules/**/*.md"}},
 	{Kind: KindMemory, Noun: "memory file", Title: "Always-on files (AGENTS.md, CLAUDE.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
-		Documents:  []string{"**/copilot-instructions.md", "**/{AGENTS,CLAUDE,CLAUDE.local,GEMINI}.md"},
+		Documents:  []string{"**/copilot-instructions.md", "**/{AGENTS,AGENTS.override,CLAUDE,CLAUDE.local,GEMINI}.md"},
 		Activation: []string{"**/.github/copilot-instructions.md", "**/AGENTS.md", "**/CLAUDE.md"}},
 	{Kind: KindPlugin, Noun: "plugin", Title: "Plugin manifests", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/plugin.json"},
@@ -127,6 +148,23 @@ var Kinds = []KindSpec{
 	{Kind: KindSetupSteps, Noun: "Copilot setup steps", Title: "Copilot setup steps (copilot-setup-steps.yml)", Lang: "yaml",
 		Paths: []string{SetupStepsPath}, Languages: []string{"yaml"},
 		Documents: []string{"**/" + SetupStepsPath}},
+	// Other agents' kinds (issue #38). A Cursor rule's header is not YAML
+	// (Lang "mdc": no YAML feature runs on it); no editor language is
+	// registered for .mdc, so the document patterns carry it.
+	{Kind: KindCursorRule, Noun: "Cursor rule", Title: "Cursor rules (.cursor/rules/*.mdc, .cursorrules)", Lang: "mdc",
+		Ext: ".mdc", Paths: []string{CursorLegacyRules}, Languages: []string{"mdc"},
+		Documents:  []string{"**/.cursor/rules/**/*.mdc", "**/.cursor/rules/**/*.md", "**/" + CursorLegacyRules},
+		Activation: []string{"**/.cursor/rules/**/*.mdc", CursorLegacyRules}},
+	{Kind: KindGeminiCmd, Noun: "Gemini CLI command", Title: "Gemini CLI commands (.gemini/commands/*.toml)", Lang: "toml",
+		Ext: ".toml", Languages: []string{"toml"},
+		Documents:  []string{"**/.gemini/commands/**/*.toml", "**/commands/**/*.toml"},
+		Activation: []string{"**/.gemini/commands/**/*.toml"}},
+	{Kind: KindGeminiExt, Noun: "Gemini CLI extension", Title: "Gemini CLI extensions (gemini-extension.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/" + GeminiExtensionManifest},
+		Activation: []string{"**/" + GeminiExtensionManifest}},
+	{Kind: KindCodexPlugin, Noun: "Codex plugin", Title: "Codex plugin manifests (.codex-plugin/plugin.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/.codex-plugin/plugin.json"},
+		Activation: []string{"**/.codex-plugin/plugin.json"}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -307,6 +345,21 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
+	if base == CursorLegacyRules {
+		if dir == "" {
+			return KindCursorRule // Cursor reads it at the project root only
+		}
+		return KindNone
+	}
+	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
+		if hasSegPair(segs, ".cursor", "rules") {
+			return KindCursorRule
+		}
+		return KindNone
+	}
+	if strings.HasSuffix(lower, ".toml") {
+		return classifyTOML(segs, layout)
+	}
 	if !strings.HasSuffix(lower, ".md") {
 		return KindNone
 	}
@@ -331,8 +384,8 @@ func Classify(rel string, layout Layout) Kind {
 	case "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "GEMINI.md":
 		return KindMemory
 	}
-	if base == "AGENTS.md" {
-		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles)
+	if base == "AGENTS.md" || base == "AGENTS.override.md" {
+		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles); Codex's local override
 	}
 	if base == "README.md" {
 		return KindNone
@@ -382,7 +435,32 @@ func Classify(rel string, layout Layout) Kind {
 	return KindNone
 }
 
+// classifyTOML finds Gemini CLI commands: .gemini/commands/**/*.toml
+// (Storage.getProjectCommandsDir) and <ext>/commands/**/*.toml of a folder
+// holding gemini-extension.json (FileCommandLoader.getCommandDirectories).
+func classifyTOML(segs []string, layout Layout) Kind {
+	if hasSegPair(segs, ".gemini", "commands") {
+		return KindGeminiCmd
+	}
+	ge, ok := layout.(GeminiExtensions)
+	if !ok {
+		return KindNone
+	}
+	for i := len(segs) - 2; i >= 0; i-- {
+		if segs[i] == "commands" && ge.GeminiExtension(strings.Join(segs[:i], "/")) {
+			return KindGeminiCmd
+		}
+	}
+	return KindNone
+}
+
 func classifyJSON(rel, dir, base string, layout Layout) Kind {
+	if base == GeminiExtensionManifest {
+		return KindGeminiExt
+	}
+	if base == "plugin.json" && path.Base(dir) == ".codex-plugin" {
+		return KindCodexPlugin
+	}
 	switch rel {
 	case ".ahpls/tools.json":
 		return KindTools

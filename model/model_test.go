@@ -56,7 +56,18 @@ func TestClassify(t *testing.T) {
 		{"a/b/c/d/e/f/g/h/i/j/k/l/.claude/agents/deep.md", KindClaudeAgent}, // no depth cap
 		{"claude-plugin/plugin.json", KindNone},                             // a manifest folder's dotless twin (#25 repro 6)
 		{"tests/fixtures/codex-plugin/plugin.json", KindNone},
-		{"r1/.codex-plugin/plugin.json", KindNone}, // another product's manifest folder (#13 repro 1)
+		{"r1/.codex-plugin/plugin.json", KindCodexPlugin}, // Codex's manifest folder: a file of its own kind (#38), never a plugin of ours (#13 repro 1)
+		{".cursor/rules/ts.mdc", KindCursorRule},
+		{"web/.cursor/rules/sub/react.mdc", KindCursorRule},
+		{".cursor/rules/plain.md", KindCursorRule}, // Cursor ignores it: cursorrule/md-ignored says so
+		{"docs/notes.mdc", KindNone},
+		{".cursorrules", KindCursorRule},
+		{"sub/.cursorrules", KindNone},
+		{".gemini/commands/git/commit.toml", KindGeminiCmd},
+		{"commands/x.toml", KindNone}, // no layout saying a gemini-extension.json sits above
+		{"Cargo.toml", KindNone},
+		{"gemini-extension.json", KindGeminiExt},
+		{"ext/gemini-extension.json", KindGeminiExt},
 		{".cursor-plugin/plugin.json", KindNone},
 		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
 		{"x/.github/plugin/plugin.json", KindPlugin},
@@ -178,7 +189,7 @@ func TestKindSpecs(t *testing.T) {
 		assert.NotEqual(t, KindNone, s.Kind)
 		assert.NotEmpty(t, s.Noun, s.Kind)
 		assert.NotEmpty(t, s.Title, s.Kind)
-		assert.Contains(t, []string{"markdown", "json", "yaml"}, s.Lang, s.Kind)
+		assert.Contains(t, []string{"markdown", "json", "yaml", "mdc", "toml"}, s.Lang, s.Kind)
 		assert.True(t, s.Ext != "" || len(s.Paths) > 0, "kind %q: no extension and no path", s.Kind)
 		assert.NotEmpty(t, s.Languages, s.Kind)
 		assert.Equal(t, s.Kind.Noun(), s.Noun)
@@ -188,7 +199,8 @@ func TestKindSpecs(t *testing.T) {
 	for _, rel := range []string{".github/skills/x/SKILL.md", ".github/agents/a.agent.md", ".claude/agents/a.md",
 		"a.prompt.md", ".claude/commands/c.md", "a.instructions.md", ".claude/rules/r.md", "AGENTS.md",
 		"plugin.json", "marketplace.json", ".github/hooks/h.json", ".mcp.json", ".claude/settings.json",
-		".ahpls/tools.json", ".ahpls/config.json", ".claude/output-styles/s.md", SetupStepsPath} {
+		".ahpls/tools.json", ".ahpls/config.json", ".claude/output-styles/s.md", SetupStepsPath,
+		".cursor/rules/a.mdc", CursorLegacyRules, ".gemini/commands/c.toml", GeminiExtensionManifest, "p/.codex-plugin/plugin.json"} {
 		k := Classify(rel, nil)
 		assert.True(t, seen[k], "%s: kind %q has no KindSpec", rel, k)
 		assert.True(t, MaybeCustomization(rel), rel)

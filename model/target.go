@@ -17,6 +17,9 @@ const (
 	TargetCopilotCLI      Target = "copilot-cli"       // CL
 	TargetAgentSkills     Target = "agent-skills"      // AS
 	TargetClaudeUpload    Target = "claude-upload"     // UP, opt-in
+	TargetCodex           Target = "codex"             // CX, OpenAI Codex (CLI, IDE, app)
+	TargetCursor          Target = "cursor"            // CU
+	TargetGeminiCLI       Target = "gemini-cli"        // GC
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -79,6 +82,18 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{"SKILL.md and its folder (a zip upload)"},
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
+	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
+		Reads:    []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json"},
+		Install:  "project files by location; plugins from a marketplace",
+		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @19b965ad"},
+	{Target: TargetCursor, Name: "Cursor", Code: "CU",
+		Reads:    []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/"},
+		Install:  "project files by location",
+		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)"},
+	{Target: TargetGeminiCLI, Name: "Gemini CLI", Code: "GC",
+		Reads:    []string{"GEMINI.md (context.fileName)", ".gemini/commands/**/*.toml", ".gemini/skills/, .agents/skills/", "gemini-extension.json and its commands/, skills/"},
+		Install:  "project files by location; extensions with `gemini extensions install`",
+		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
 }
 
 // AllTargets lists every known target id in documentation order.
@@ -353,6 +368,15 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".github/plugin") { // copilot-plugin-dir
 		add(TargetCopilotCLI)
+	}
+	if hasSeg(rel, ".codex-plugin") || hasSeg(rel, ".codex") { // codex-dir
+		add(TargetCodex)
+	}
+	if hasSeg(rel, ".cursor") || hasSeg(rel, ".cursor-plugin") || base == ".cursorrules" { // cursor-dir
+		add(TargetCursor)
+	}
+	if hasSeg(rel, ".gemini") || base == "gemini-extension.json" { // gemini-dir
+		add(TargetGeminiCLI)
 	}
 	switch pluginFormat {
 	case FormatClaude:

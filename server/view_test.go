@@ -76,7 +76,7 @@ func TestListViewBadArgument(t *testing.T) {
 	var views []FolderView
 	require.NoError(t, c.call("workspace/executeCommand", fmt.Sprintf(`{"command":%q,"arguments":[null]}`, CommandListView), &views))
 	require.Len(t, views, 1)
-	assert.Len(t, views[0].Consumers, 5)
+	assert.Len(t, views[0].Consumers, 8)
 	for _, cons := range views[0].Consumers {
 		assert.Empty(t, cons.Items, cons.Target)
 	}

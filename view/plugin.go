@@ -23,6 +23,12 @@ func (w *workspace) plugin(t model.Target, root string) Item {
 	if t == model.TargetClaudeCode && pr.claude != "" {
 		manifest = pr.claude
 	}
+	ccListed := t == model.TargetClaudeCode && pr.claude == "" && w.claudeListed(root)
+	if ccListed {
+		// Claude Code reads no root plugin.json: a listed plugin without
+		// .claude-plugin/plugin.json takes its name from the marketplace.
+		manifest = ""
+	}
 	mf := w.byRel[manifest]
 	var doc *diagnostics.JSONValue
 	if mf != nil {
@@ -35,15 +41,30 @@ func (w *workspace) plugin(t model.Target, root string) Item {
 	if n := doc.Get("name"); n.Is(diagnostics.JSONString) && n.Str != "" {
 		name = n.Str
 	}
-	it := Item{Category: CatPlugins, Name: name, Source: manifest, Status: Loads}
+	source := manifest
+	if ccListed {
+		for _, l := range w.listed[root] {
+			if l.claude {
+				source = l.file
+				if l.entry != "" {
+					name = l.entry
+				}
+				break
+			}
+		}
+	}
+	it := Item{Category: CatPlugins, Name: name, Source: source, Status: Loads}
 	switch t {
 	case model.TargetClaudeCode:
-		if pr.claude == "" {
-			it.Status, it.Reason = NotScanned, "Claude Code reads plugins that have .claude-plugin/plugin.json"
+		if pr.claude == "" && !ccListed {
+			it.Status, it.Reason = NotScanned, "Claude Code installs a plugin that has .claude-plugin/plugin.json or that a Claude Code marketplace (.claude-plugin/marketplace.json) lists"
 		}
 	case model.TargetCopilotCLI:
-		if pr.format != model.FormatCopilot && pr.format != model.FormatClaude {
-			it.Status, it.Reason = NotScanned, "Copilot CLI reads Copilot and Claude plugins, not "+string(pr.format)
+		// Copilot CLI's plugin reference: a plugin.json at the plugin's
+		// root is its manifest, whatever $schema it names; it also reads
+		// .github/plugin/plugin.json and .claude-plugin/plugin.json.
+		if !w.exists(join(root, "plugin.json")) && !w.exists(join(root, ".github/plugin/plugin.json")) && pr.claude == "" {
+			it.Status, it.Reason = NotScanned, "Copilot CLI reads plugin.json at the plugin root, .github/plugin/plugin.json or .claude-plugin/plugin.json; this plugin has only "+path.Base(path.Dir(pr.manifest))+"/plugin.json"
 		}
 	case model.TargetVSCode:
 		it.Notes = append(it.Notes, "VS Code loads a plugin once it is installed or listed in chat.pluginLocations")
@@ -51,8 +72,13 @@ func (w *workspace) plugin(t model.Target, root string) Item {
 	if mf != nil && it.Status == Loads {
 		applyFindings(t, &it, mf.Findings, nil)
 	}
+	if t != model.TargetVSCodeAgentHost && it.Status == Loads {
+		// The agent host gets the workspace's plugins from ahpls; every
+		// other consumer reads a plugin where it installs it.
+		it.Install = w.install(t, root, name)
+	}
 	var comps []Item
-	if t == model.TargetClaudeCode && pr.claude != "" {
+	if t == model.TargetClaudeCode && (pr.claude != "" || ccListed) {
 		comps = w.ccComponents(root, name, doc)
 	} else {
 		comps = w.components(t, root, name, pr.format)
@@ -66,9 +92,23 @@ func (w *workspace) plugin(t model.Target, root string) Item {
 				comps[i].Rule, comps[i].Reason = it.Rule, "its plugin does not load"
 			}
 		}
+		if comps[i].Status == Loads {
+			comps[i].Install = it.Install
+		}
 	}
 	it.Components = comps
 	return it
+}
+
+// claudeListed reports a plugin folder that a Claude Code marketplace of
+// the workspace lists.
+func (w *workspace) claudeListed(root string) bool {
+	for _, l := range w.listed[root] {
+		if l.claude {
+			return true
+		}
+	}
+	return false
 }
 
 // components are the classified files of the plugin at root, named

@@ -27,9 +27,26 @@ func skillRootOf(rel string) (root, folder string, ok bool) {
 	return "", "", false
 }
 
+// agentSkillsMiss says why the Agent Skills client guide never discovers
+// the SKILL.md at rel (one not at <dir>/skills/<name>/SKILL.md): it sits
+// below another skill's folder (skills/<x>/…/<y>/SKILL.md), or in no
+// skills/ folder at all (a top-level template/SKILL.md).
+func agentSkillsMiss(rel string) string {
+	segs := strings.Split(rel, "/")
+	for i := 0; i < len(segs)-3; i++ {
+		if segs[i] == "skills" {
+			return "a SKILL.md below another skill's folder (" + strings.Join(segs[:i+2], "/") + "/) is never discovered"
+		}
+	}
+	return "skills are discovered as <dir>/skills/<name>/SKILL.md, and " + path.Dir(rel) + "/ is not in a skills/ folder"
+}
+
 // scanned reports whether t looks at the loose file f at all, and if not,
 // why not (one clause, read after "not scanned: ").
 func scanned(t model.Target, f File) (bool, string) {
+	if agentTarget(t) {
+		return agentScanned(t, f)
+	}
 	rel := f.Rel
 	switch f.Kind {
 	case model.KindSkill:
@@ -42,7 +59,7 @@ func scanned(t model.Target, f File) (bool, string) {
 			if below := path.Dir(path.Dir(rel)); path.Base(below) == "skills" || path.Dir(rel) == "." {
 				return true, ""
 			}
-			return false, "a SKILL.md below another skill's folder is never discovered"
+			return false, agentSkillsMiss(rel)
 		case model.TargetClaudeCode:
 			if root == ".claude/skills" {
 				return true, ""
@@ -201,8 +218,12 @@ func category(k model.Kind) Category {
 		return CatAgents
 	case model.KindPrompt, model.KindCommand:
 		return CatCommands
-	case model.KindInstructions, model.KindRule, model.KindMemory:
+	case model.KindInstructions, model.KindRule, model.KindMemory, model.KindCursorRule:
 		return CatInstructions
+	case model.KindGeminiCmd:
+		return CatCommands
+	case model.KindCodexPlugin, model.KindGeminiExt:
+		return CatPlugins
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
 	case model.KindMCP:
@@ -261,6 +282,8 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
 			return strings.TrimSuffix(rest, ".md")
 		}
+	case model.KindGeminiCmd, model.KindCursorRule:
+		return agentItemName(f)
 	}
 	return rel
 }
@@ -282,6 +305,22 @@ func commandName(rel string) string {
 // command named like a skill ("If a skill and a command share the same
 // name, the skill takes precedence", Claude Code skills docs).
 func (w *workspace) shadow(t model.Target, items []Item) {
+	if t == model.TargetCodex {
+		// Codex reads one file per folder: AGENTS.override.md before
+		// AGENTS.md (agents_md.rs candidate_filenames, first found wins).
+		for i := range items {
+			it := &items[i]
+			if it.Status != Loads || path.Base(it.Source) != "AGENTS.md" {
+				continue
+			}
+			over := path.Join(path.Dir(it.Source), "AGENTS.override.md")
+			if _, ok := w.byRel[over]; ok {
+				it.Status, it.ShadowedBy = Shadowed, over
+				it.Reason = "Codex reads AGENTS.override.md instead of AGENTS.md in the same folder"
+			}
+		}
+		return
+	}
 	if t != model.TargetClaudeCode {
 		return
 	}
@@ -303,11 +342,18 @@ func (w *workspace) shadow(t model.Target, items []Item) {
 	}
 }
 
-// pluginRoots lists the plugin roots the walk found, sorted.
-func (w *workspace) pluginRoots() []string {
+// pluginRootsFor lists the plugin roots t reads, sorted: those with a
+// manifest, and for Claude Code the manifest-less folders its
+// marketplaces list.
+func (w *workspace) pluginRootsFor(t model.Target) []string {
 	out := make([]string, 0, len(w.roots))
 	for r := range w.roots {
 		out = append(out, r)
+	}
+	if t == model.TargetClaudeCode {
+		for r := range w.ccOnly {
+			out = append(out, r)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -70,6 +70,10 @@ type Item struct {
 	Scope string `json:"scope,omitempty"`
 	// HostState is the load state an agent host reported for it.
 	HostState string `json:"hostState,omitempty"`
+	// Install says when an item of a plugin loads: "once plugin X from
+	// marketplace Y is installed" (a plugin is read from where the
+	// consumer installs it, not from the workspace).
+	Install string `json:"install,omitempty"`
 	// Notes are losses that do not stop it loading (a rule whose
 	// verified reaction is "lose" or "warn" for this consumer).
 	Notes       []string     `json:"notes,omitempty"`
@@ -136,7 +140,8 @@ type State struct {
 }
 
 // ViewTargets is what an empty Input.Targets means.
-var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills}
+var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills,
+	model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI}
 
 // Build computes the view.
 func Build(in Input) View {
@@ -149,15 +154,17 @@ func Build(in Input) View {
 	for _, t := range targets {
 		c := Consumer{Target: t, Name: consumerName(t), Items: []Item{}}
 		for _, f := range w.files {
-			if root, ok := w.pluginOf(f.Rel); ok && !(root == "" && workspaceLocated(f.Rel)) {
+			// Codex, Cursor and Gemini CLI read no plugin of ours: their
+			// files are judged by path like any other.
+			if root, ok := w.pluginOfFor(t, f.Rel); ok && !agentTarget(t) && !(root == "" && workspaceLocated(f.Rel)) {
 				if t != model.TargetAgentSkills || f.Kind != model.KindSkill {
 					continue // listed under its plugin
 				}
 			}
 			c.Items = append(c.Items, w.items(t, f, "", model.FormatNone)...)
 		}
-		if t != model.TargetAgentSkills { // the spec has no plugins; their skills are listed as skills
-			for _, root := range w.pluginRoots() {
+		if t != model.TargetAgentSkills && !agentTarget(t) { // the spec has no plugins; their skills are listed as skills
+			for _, root := range w.pluginRootsFor(t) {
 				c.Items = append(c.Items, w.plugin(t, root))
 			}
 		}
@@ -278,6 +285,9 @@ func (it Item) Phrase() string {
 	switch it.Status {
 	case Loads:
 		s := "loads as `" + it.Name + "`"
+		if it.Install != "" {
+			s += " " + it.Install
+		}
 		if it.Description != nil && it.Description.Truncated {
 			s += " (description cut)"
 		}

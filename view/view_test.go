@@ -146,3 +146,125 @@ func TestClaudePluginComponents(t *testing.T) {
 	assert.Equal(t, Fails, q.Components[0].Status)
 	assert.Equal(t, "plugin/name-reserved", q.Components[0].Rule)
 }
+
+// TestPluginInstallSemantics covers the four wrong `ahpls list` claims of
+// issue #38: Copilot CLI reads a root plugin.json whatever $schema it
+// names; Claude Code installs a plugin its marketplace lists though it has
+// no .claude-plugin/plugin.json; plugin content loads "once installed",
+// naming the plugin and marketplace; an Agent Skills miss says its true
+// reason.
+func TestPluginInstallSemantics(t *testing.T) {
+	files := []File{
+		{Rel: ".claude-plugin/marketplace.json", Kind: model.KindMarketplace, Text: []byte(`{"name": "mk", "plugins": [{"name": "bare-entry", "source": "./plugins/bare"}, {"name": "ap", "source": "./plugins/ap"}]}`)},
+		// No manifest at all: only the Claude marketplace makes it a plugin.
+		md("plugins/bare/skills/s/SKILL.md", model.KindSkill, "name: s\ndescription: d"),
+		md("plugins/bare/commands/c.md", model.KindCommand, "description: d"),
+		// A root plugin.json naming the open agent-plugins schema.
+		{Rel: "plugins/ap/plugin.json", Kind: model.KindPlugin, Text: []byte(`{"$schema": "https://agent-plugins.org/schemas/v1/plugin.schema.json", "name": "ap"}`)},
+		md("plugins/ap/skills/t/SKILL.md", model.KindSkill, "name: t\ndescription: d"),
+		// Only an OpenPlugin manifest: Copilot CLI does not read it.
+		{Rel: "op/.plugin/plugin.json", Kind: model.KindPlugin, Text: []byte(`{"name": "op"}`)},
+		md("template/SKILL.md", model.KindSkill, "name: template\ndescription: d"),
+		md("skills/outer/inner/x/SKILL.md", model.KindSkill, "name: x\ndescription: d"),
+	}
+	lay := layout{"plugins/ap": model.FormatAP, "op": model.FormatOpenPlugin}
+	v := Build(Input{Files: files, Layout: lay})
+
+	ap, ok := find(itemsOf(v, model.TargetCopilotCLI), "plugins/ap/plugin.json")
+	require.True(t, ok)
+	assert.Equal(t, Loads, ap.Status, ap.Reason)
+	assert.Equal(t, "once plugin ap from marketplace mk is installed", ap.Install)
+	op, ok := find(itemsOf(v, model.TargetCopilotCLI), "op/.plugin/plugin.json")
+	require.True(t, ok)
+	assert.Equal(t, NotScanned, op.Status)
+
+	cc := itemsOf(v, model.TargetClaudeCode)
+	var bare Item
+	for _, it := range cc {
+		if it.Name == "bare-entry" {
+			bare = it
+		}
+	}
+	require.Equal(t, ".claude-plugin/marketplace.json", bare.Source, "the manifest-less listed plugin is listed under Claude Code")
+	assert.Equal(t, Loads, bare.Status)
+	s, ok := find(bare.Components, "plugins/bare/skills/s/SKILL.md")
+	require.True(t, ok)
+	assert.Equal(t, "bare-entry:s", s.Name)
+	assert.Equal(t, "loads as `bare-entry:s` once plugin bare-entry from marketplace mk is installed", s.Phrase())
+	_, ok = find(bare.Components, "plugins/bare/commands/c.md")
+	assert.True(t, ok)
+	// The other consumers read no manifest-less folder as a plugin: its
+	// skill stays a loose file they judge by path.
+	for _, c := range v.Consumers {
+		if c.Target == model.TargetClaudeCode {
+			continue
+		}
+		for _, it := range c.Items {
+			assert.NotEqual(t, "bare-entry", it.Name, c.Target)
+		}
+	}
+
+	as := itemsOf(v, model.TargetAgentSkills)
+	tpl, ok := find(as, "template/SKILL.md")
+	require.True(t, ok)
+	assert.Equal(t, NotScanned, tpl.Status)
+	assert.NotContains(t, tpl.Reason, "below another skill")
+	assert.Contains(t, tpl.Reason, "template/ is not in a skills/ folder")
+	nested, ok := find(as, "skills/outer/inner/x/SKILL.md")
+	require.True(t, ok)
+	assert.Contains(t, nested.Reason, "below another skill's folder (skills/outer/)")
+}
+
+// TestOtherAgents: what Codex, Cursor and Gemini CLI read (issue #38).
+func TestOtherAgents(t *testing.T) {
+	files := []File{
+		md(".agents/skills/a/SKILL.md", model.KindSkill, "name: a\ndescription: d"),
+		md(".codex/skills/group/deep/SKILL.md", model.KindSkill, "name: deep\ndescription: d"),
+		md(".gemini/skills/g/SKILL.md", model.KindSkill, "name: gee\ndescription: d"),
+		md(".claude/skills/c/SKILL.md", model.KindSkill, "name: c\ndescription: d"),
+		{Rel: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# A\n")},
+		{Rel: "AGENTS.override.md", Kind: model.KindMemory, Text: []byte("# O\n")},
+		{Rel: "GEMINI.md", Kind: model.KindMemory, Text: []byte("# G\n")},
+		{Rel: ".cursor/rules/ts.mdc", Kind: model.KindCursorRule, Text: []byte("---\nalwaysApply: true\n---\nx\n")},
+		{Rel: ".cursor/rules/plain.md", Kind: model.KindCursorRule, Text: []byte("x\n"),
+			Findings: []model.Diagnostic{{Rule: "cursorrule/md-ignored", Verdicts: model.Verdicts{model.TargetCursor: model.Skip}}}},
+		{Rel: ".gemini/commands/git/commit.toml", Kind: model.KindGeminiCmd, Text: []byte("prompt = \"x\"\n")},
+		{Rel: "ext/gemini-extension.json", Kind: model.KindGeminiExt, Text: []byte(`{"name": "my-ext", "version": "1.0.0"}`)},
+		{Rel: "p/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "cx"}`)},
+	}
+	v := Build(Input{Files: files})
+	for _, tc := range []struct {
+		target model.Target
+		source string
+		status Status
+		name   string
+	}{
+		{model.TargetCodex, ".agents/skills/a/SKILL.md", Loads, "a"},
+		{model.TargetCodex, ".codex/skills/group/deep/SKILL.md", Loads, "deep"},
+		{model.TargetCodex, ".gemini/skills/g/SKILL.md", NotScanned, "gee"},
+		{model.TargetCodex, "AGENTS.md", Shadowed, "AGENTS.md"},
+		{model.TargetCodex, "AGENTS.override.md", Loads, "AGENTS.override.md"},
+		{model.TargetCodex, "p/.codex-plugin/plugin.json", Loads, "cx"},
+		{model.TargetCursor, ".claude/skills/c/SKILL.md", Loads, "c"},
+		{model.TargetCursor, ".codex/skills/group/deep/SKILL.md", NotScanned, "deep"},
+		{model.TargetCursor, ".cursor/rules/ts.mdc", Loads, "ts"},
+		{model.TargetCursor, ".cursor/rules/plain.md", Fails, "plain"},
+		{model.TargetCursor, "AGENTS.md", Loads, "AGENTS.md"},
+		{model.TargetGeminiCLI, ".gemini/skills/g/SKILL.md", Loads, "gee"},
+		{model.TargetGeminiCLI, ".agents/skills/a/SKILL.md", Loads, "a"},
+		{model.TargetGeminiCLI, "GEMINI.md", Loads, "GEMINI.md"},
+		{model.TargetGeminiCLI, "AGENTS.md", NotScanned, "AGENTS.md"},
+		{model.TargetGeminiCLI, ".gemini/commands/git/commit.toml", Loads, "/git:commit"},
+		{model.TargetGeminiCLI, "ext/gemini-extension.json", Loads, "my-ext"},
+	} {
+		it, ok := find(itemsOf(v, tc.target), tc.source)
+		require.Truef(t, ok, "%s: %s not listed", tc.target, tc.source)
+		assert.Equalf(t, tc.status, it.Status, "%s %s: %+v", tc.target, tc.source, it)
+		assert.Equalf(t, tc.name, it.Name, "%s %s", tc.target, tc.source)
+	}
+	ext, _ := find(itemsOf(v, model.TargetGeminiCLI), "ext/gemini-extension.json")
+	assert.Equal(t, "once extension my-ext is installed", ext.Install)
+	// The consumers that do not read a kind do not list it.
+	_, ok := find(itemsOf(v, model.TargetVSCode), ".cursor/rules/ts.mdc")
+	assert.False(t, ok)
+}

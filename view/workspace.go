@@ -18,6 +18,21 @@ type workspace struct {
 	byRel map[string]*File
 	// roots maps each plugin root to its format and effective manifest.
 	roots map[string]pluginRoot
+	// listed maps a plugin folder to the marketplaces of the workspace
+	// that list it by a local source, in path order.
+	listed map[string][]marketEntry
+	// ccOnly are the plugin folders a Claude Code marketplace lists that
+	// hold no manifest: Claude Code installs them (its manifest is
+	// optional), and no other consumer reads them as plugins.
+	ccOnly map[string]bool
+}
+
+// marketEntry is one marketplace entry for a plugin folder.
+type marketEntry struct {
+	market string // the marketplace's name (its folder when unnamed)
+	file   string // the marketplace file
+	entry  string // the plugin's name in the marketplace
+	claude bool   // a Claude Code marketplace (.claude-plugin/marketplace.json)
 }
 
 type pluginRoot struct {
@@ -27,7 +42,7 @@ type pluginRoot struct {
 }
 
 func newWorkspace(in Input) *workspace {
-	w := &workspace{in: in, byRel: map[string]*File{}, roots: map[string]pluginRoot{}}
+	w := &workspace{in: in, byRel: map[string]*File{}, roots: map[string]pluginRoot{}, listed: map[string][]marketEntry{}, ccOnly: map[string]bool{}}
 	w.files = append([]File(nil), in.Files...)
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Rel < w.files[j].Rel })
 	for i := range w.files {
@@ -64,7 +79,52 @@ func newWorkspace(in Input) *workspace {
 		}
 		w.roots[root] = pr
 	}
+	w.readMarketplaces()
 	return w
+}
+
+// readMarketplaces fills listed and ccOnly from the walked marketplaces.
+func (w *workspace) readMarketplaces() {
+	for _, f := range w.files {
+		if f.Kind != model.KindMarketplace {
+			continue
+		}
+		m, ok := model.MarketplaceRoot(f.Rel)
+		if !ok {
+			continue
+		}
+		name, entries := model.MarketplaceEntries(f.Text, m)
+		if name == "" {
+			name = path.Base(m)
+			if m == "" {
+				name = "(workspace)"
+			}
+		}
+		claude := model.ClaudeMarketplace(f.Rel)
+		for _, e := range entries {
+			w.listed[e.Dir] = append(w.listed[e.Dir], marketEntry{market: name, file: f.Rel, entry: e.Name, claude: claude})
+			if _, has := w.roots[e.Dir]; !has && claude && model.PluginRootDir(e.Dir) {
+				w.ccOnly[e.Dir] = true
+			}
+		}
+	}
+}
+
+// install says when t loads the plugin at root: "once plugin X from
+// marketplace Y is installed" (the first marketplace listing it, a Claude
+// Code one for Claude Code), or "once plugin X is installed".
+func (w *workspace) install(t model.Target, root, name string) string {
+	for _, l := range w.listed[root] {
+		if t == model.TargetClaudeCode && !l.claude {
+			continue
+		}
+		n := l.entry
+		if n == "" {
+			n = name
+		}
+		return "once plugin " + n + " from marketplace " + l.market + " is installed"
+	}
+	return "once plugin " + name + " is installed"
 }
 
 func join(dir, p string) string {
@@ -77,12 +137,21 @@ func join(dir, p string) string {
 // pluginOf returns the nearest plugin root holding rel ("" is the
 // workspace folder itself); ok is false when rel is in no plugin.
 func (w *workspace) pluginOf(rel string) (string, bool) {
+	return w.pluginOfFor("", rel)
+}
+
+// pluginOfFor is pluginOf as t reads the workspace: Claude Code also
+// installs the manifest-less folders its marketplaces list.
+func (w *workspace) pluginOfFor(t model.Target, rel string) (string, bool) {
 	dir := path.Dir(rel)
 	for {
 		if dir == "." || dir == "/" {
 			dir = ""
 		}
 		if _, ok := w.roots[dir]; ok {
+			return dir, true
+		}
+		if t == model.TargetClaudeCode && w.ccOnly[dir] {
 			return dir, true
 		}
 		if dir == "" {
@@ -120,6 +189,9 @@ func readHeader(text []byte) header {
 // format ("" and FormatNone for a loose file, which scanned() judges).
 func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
 	cat := category(f.Kind)
+	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindGeminiExt {
+		return w.agentManifestItem(t, f)
+	}
 	if cat == "" || cat == CatPlugins {
 		return nil
 	}
@@ -146,6 +218,9 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return []Item{it}
 	}
 	applyFindings(t, &it, f.Findings, nil)
+	if f.Kind == model.KindGeminiCmd && it.Status == Loads && !strings.HasPrefix(f.Rel, ".gemini/") {
+		it.Install = "once its extension is installed"
+	}
 	if f.Kind == model.KindSkill || f.Kind == model.KindCommand || f.Kind == model.KindPrompt || f.Kind == model.KindAgent || f.Kind == model.KindClaudeAgent {
 		it.Description = describe(t, f.Kind, h)
 	}

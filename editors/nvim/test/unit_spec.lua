@@ -54,6 +54,14 @@ local not_ours = {
   '/r/.github/workflows/ci.yml',
 }
 
+for _, p in ipairs({ '/r/.cursor/rules/ts.mdc', '/r/.cursorrules', '/r/.gemini/commands/git/commit.toml',
+  '/r/ext/gemini-extension.json', '/r/p/.codex-plugin/plugin.json', '/r/AGENTS.override.md' }) do
+  table.insert(ours, p)
+end
+for _, p in ipairs({ '/r/Cargo.toml', '/r/docs/notes.mdc' }) do
+  table.insert(not_ours, p)
+end
+
 test('is_ours accepts every customization file kind', function()
   for _, p in ipairs(ours) do
     A.eq(true, ahpls.is_ours(p), p)
@@ -142,7 +150,7 @@ end)
 
 test('lsp_config.root_dir (0.11) reports a root only for our files', function()
   local cfg = ahpls.lsp_config()
-  A.eq({ 'markdown', 'json', 'jsonc', 'yaml' }, cfg.filetypes, 'filetypes')
+  A.eq({ 'markdown', 'json', 'jsonc', 'yaml', 'mdc', 'toml' }, cfg.filetypes, 'filetypes')
   A.eq({ 'ahpls', 'serve' }, cfg.cmd, 'cmd')
   local function root_for(path)
     local b = vim.api.nvim_create_buf(false, true)

@@ -36,6 +36,8 @@ export interface ViewItem {
   rule?: string;
   scope?: string;
   hostState?: string;
+  /** "once plugin X from marketplace Y is installed" */
+  install?: string;
   notes?: string[];
   description?: ViewDescription;
   components?: ViewItem[];
@@ -80,7 +82,7 @@ export function parseItem(v: unknown): ViewItem | undefined {
   const status = str(r.status);
   if (name === undefined || source === undefined || status === undefined) return undefined;
   const it: ViewItem = { category: str(r.category) ?? '', name, source, status };
-  for (const k of ['reason', 'shadowedBy', 'rule', 'scope', 'hostState'] as const) {
+  for (const k of ['reason', 'shadowedBy', 'rule', 'scope', 'hostState', 'install'] as const) {
     const s = str(r[k]);
     if (s !== undefined && s !== '') it[k] = s;
   }
@@ -105,7 +107,7 @@ export function parseItem(v: unknown): ViewItem | undefined {
 export function statusText(it: ViewItem): string {
   switch (it.status) {
     case 'loads': {
-      const parts = ['loads'];
+      const parts = [it.install ? `loads ${it.install}` : 'loads'];
       if (it.description?.truncated) parts.push(`description cut at ${it.description.budget}`);
       if (it.hostState) parts.push(`host: ${it.hostState}`);
       return parts.join(' · ');

@@ -21,7 +21,7 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/*.instructions.md',
   '**/.claude/rules/**/*.md',
   '**/copilot-instructions.md',
-  '**/{AGENTS,CLAUDE,CLAUDE.local,GEMINI}.md',
+  '**/{AGENTS,AGENTS.override,CLAUDE,CLAUDE.local,GEMINI}.md',
   '**/plugin.json',
   '**/marketplace.json',
   '**/.claude/settings.json',
@@ -32,6 +32,13 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/{mcp,.mcp}.json',
   '**/output-styles/**/*.md',
   '**/.github/workflows/copilot-setup-steps.yml',
+  '**/.cursor/rules/**/*.mdc',
+  '**/.cursor/rules/**/*.md',
+  '**/.cursorrules',
+  '**/.gemini/commands/**/*.toml',
+  '**/commands/**/*.toml',
+  '**/gemini-extension.json',
+  '**/.codex-plugin/plugin.json',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -62,6 +69,11 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/hooks/hooks.json',
   '**/hooks.json',
   '**/.mcp.json',
+  '**/.cursor/rules/**/*.mdc',
+  '.cursorrules',
+  '**/.gemini/commands/**/*.toml',
+  '**/gemini-extension.json',
+  '**/.codex-plugin/plugin.json',
 ];
 
 /**
@@ -69,7 +81,7 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
  * SKILL.md opened on its own (no folder, or a folder without any) work; the
  * extension starts the server only once a file matching DOCUMENT_PATTERNS is open.
  */
-export const ACTIVATION_LANGUAGES: readonly string[] = ['markdown', 'json', 'jsonc', 'yaml'];
+export const ACTIVATION_LANGUAGES: readonly string[] = ['markdown', 'json', 'jsonc', 'yaml', 'mdc', 'toml'];
 
 export function activationEvents(): string[] {
   return [...ACTIVATION_LANGUAGES.map((l) => `onLanguage:${l}`), ...ACTIVATION_PATTERNS.map((p) => `workspaceContains:${p}`)];

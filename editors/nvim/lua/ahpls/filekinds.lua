@@ -4,7 +4,7 @@
 -- selector, editors/vscode/src/filekinds.ts) as Lua patterns that match the
 -- end of '/' .. path.
 return {
-  filetypes = { 'markdown', 'json', 'jsonc', 'yaml' },
+  filetypes = { 'markdown', 'json', 'jsonc', 'yaml', 'mdc', 'toml' },
   patterns = {
     '/SKILL%.md$',
     '/skill%.md$',
@@ -26,6 +26,7 @@ return {
     '/%.claude/rules/.*/[^/]*%.md$',
     '/copilot%-instructions%.md$',
     '/AGENTS%.md$',
+    '/AGENTS%.override%.md$',
     '/CLAUDE%.md$',
     '/CLAUDE%.local%.md$',
     '/GEMINI%.md$',
@@ -41,5 +42,16 @@ return {
     '/output%-styles/[^/]*%.md$',
     '/output%-styles/.*/[^/]*%.md$',
     '/%.github/workflows/copilot%-setup%-steps%.yml$',
+    '/%.cursor/rules/[^/]*%.mdc$',
+    '/%.cursor/rules/.*/[^/]*%.mdc$',
+    '/%.cursor/rules/[^/]*%.md$',
+    '/%.cursor/rules/.*/[^/]*%.md$',
+    '/%.cursorrules$',
+    '/%.gemini/commands/[^/]*%.toml$',
+    '/%.gemini/commands/.*/[^/]*%.toml$',
+    '/commands/[^/]*%.toml$',
+    '/commands/.*/[^/]*%.toml$',
+    '/gemini%-extension%.json$',
+    '/%.codex%-plugin/plugin%.json$',
   },
 }

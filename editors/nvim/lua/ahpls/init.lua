@@ -90,6 +90,18 @@ local function basename(path)
   return path:match('([^/]+)$') or path
 end
 
+--- Neovim knows no filetype for Cursor's rules: .mdc files and .cursorrules
+--- get their own (kept if the user already set one), so the client attaches.
+function M.setup_filetypes()
+  if not (vim.filetype and vim.filetype.add) then
+    return
+  end
+  vim.filetype.add({
+    extension = { mdc = 'mdc' },
+    filename = { ['.cursorrules'] = 'mdc' }, -- the kind's language (model.Kinds)
+  })
+end
+
 --- Whether a path is one of the customization file kinds ahpls reads
 --- (customization-formats.md §2.1): it matches a kind's document pattern
 --- (filekinds.lua, generated). A little wider than the server's own
@@ -387,6 +399,7 @@ end
 --- `vim.lsp.config('ahpls', { root_markers = {...} })` after loading still
 --- counts (a `root_dir` given there replaces this function altogether).
 function M.lsp_config(opts)
+  M.setup_filetypes()
   local cfg = M.client_config(opts)
   local own = merge(opts)
   cfg.root_markers = own.root_markers
@@ -453,6 +466,7 @@ end
 --- Configures ahpls. Safe to call more than once; the last call wins for new clients.
 ---@param opts table|nil cmd, settings = { ahpls = {...} }, init_options, root_markers, root_dir (string or function(fname, bufnr)), filetypes, capabilities, on_attach, on_exit, handlers, flags
 function M.setup(opts)
+  M.setup_filetypes()
   M._opts = merge(opts)
   M.create_user_commands()
   if has_011 then

@@ -19,6 +19,8 @@ local function item_lines(out, targets, root, items, indent)
       line = line .. '  (' .. (it.rule or '') .. ': ' .. (it.reason or '') .. ')'
     elseif it.reason and it.reason ~= '' then
       line = line .. '  (' .. it.reason .. ')'
+    elseif it.status == 'loads' and it.install and it.install ~= '' then
+      line = line .. '  (' .. it.install .. ')'
     end
     if it.description and it.description.truncated then
       line = line .. ('  [description cut at %d of %d]'):format(it.description.budget or 0, it.description.length or 0)

@@ -75,5 +75,7 @@ describe('consumers view', () => {
     assert.equal(parseItem({ name: 'x' }), undefined);
     assert.equal(statusText({ category: 'skills', name: 'a', source: 's', status: 'disabled', scope: 'workspace' }), 'disabled (workspace)');
     assert.equal(statusText({ category: 'skills', name: 'a', source: 's', status: 'not-scanned', reason: 'r' }), 'not scanned: r');
+    const it = parseItem({ category: 'skills', name: 'p:a', source: 's', status: 'loads', install: 'once plugin p from marketplace m is installed' });
+    assert.equal(it && statusText(it), 'loads once plugin p from marketplace m is installed');
   });
 });

@@ -1,0 +1,126 @@
+package diagnostics
+
+import (
+	"testing"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// FuzzMDCHeader: Cursor's header reader never panics, keeps every span
+// inside the text and ordered, and the body starts after the header.
+func FuzzMDCHeader(f *testing.F) {
+	for _, s := range []string{
+		"---\ndescription: d\nglobs: **/*.ts, *.tsx\nalwaysApply: true\n---\nBody\n",
+		"---\nglobs:\n  - a\n  - b\n---\n",
+		"\ufeff---\r\nx: y\r\n---\r\n",
+		"---\n", "", "no header", "---\n:\n: x\n---",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h := parseMDCHeader(b)
+		n := len(b)
+		if h.body.Start < 0 || h.body.Start > h.body.End || h.body.End > n {
+			t.Fatalf("body %+v outside %d bytes", h.body, n)
+		}
+		for _, fd := range h.fields {
+			if fd.line.Start > fd.val.Start || fd.val.Start > fd.val.End || fd.val.End > fd.line.End || fd.line.End > n {
+				t.Fatalf("field %+v out of order in %d bytes", fd, n)
+			}
+			if h.closed && fd.line.End > h.body.Start {
+				t.Fatalf("field %+v after the body start %d", fd, h.body.Start)
+			}
+		}
+		if len(h.fields) > maxMDCFields {
+			t.Fatalf("%d fields", len(h.fields))
+		}
+		Check(File{Path: ".cursor/rules/x.mdc", Kind: model.KindCursorRule, Text: b}, Options{Targets: []model.Target{model.TargetCursor}})
+	})
+}
+
+// FuzzGeminiCommand: the TOML command rules never panic and every span
+// lies in the text.
+func FuzzGeminiCommand(f *testing.F) {
+	for _, s := range []string{
+		"prompt = \"x\"\ndescription = \"d\"\n",
+		"prompt = \"\"\"\nmulti\n\"\"\"\n[table]\nk = 1\n",
+		"a.b.c = 1\nprompt = 2\n",
+		"description = \"unterminated\n",
+		"prompt = 'x'\nprompt = 'y'\n",
+		"[[x]]\n[[x]]\n", "", "=",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, k := range topLevelTOMLKeys(b) {
+			if k.key.Start < 0 || k.key.Start > k.key.End || k.key.End > len(b) {
+				t.Fatalf("key %+v outside %d bytes", k, len(b))
+			}
+		}
+		for _, d := range Check(File{Path: ".gemini/commands/x.toml", Kind: model.KindGeminiCmd, Text: b}, Options{Targets: []model.Target{model.TargetGeminiCLI}}) {
+			if d.Rule == internalError.ID {
+				t.Fatalf("internal error: %s", d.Message)
+			}
+			if d.Span.End > len(b) {
+				t.Fatalf("%s span %+v outside %d bytes", d.Rule, d.Span, len(b))
+			}
+		}
+	})
+}
+
+// FuzzStrictJSONManifests: gemini-extension.json and .codex-plugin/plugin.json
+// (JSONC-tolerant tree, strict verdict) never panic.
+func FuzzStrictJSONManifests(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"a","version":"1.0.0","contextFileName":["A.md"]}`,
+		`{"name":"a","skills":["./s"]}`, `{/*c*/"a":1,}`, `[`, `"x"`, `{"skills":"./../x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, p := range []struct {
+			path string
+			kind model.Kind
+		}{{"e/gemini-extension.json", model.KindGeminiExt}, {"p/.codex-plugin/plugin.json", model.KindCodexPlugin}} {
+			for _, d := range Check(File{Path: p.path, Kind: p.kind, Text: b}, Options{Targets: model.AllTargets}) {
+				if d.Rule == internalError.ID {
+					t.Fatalf("%s: internal error: %s", p.path, d.Message)
+				}
+			}
+		}
+	})
+}
+
+// TestCodexDocSize: a big AGENTS.md is a Warning only when Codex is a
+// configured target; AGENTS.md alone names no agent, so otherwise Info.
+func TestCodexDocSize(t *testing.T) {
+	text := []byte("# Notes\n\n" + repeat("- a line of notes\n", 2000))
+	find := func(targets []model.Target) model.Severity {
+		for _, d := range Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: text}, Options{Targets: targets}) {
+			if d.Rule == memoryCodexSize.ID {
+				return d.Severity
+			}
+		}
+		return 0
+	}
+	if got := find(nil); got != model.SeverityInfo {
+		t.Fatalf("default targets: %v, want info", got)
+	}
+	if got := find([]model.Target{model.TargetCodex}); got != model.SeverityWarning {
+		t.Fatalf("codex configured: %v, want warning", got)
+	}
+	small := Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# Small\n\nText.\n")}, Options{Targets: []model.Target{model.TargetCodex}})
+	for _, d := range small {
+		if d.Rule == memoryCodexSize.ID {
+			t.Fatal("a small AGENTS.md is within Codex's budget")
+		}
+	}
+}
+
+func repeat(s string, n int) string {
+	out := make([]byte, 0, len(s)*n)
+	for range n {
+		out = append(out, s...)
+	}
+	return string(out)
+}

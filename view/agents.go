@@ -1,0 +1,188 @@
+package view
+
+import (
+	"path"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/diagnostics"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// Codex, Cursor and Gemini CLI (issue #38): which workspace files each
+// reads, for `ahpls list`. Each answer cites the consumer's discovery:
+//   - Codex, openai/codex core-skills/src/loader.rs (commit c9d127cf):
+//     repo skills in <project>/.codex/skills (the project config folder)
+//     and .agents/skills, searched to depth 6, dot-entries skipped;
+//     core/src/agents_md.rs (commit 0cf644af): per folder from the project
+//     root to the working folder, AGENTS.override.md, else AGENTS.md.
+//   - Cursor, cursor.com/docs/rules and /docs/context/skills (read
+//     2026-12): .cursor/rules/**/*.mdc, the legacy .cursorrules, AGENTS.md
+//     at the root and in sub-folders; skills in .cursor/skills,
+//     .agents/skills and, for compatibility, .claude/skills and
+//     .codex/skills.
+//   - Gemini CLI, google-gemini/gemini-cli (commit 5411f113):
+//     core/src/skills/skillLoader.ts loadSkillsFromDir globs SKILL.md and
+//     */SKILL.md in .gemini/skills and .agents/skills
+//     (config/storage.ts); cli/src/services/FileCommandLoader.ts reads
+//     .gemini/commands/**/*.toml, named by their path with ':'; GEMINI.md
+//     is its context file (context.fileName).
+
+// agentTargets are the consumers this file answers for.
+func agentTarget(t model.Target) bool {
+	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI
+}
+
+// agentSkillRoots are the workspace skill folders each reads, and how deep
+// below one a SKILL.md may sit (1: <root>/<name>/SKILL.md).
+func agentSkillRoots(t model.Target) (roots []string, depth int) {
+	switch t {
+	case model.TargetCodex:
+		return []string{".agents/skills", ".codex/skills"}, 6
+	case model.TargetCursor:
+		return []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, 1
+	case model.TargetGeminiCLI:
+		return []string{".gemini/skills", ".agents/skills"}, 1
+	}
+	return nil, 0
+}
+
+// agentScanned is scanned() for Codex, Cursor and Gemini CLI.
+func agentScanned(t model.Target, f File) (bool, string) {
+	rel := f.Rel
+	name := t.DisplayName()
+	switch f.Kind {
+	case model.KindSkill:
+		roots, depth := agentSkillRoots(t)
+		for _, r := range roots {
+			rest, ok := strings.CutPrefix(rel, r+"/")
+			if !ok {
+				continue
+			}
+			d := strings.Count(rest, "/")
+			if d == 0 && t == model.TargetGeminiCLI {
+				return true, "" // a SKILL.md directly in the folder
+			}
+			if d < 1 || d > depth {
+				return false, name + " looks for <folder>/SKILL.md " + depthWords(depth) + " below " + r
+			}
+			for _, s := range strings.Split(rest, "/") {
+				if strings.HasPrefix(s, ".") && t == model.TargetCodex {
+					return false, "Codex skips folders whose name starts with a dot"
+				}
+			}
+			return true, ""
+		}
+		return false, name + " reads project skills from " + strings.Join(roots, ", ")
+	case model.KindMemory:
+		base, dir := path.Base(rel), path.Dir(rel)
+		switch t {
+		case model.TargetCodex:
+			if base != "AGENTS.md" && base != "AGENTS.override.md" {
+				return false, "Codex reads AGENTS.override.md or AGENTS.md"
+			}
+			if dir != "." {
+				return false, "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in " + dir + "/"
+			}
+			return true, ""
+		case model.TargetCursor:
+			if base == "AGENTS.md" {
+				return true, ""
+			}
+			return false, ""
+		case model.TargetGeminiCLI:
+			if base == "GEMINI.md" {
+				return true, ""
+			}
+			if base == "AGENTS.md" {
+				return false, "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"
+			}
+			return false, ""
+		}
+	case model.KindCursorRule:
+		if t == model.TargetCursor {
+			return true, ""
+		}
+	case model.KindGeminiCmd:
+		if t == model.TargetGeminiCLI {
+			if strings.HasPrefix(rel, ".gemini/commands/") {
+				return true, ""
+			}
+			if strings.Contains(rel, "/.gemini/commands/") {
+				return false, "Gemini CLI reads the project's .gemini/commands, at the root of the folder it starts in"
+			}
+			return true, "" // an extension's command: listed with Install
+		}
+	}
+	return false, ""
+}
+
+func depthWords(depth int) string {
+	if depth == 1 {
+		return "directly"
+	}
+	return "at most " + string(rune('0'+depth)) + " folders"
+}
+
+// agentItemName names the items of the kinds only these consumers read.
+func agentItemName(f File) string {
+	rel := f.Rel
+	switch f.Kind {
+	case model.KindGeminiCmd:
+		segs := strings.Split(strings.TrimSuffix(rel, path.Ext(rel)), "/")
+		for i := len(segs) - 2; i >= 0; i-- {
+			if segs[i] == "commands" {
+				return "/" + strings.Join(segs[i+1:], ":")
+			}
+		}
+	case model.KindCursorRule:
+		if i := strings.Index(rel, ".cursor/rules/"); i >= 0 {
+			return strings.TrimSuffix(rel[i+len(".cursor/rules/"):], path.Ext(rel))
+		}
+	}
+	return rel
+}
+
+// agentManifestItem is the plugin item of a Codex plugin or a Gemini CLI
+// extension for its consumer: it loads once installed.
+func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
+	want := model.TargetCodex
+	if f.Kind == model.KindGeminiExt {
+		want = model.TargetGeminiCLI
+	}
+	if t != want {
+		return nil
+	}
+	root := path.Dir(f.Rel)
+	if f.Kind == model.KindCodexPlugin {
+		root = path.Dir(root)
+	}
+	if root == "." {
+		root = ""
+	}
+	name := path.Base(root)
+	if root == "" {
+		name = "(workspace)"
+	}
+	if h := jsonName(f.Text); h != "" {
+		name = h
+	}
+	it := Item{Category: CatPlugins, Name: name, Source: f.Rel, Status: Loads}
+	applyFindings(t, &it, f.Findings, nil)
+	if it.Status == Loads {
+		noun := "plugin"
+		if f.Kind == model.KindGeminiExt {
+			noun = "extension"
+		}
+		it.Install = "once " + noun + " " + name + " is installed"
+	}
+	return []Item{it}
+}
+
+// jsonName is a manifest's top-level "name" string, or "".
+func jsonName(text []byte) string {
+	v, _ := diagnostics.ParseJSON(text)
+	if n := v.Get("name"); n.Is(diagnostics.JSONString) {
+		return n.Str
+	}
+	return ""
+}
