@@ -36,7 +36,10 @@ var ccagentDuplicate = &Rule{
 	FixWhy:   "renames an agent",
 	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
 	Kinds:    "ccagent",
-	Severity: "CC SKIP (file order decides which one loads); both files are reported.",
+	Severity: "CC SHADOWED? on the file that loses, WINS? on the one that loads (the last in path order); both files are reported.",
+	Evidence: []Evidence{
+		{"CC", "SHADOWED?", "claude-code 2.1.332 merges agent lists into a Map with one set per agentType, so the last agent of a name wins; that the listing of one folder is in path order is not verified"},
+	},
 }
 
 // WorkspaceLister is an optional extension of WorkspaceFS for rules that
@@ -296,8 +299,19 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 	if newName == name || !validSkillName(newName) {
 		newName = name + "-2"
 	}
-	msg := "{T} load{s} only one subagent named " + q(name) + " (file order decides): '" + others[0].Path + "' has it too."
-	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Skip}, msg,
+	// Claude Code keeps the last agent of a name (a Map set per agentType
+	// over its listing); the listing is taken as path order.
+	last := m.f.Path
+	for _, o := range others {
+		last = max(last, o.Path)
+	}
+	react := model.ShadowedBy.Unverified()
+	msg := "{T} load{s} only one subagent named " + q(name) + ": '" + last + "' (the last in path order) shadows this one."
+	if last == m.f.Path {
+		react = model.Wins.Unverified()
+		msg = "{T} load{s} this subagent and not the other one named " + q(name) + " ('" + others[0].Path + "', earlier in path order)."
+	}
+	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: react}, msg,
 		replaceValue("Rename to '"+newName+"'", nf, yamlScalar(newName), true)) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, others...)

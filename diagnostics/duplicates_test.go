@@ -147,8 +147,13 @@ func TestClaudeAgentDuplicate(t *testing.T) {
 	ds := checkIn(t, root, ".claude/agents/first.md", d)
 	dup := find(ds, "ccagent/duplicate")
 	require.NotNil(t, dup, "%v", rulesOf(ds))
-	assert.Equal(t, model.SeverityError, dup.Severity)
+	assert.Equal(t, model.SeverityWarning, dup.Severity, "shadowed by retry.md, the last in path order")
+	assert.Equal(t, model.Shadowed, dup.Consequence)
 	assert.Equal(t, sp(a, "twin"), dup.Span)
+	win := find(checkIn(t, root, ".claude/agents/retry.md", d), "ccagent/duplicate")
+	require.NotNil(t, win)
+	assert.Equal(t, model.SeverityInfo, win.Severity, "the one Claude Code keeps")
+	assert.Equal(t, model.Shadows, win.Consequence)
 	var paths []string
 	for _, r := range dup.Related {
 		paths = append(paths, r.Path)

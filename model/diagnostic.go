@@ -87,8 +87,15 @@ type Diagnostic struct {
 	// Verdicts is every consumer's reaction, by target id ("vscode": "skip"),
 	// for hover and JSON output; the severity is derived from the effective ones.
 	Verdicts map[Target]Reaction `json:"verdicts,omitempty"`
-	Related  []Related           `json:"related,omitempty"`
-	Fixes    []Fix               `json:"fixes,omitempty"`
+	// Consequence is what the finding costs the consumers that decide its
+	// level (file refused, entry dropped, field dropped, …); the level
+	// follows from it (Consequence.Level). Empty for levels ahpls sets itself.
+	Consequence Consequence `json:"consequence,omitempty"`
+	// Lost names the fields a FieldDropped finding loses; the level asks
+	// whether the deciding consumer uses any of them (UsedFields).
+	Lost    []string  `json:"lost,omitempty"`
+	Related []Related `json:"related,omitempty"`
+	Fixes   []Fix     `json:"fixes,omitempty"`
 }
 
 // RuleHref is the documentation anchor for a rule id, used as

@@ -59,16 +59,27 @@ func (t Target) DisplayName() string {
 type Reaction string
 
 const (
-	Skip    Reaction = "skip"   // silently not loaded
-	Reject  Reaction = "rej"    // loud failure
-	Lose    Reaction = "lose"   // loads, something silently dropped
-	Warn    Reaction = "warn"   // loads, the consumer warns
-	Ignore  Reaction = "ign"    // unsupported field ignored
-	Spec    Reaction = "spec"   // only spec text forbids it
-	Should  Reaction = "should" // spec recommendation
-	OK      Reaction = "ok"     // accepted
-	Unknown Reaction = "?"
+	Skip         Reaction = "skip"     // the file is silently not loaded
+	Reject       Reaction = "rej"      // loud failure: the file or plugin does not load
+	NoHeader     Reaction = "noheader" // loads with its whole header dropped (empty metadata)
+	Drop         Reaction = "drop"     // loads, one entry of it is dropped (never runs)
+	Lose         Reaction = "lose"     // loads, fields silently dropped, cut or changed
+	Warn         Reaction = "warn"     // loads, the consumer warns
+	Ignore       Reaction = "ign"      // unsupported field ignored
+	ShadowedBy   Reaction = "shadowed" // another file of the same name wins
+	Wins         Reaction = "wins"     // this file wins over another of the same name
+	Undiscovered Reaction = "undiscovered"
+	LinkedOnly   Reaction = "linked" // not discovered, read through a link of another file
+	Spec         Reaction = "spec"   // only spec text forbids it
+	Should       Reaction = "should" // spec recommendation
+	OK           Reaction = "ok"     // accepted
+	Unknown      Reaction = "?"
 )
+
+func splitGuess(r Reaction) (Reaction, bool) {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	return Reaction(base), guessed
+}
 
 // Unverified marks r as a guess ("rej" → "rej?").
 func (r Reaction) Unverified() Reaction {
@@ -78,27 +89,24 @@ func (r Reaction) Unverified() Reaction {
 	return r + "?"
 }
 
-// Severity maps a reaction to a diagnostic severity; report is false for
-// reactions that deserve no diagnostic. Unverified reactions cap at Warning
-// and an unknown one at Info: never an Error on a guess.
-func (r Reaction) Severity() (s Severity, report bool) {
+// Severity maps a reaction to a diagnostic severity when the consumer uses
+// what is lost; report is false for reactions that deserve no diagnostic.
+func (r Reaction) Severity() (s Severity, report bool) { return r.Level(true) }
+
+// Level maps a reaction to a severity through its consequence
+// (Consequence.Level); used says whether the consumer uses what the finding
+// loses. Unverified reactions cap at Warning and an unknown one is Info:
+// never an Error on a guess.
+func (r Reaction) Level(used bool) (s Severity, report bool) {
 	if r == Unknown {
 		return SeverityInfo, true
 	}
-	base, guessed := strings.CutSuffix(string(r), "?")
-	switch Reaction(base) {
-	case Skip, Reject:
-		s = SeverityError
-	case Lose, Warn:
-		s = SeverityWarning
-	case Ignore, Should:
-		s = SeverityHint
-	case Spec:
-		s = SeverityInfo
-	default:
+	c, ok := r.Consequence()
+	if !ok {
 		return 0, false
 	}
-	if guessed && s < SeverityWarning {
+	s = c.Level(used)
+	if _, guessed := splitGuess(r); guessed && s < SeverityWarning {
 		s = SeverityWarning
 	}
 	return s, true
@@ -128,12 +136,18 @@ func (v Verdicts) With(more Verdicts) Verdicts {
 // one wins), the targets that drove it (most severe first, then by
 // documentation order) and whether anything is to be reported at all.
 func (v Verdicts) Decide(effective []Target) (sev Severity, by []Target, report bool) {
+	return v.DecideUsing(effective, nil)
+}
+
+// DecideUsing is Decide where used(t) says whether consumer t uses what the
+// finding loses (nil: every consumer does).
+func (v Verdicts) DecideUsing(effective []Target, used func(Target) bool) (sev Severity, by []Target, report bool) {
 	for _, t := range effective {
 		r, ok := v[t]
 		if !ok {
 			continue
 		}
-		s, rep := r.Severity()
+		s, rep := r.Level(used == nil || used(t))
 		if !rep {
 			continue
 		}
