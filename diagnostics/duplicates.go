@@ -28,6 +28,8 @@ var skillNameDuplicate = &Rule{
 	Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
 	Kinds:    "skill",
 	Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+
+	NameClash: true,
 }
 
 var ccagentDuplicate = &Rule{
@@ -40,6 +42,7 @@ var ccagentDuplicate = &Rule{
 	Evidence: []Evidence{
 		{"CC", "SHADOWED?", "claude-code 2.1.332 merges agent lists into a Map with one set per agentType, so the last agent of a name wins; that the listing of one folder is in path order is not verified"},
 	},
+	NameClash: true,
 }
 
 // WorkspaceLister is an optional extension of WorkspaceFS for rules that
@@ -302,8 +305,11 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 	// Claude Code keeps the last agent of a name (a Map set per agentType
 	// over its listing); the listing is taken as path order.
 	last := m.f.Path
-	for _, o := range others {
-		last = max(last, o.Path)
+	for i, o := range others {
+		if o.Path > last {
+			last = o.Path
+			others[0], others[i] = others[i], others[0] // the winner is the first related place
+		}
 	}
 	react := model.ShadowedBy.Unverified()
 	msg := "{T} load{s} only one subagent named " + q(name) + ": '" + last + "' (the last in path order) shadows this one."

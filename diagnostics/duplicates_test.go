@@ -158,9 +158,9 @@ func TestClaudeAgentDuplicate(t *testing.T) {
 	for _, r := range dup.Related {
 		paths = append(paths, r.Path)
 	}
-	assert.Equal(t, []string{".claude/agents/deep/second.md", ".claude/agents/retry.md"}, paths,
+	assert.Equal(t, []string{".claude/agents/retry.md", ".claude/agents/deep/second.md"}, paths,
 		"nested folders and headers that need Claude Code's retry count; README.md and the plugin's agents do not")
-	assert.Equal(t, sp(b, "twin"), dup.Related[0].Span)
+	assert.Equal(t, sp(b, "twin"), dup.Related[1].Span)
 	fx, ok := preferred(dup)
 	require.True(t, ok)
 	assert.Equal(t, "---\nname: first\ndescription: A.\n---\n", applyFix(a, fx))

@@ -84,44 +84,28 @@ func (r Reaction) Consequence() (c Consequence, ok bool) {
 	return "", false
 }
 
-// UsedFields is, per consumer and file kind, the header fields the consumer
-// acts on, with where that is seen. A consumer or kind without an entry is
-// taken to use every field (a loss is then a Warning, never an Info on a
-// guess). Kept in one table so that it can move into the consumer's value.
-var UsedFields = map[Target]map[Kind]FieldUse{
-	TargetClaudeCode: {
-		KindSkill:   ccSkillFields,
-		KindCommand: ccSkillFields,
-	},
-}
-
-// FieldUse is one consumer's used fields of one kind and the evidence.
-type FieldUse struct {
-	Fields   []string
-	Evidence string
-}
-
 // ccSkillFields: Claude Code 2.1.332's skill and command frontmatter schema
 // describes these fields and its loader reads them; `license` is marked
 // "@internal", `metadata` "Free-form map for the skill author's own use …
 // Preserved on the loaded skill", `compatibility` is only in its known-key
 // list: none of the three changes what Claude Code does.
-var ccSkillFields = FieldUse{
-	Fields: []string{"name", "description", "model", "allowed-tools", "disallowed-tools", "disallowedTools",
-		"argument-hint", "arguments", "disable-model-invocation", "user-invocable", "effort", "shell",
-		"when_to_use", "when-to-use", "paths", "hooks", "context", "agent", "background", "fallback"},
-	Evidence: "claude-code 2.1.332 skill frontmatter schema (the zod object with when_to_use, paths, hooks, context, agent …): license \"@internal\", metadata \"Preserved on the loaded skill\"",
-}
+var ccSkillFields = []string{"name", "description", "model", "allowed-tools", "disallowed-tools", "disallowedTools",
+	"argument-hint", "arguments", "disable-model-invocation", "user-invocable", "effort", "shell",
+	"when_to_use", "when-to-use", "paths", "hooks", "context", "agent", "background", "fallback"}
+
+const ccSkillFieldsEvidence = "claude-code 2.1.332's skill frontmatter schema (the object with when_to_use, paths, hooks, context, agent …) and its skill loader; license is \"@internal\", metadata \"Preserved on the loaded skill\", compatibility only a known key"
 
 // Uses reports whether consumer t acts on any of fields in a file of kind
-// k; with no fields named (or no list for t and k) it does.
+// k (ConsumerSpec.Fields); with no fields named, or no list for t and k,
+// it does.
 func Uses(t Target, k Kind, fields []string) bool {
-	u, ok := UsedFields[t][k]
+	c, _ := t.Spec()
+	used, ok := c.Fields[k]
 	if !ok || len(fields) == 0 {
 		return true
 	}
 	for _, f := range fields {
-		if slices.Contains(u.Fields, f) {
+		if slices.Contains(used, f) {
 			return true
 		}
 	}

@@ -167,7 +167,8 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 			continue
 		}
 		switch r {
-		case model.Skip, model.Reject:
+		case model.Skip, model.Reject, model.Drop, model.ShadowedBy, model.ShadowedBy.Unverified():
+			// Drop: the item is the entry the consumer drops (a server, a hook).
 			if it.Status != Loads {
 				continue
 			}
@@ -178,9 +179,9 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 				continue
 			}
 			it.Status, it.Rule, it.Reason = Fails, d.Rule, d.Message
-		case model.Lose, model.Warn:
+		case model.Lose, model.Warn, model.NoHeader:
 			it.Notes = append(it.Notes, d.Rule+": "+d.Message)
-		case model.Skip.Unverified(), model.Reject.Unverified():
+		case model.Skip.Unverified(), model.Reject.Unverified(), model.Drop.Unverified():
 			// No evidence that the consumer refuses it: say so, but do
 			// not claim it fails (COMMON: evidence or silence).
 			it.Notes = append(it.Notes, "unverified: "+d.Rule+": "+d.Message)
@@ -188,22 +189,16 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 	}
 }
 
-// isClash names the rules that report a name another item already took.
+// isClash reports a rule about a name another item already took.
 func isClash(rule string) bool {
-	switch rule {
-	case "skill/name-duplicate", "ccagent/duplicate", "mcp/duplicate":
-		return true
-	}
-	return false
+	r, ok := diagnostics.LookupRule(rule)
+	return ok && r.NameClash
 }
 
-// fileLevel names the rules about a whole JSON file (not one entry).
+// fileLevel reports a rule about a whole file (not one entry).
 func fileLevel(rule string) bool {
-	switch rule {
-	case "json/syntax", "hooks/shape", "mcp/wrapper", "file/too-large", "file/encoding", "file/unreadable", "hooks/version":
-		return true
-	}
-	return false
+	r, ok := diagnostics.LookupRule(rule)
+	return ok && r.WholeFile
 }
 
 // fileNotes are the unverified refusals of a whole file, for each of its

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -169,13 +170,12 @@ func makeExample(rel string, kind model.Kind, text []byte, d model.Diagnostic) d
 		}
 		b.WriteString(l + "\n")
 	}
-	lang := "markdown"
+	spec, _ := kind.Spec()
+	lang := spec.Lang
 	switch {
-	case kind == model.KindSetupSteps:
-		lang = "yaml"
-	case !kind.Markdown():
-		lang = "json"
-	case diagnostics.InHeader(text, d.Span.Start):
+	case lang == "":
+		lang = "text"
+	case spec.Markdown() && diagnostics.InHeader(text, d.Span.Start):
 		lang = "yaml"
 	}
 	return docExample{path: rel, lang: lang, code: b.String(), line: r.Start.Line + 1, col: r.Start.Character + 1, sev: d.Severity, message: d.Message}
@@ -198,16 +198,19 @@ func githubAnchor(heading string) string {
 
 const hrefPrefix = "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#"
 
-var kindTitles = []struct{ prefix, title string }{
-	{"file", "Every file"}, {"internal", "Every file"}, {"fm", "Frontmatter"}, {"yaml", "Frontmatter YAML"},
-	{"json", "JSON files"}, {"md", "Markdown links"}, {"field", "Shared frontmatter fields"}, {"skill", "Skills (SKILL.md)"},
-	{"agent", "VS Code agents (*.agent.md)"}, {"ccagent", "Claude subagents"}, {"prompt", "Prompts"}, {"cmd", "Claude commands"},
-	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
-	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
-	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
-	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
-	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
-	{"style", "Claude output styles"}, {"setup", "Copilot setup steps (copilot-setup-steps.yml)"},
+// sections orders docs/rules.md by rule-id prefix. A kind's section is
+// titled by its model.KindSpec; groupTitles titles the prefixes that are no
+// kind. A kind missing here gets its section after these.
+var sections = []string{"file", "internal", "fm", "yaml", "json", "md", "field",
+	"skill", "agent", "ccagent", "prompt", "cmd", "instr", "rule", "memory",
+	"plugin", "market", "settings", "hooks", "token", "mcp", "tools", "config",
+	"suppress", "tool", "body", "security", "style", "setup"}
+
+var groupTitles = map[string]string{
+	"file": "Every file", "internal": "Every file", "fm": "Frontmatter", "yaml": "Frontmatter YAML",
+	"json": "JSON files", "md": "Markdown links", "field": "Shared frontmatter fields",
+	"token": "Plugin-root tokens", "suppress": "Suppression comments", "tool": "Tool names",
+	"body": "Empty files", "security": "Security (severities ahpls sets, [I])",
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -230,17 +233,24 @@ func generate(root string) ([]byte, error) {
 	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
-	for _, kt := range kindTitles {
-		rs := byPrefix[kt.prefix]
+	order := slices.Clone(sections)
+	for _, k := range model.Kinds {
+		if !slices.Contains(order, string(k.Kind)) {
+			order = append(order, string(k.Kind))
+		}
+	}
+	for _, prefix := range order {
+		rs := byPrefix[prefix]
 		if len(rs) == 0 {
 			continue
 		}
-		if !titled[kt.title] { // internal/ shares "Every file" with file/
-			titled[kt.title] = true
-			fmt.Fprintf(&b, "\n## %s\n", kt.title)
+		title := kindTitleOf(prefix)
+		if !titled[title] { // internal/ shares "Every file" with file/
+			titled[title] = true
+			fmt.Fprintf(&b, "\n## %s\n", title)
 		}
 		writeRules(&b, rs, examples, fence)
-		delete(byPrefix, kt.prefix)
+		delete(byPrefix, prefix)
 	}
 	// Prefixes without a title: rules of a checker registered from
 	// another package.
@@ -297,16 +307,14 @@ func writeReactions(b *bytes.Buffer) {
 		fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", x.code, x.does, c, level)
 	}
 	b.WriteString("| ok | accepts it | – | – |\n\nFields each consumer uses (a loss of any other field is Info):\n\n")
-	for _, t := range model.AllTargets {
-		byKind := model.UsedFields[t]
+	for _, c := range model.Consumers {
 		var kinds []string
-		for k := range byKind {
+		for k := range c.Fields {
 			kinds = append(kinds, string(k))
 		}
 		sort.Strings(kinds)
 		for _, k := range kinds {
-			u := byKind[model.Kind(k)]
-			fmt.Fprintf(b, "- %s, %s: `%s` (evidence: %s).\n", t.DisplayName(), k, strings.Join(u.Fields, "`, `"), u.Evidence)
+			fmt.Fprintf(b, "- %s, %s: `%s` (evidence: %s).\n", c.Name, k, strings.Join(c.Fields[model.Kind(k)], "`, `"), c.FieldsEvidence[model.Kind(k)])
 		}
 	}
 }
@@ -401,13 +409,13 @@ func withTargets(o diagnostics.Options, ts []model.Target) diagnostics.Options {
 	return o
 }
 
+// kindTitleOf is the section title of a rule-id prefix: its kind's, or
+// its group's.
 func kindTitleOf(prefix string) string {
-	for _, kt := range kindTitles {
-		if kt.prefix == prefix {
-			return kt.title
-		}
+	if spec, ok := model.Kind(prefix).Spec(); ok {
+		return spec.Title
 	}
-	return ""
+	return groupTitles[prefix]
 }
 
 func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docExample, fence string) {
