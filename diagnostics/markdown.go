@@ -131,7 +131,10 @@ var yamlDuplicateKey = &Rule{
 	FixWhy:   "deletes a value",
 	Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
 	Kinds:    mdHeaderKinds,
-	Severity: "V REJ · CC ? · AS SPEC.",
+	Severity: "V REJ · CC ok · AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "ok", "`claude plugin validate` 2.1.332 on a skill whose header repeats `description`: success true, no warning"},
+	},
 }
 
 var yamlVscodeSubset = &Rule{
@@ -440,12 +443,20 @@ func (m *mdFile) checkHeader() bool {
 // Code's reader ("YAML Parse error: Unexpected character", 2.1.332) fails
 // the whole header there, where go-yaml, PyYAML and VS Code read on.
 func (m *mdFile) ccFlowIndent(body []byte, base int) {
-	at, ok := flowContinuationAtColumn0(body)
+	if i := bytes.Index(body, []byte("---")); i >= 0 {
+		body = body[:i] // Claude Code reads only the part before an inner '---'
+	}
+	open, at, ok := flowContinuationAtColumn0(body)
 	if !ok {
 		return
 	}
-	end := at + bytes.IndexByte(append(body[at:], '\n'), '\n')
-	m.report(yamlSyntax, model.Span{Start: base + at, End: base + end},
+	end := len(body)
+	if i := bytes.IndexByte(body[at:], '\n'); i >= 0 {
+		end = at + i
+	}
+	// The finding starts where the quoted value opens, so that a comment
+	// line above it (a suppression) stays outside the value.
+	m.report(yamlSyntax, model.Span{Start: base + open, End: base + end},
 		model.Verdicts{model.TargetClaudeCode: m.ccNoHeader()},
 		"{T} cannot read this header: this line continues a quoted value at column 1, and its YAML reader needs continuation lines indented.",
 		model.Fix{Title: "Indent the line", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: base + at, End: base + at}, NewText: "  "}}})
@@ -454,7 +465,7 @@ func (m *mdFile) ccFlowIndent(body []byte, base int) {
 // flowContinuationAtColumn0 finds the first line inside a quoted scalar
 // that spans lines and that starts with neither a space nor a tab; empty
 // lines are folded and do not count.
-func flowContinuationAtColumn0(body []byte) (int, bool) {
+func flowContinuationAtColumn0(body []byte) (open, at int, ok bool) {
 	var quote byte // the open quote, 0 outside one
 	block := -1    // the indentation of a key whose value is a block scalar, -1 outside one
 	for off := 0; off < len(body); {
@@ -481,7 +492,7 @@ func flowContinuationAtColumn0(body []byte) (int, bool) {
 		}
 		if quote != 0 {
 			if len(line) > 0 && line[0] != ' ' && line[0] != '\t' {
-				return off, true
+				return open, off, true
 			}
 		} else {
 			i = quotedValueStart(line)
@@ -490,12 +501,13 @@ func flowContinuationAtColumn0(body []byte) (int, bool) {
 				continue
 			}
 			quote = line[i]
+			open = off
 			i++
 		}
 		quote = scanQuoted(line[i:], quote)
 		off = end + 1
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 // blockScalarHead reports a line whose value starts a block scalar
@@ -599,7 +611,11 @@ func (m *mdFile) tryRetry(body []byte, base int, perr *yerr) *ydoc {
 			return doc
 		}
 	}
-	m.syntax(perr, m.ccNoHeader())
+	cc := m.ccNoHeader()
+	if i := bytes.Index(body, []byte("---")); i >= 0 && base+i <= perr.span.Start {
+		cc = model.OK // Claude Code reads only the part before an inner '---' (fm/inline-dashes says what it loses)
+	}
+	m.syntax(perr, cc)
 	return nil
 }
 
@@ -793,7 +809,7 @@ func (m *mdFile) collect() {
 		second := m.doc.keySpan(d.second)
 		first := m.doc.keySpan(d.first)
 		fix := model.Fix{Title: "Delete the repeated '" + d.second.Value + "'", Preferred: true, Edits: []model.Edit{{Span: m.entryLines(d.parent, d.index)}}}
-		if m.report(yamlDuplicateKey, second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetAgentSkills: model.Spec}),
+		if m.report(yamlDuplicateKey, second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetAgentSkills: model.Spec}),
 			"{T} reject{s} this header: key "+q(d.second.Value)+" appears twice.||{T} forbid{s} repeated keys: "+q(d.second.Value)+" appears twice.", fix) {
 			last := &m.r.diags[len(m.r.diags)-1]
 			last.Related = append(last.Related, model.Related{Span: first, Message: "first " + q(d.first.Value) + " is here"})

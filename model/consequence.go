@@ -22,6 +22,7 @@ const (
 	Referenced    Consequence = "referenced"     // not discovered on its own, but read through another file's link
 	SpecOnly      Consequence = "spec-only"      // only a specification forbids it
 	Advice        Consequence = "advice"         // a recommendation
+	Unverifiable  Consequence = "unknown"        // the consumer's reaction is not known
 )
 
 // Level is the severity of a consequence for one consumer; used says
@@ -39,7 +40,7 @@ func (c Consequence) Level(used bool) Severity {
 			return SeverityWarning
 		}
 		return SeverityInfo
-	case Shadows, Referenced, SpecOnly:
+	case Shadows, Referenced, SpecOnly, Unverifiable:
 		return SeverityInfo
 	case FieldUnused, Advice:
 		return SeverityHint
@@ -49,11 +50,14 @@ func (c Consequence) Level(used bool) Severity {
 
 // Consequences lists every consequence in policy order (docs, tests).
 var Consequences = []Consequence{FileRefused, HeaderDropped, EntryDropped, FieldDropped, FieldUnused,
-	Warned, Shadowed, Shadows, NotDiscovered, Referenced, SpecOnly, Advice}
+	Warned, Shadowed, Shadows, NotDiscovered, Referenced, SpecOnly, Advice, Unverifiable}
 
 // Consequence is what reaction r means for the file; ok is false for
 // reactions that deserve no finding (ok, unknown).
 func (r Reaction) Consequence() (c Consequence, ok bool) {
+	if r == Unknown {
+		return Unverifiable, true
+	}
 	base, _ := splitGuess(r)
 	switch base {
 	case Skip, Reject:
