@@ -27,7 +27,7 @@ var skillNameDuplicate = &Rule{
 	ID:       "skill/name-duplicate",
 	Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
 	Kinds:    "skill",
-	Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+	Severity: "Same folder (VS Code ignores case): V SHADOWED · CL SHADOWED · CC ok; same `name` in another folder: VH SHADOWED · CL SHADOWED?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`), and only the skill that loses is reported; an identical copy: Hint [I].",
 
 	NameClash: true,
 }
@@ -161,7 +161,18 @@ func (m *mdFile) skillClash(rel string, b []byte, v model.Verdicts, msg string) 
 			Message: "This skill is an exact copy of '" + rel + "'; agents that read both folders load that one."})
 		return
 	}
-	if m.report(skillNameDuplicate, span, v, msg) {
+	// The skill loses to the one read first: it is shadowed, not refused.
+	shadowed := make(model.Verdicts, len(v))
+	for t, r := range v {
+		switch r {
+		case model.Skip:
+			r = model.ShadowedBy
+		case model.Skip.Unverified():
+			r = model.ShadowedBy.Unverified()
+		}
+		shadowed[t] = r
+	}
+	if m.report(skillNameDuplicate, span, shadowed, msg) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, winner)
 	}

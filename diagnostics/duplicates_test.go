@@ -59,7 +59,7 @@ func TestSkillNameDuplicate(t *testing.T) {
 	ds := checkIn(t, root, ".claude/skills/deploy/SKILL.md", d)
 	dup := find(ds, "skill/name-duplicate")
 	require.NotNil(t, dup, "%v", rulesOf(ds))
-	assert.Equal(t, model.SeverityError, dup.Severity, "VS Code skips the later skill")
+	assert.Equal(t, model.SeverityWarning, dup.Severity, "VS Code loads the earlier skill: the later one is shadowed")
 	assert.Equal(t, sp(other, "deploy"), dup.Span, "the name value")
 	assert.Equal(t, "The VS Code agent host skips this skill: '.github/skills/deploy' defines skill 'deploy' first.", dup.Message)
 	require.Len(t, dup.Related, 1)
@@ -104,7 +104,7 @@ func TestSkillNameDuplicateAcrossFolders(t *testing.T) {
 
 	dup := find(checkIn(t, root, ".claude/skills/deploy/SKILL.md", d), "skill/name-duplicate")
 	require.NotNil(t, dup)
-	assert.Equal(t, model.SeverityError, dup.Severity)
+	assert.Equal(t, model.SeverityWarning, dup.Severity)
 	assert.Equal(t, "The VS Code agent host skips this skill: '.github/skills/deploy-app' defines a skill named 'deploy' first.", dup.Message)
 	assert.Equal(t, ".github/skills/deploy-app/SKILL.md", dup.Related[0].Path)
 	assert.Nil(t, find(checkIn(t, root, ".claude/skills/deploy/SKILL.md", d, model.TargetVSCode), "skill/name-duplicate"),

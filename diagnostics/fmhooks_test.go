@@ -34,7 +34,7 @@ func TestFrontmatterHooks(t *testing.T) {
 		{"matcher ignored", agent, "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n---\n", nil, "hooks/matcher-ignored", "Bash", model.SeverityWarning},
 		{"flat in a skill", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - type: command\n      command: x\n---\n", nil, "hooks/flat-for-claude", "type: command", model.SeverityError},
 		{"http without url", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: http\n---\n", nil, "hooks/command", "type: http", model.SeverityError},
-		{"bad timeout", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: x\n          timeout: soon\n---\n", nil, "hooks/field-type", "soon", model.SeverityError},
+		{"bad timeout", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: x\n          timeout: soon\n---\n", nil, "hooks/field-type", "soon", model.SeverityWarning},
 		{"after the Claude Code retry", ".claude/agents/a.md", "---\nname: a\ndescription: Use: this\nhooks:\n  Stopp:\n    - hooks:\n        - type: command\n          command: x\n---\n", nil, "hooks/event", "Stopp", model.SeverityWarning},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -141,9 +141,9 @@ var hooksFieldType = &Rule{
 	FixWhy:   "writes the quoted number as a number with the same value",
 	Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
 	Kinds:    "hooks, settings",
-	Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+	Severity: "V LOSE (default used) · CC DROP (the hook is dropped, the file loads) · CL ?.",
 	Evidence: []Evidence{
-		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
+		{"CC", "DROP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
 	},
 }
 
@@ -778,7 +778,7 @@ func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
 
 func (w *hooksWalk) handlerFields(h *JSONValue) {
 	c := w.c
-	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip, model.TargetCopilotCLI: model.Unknown})
+	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Drop, model.TargetCopilotCLI: model.Unknown})
 	for _, m := range h.Members {
 		val := m.Value
 		switch m.Key {
