@@ -195,3 +195,15 @@ func TestFlowContinuationAtColumn0(t *testing.T) {
 		assert.Equal(t, c.at, at, "%q", c.body)
 	}
 }
+
+func FuzzFlowContinuationAtColumn0(f *testing.F) {
+	f.Add("description: \"first line\n比较 second\"\n")
+	f.Add("description: |\n  note: \"open\n  more\nname: x\n")
+	f.Add("- 'a''\nb'\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		open, at, ok := flowContinuationAtColumn0([]byte(body))
+		if ok && (open < 0 || open >= at || at >= len(body) || body[at-1] != '\n') {
+			t.Fatalf("open %d, at %d in %q", open, at, body)
+		}
+	})
+}
