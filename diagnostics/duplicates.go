@@ -38,9 +38,9 @@ var ccagentDuplicate = &Rule{
 	FixWhy:   "renames an agent",
 	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
 	Kinds:    "ccagent",
-	Severity: "CC SHADOWED? on the file that loses, WINS? on the one that loads (the last in path order); both files are reported.",
+	Severity: "CC SHADOWED on the file that loses, WINS on the one that loads (the last in path order); both files are reported.",
 	Evidence: []Evidence{
-		{"CC", "SHADOWED?", "claude-code 2.1.332 merges agent lists into a Map with one set per agentType, so the last agent of a name wins; that the listing of one folder is in path order is not verified"},
+		{"CC", "SHADOWED", "claude-code 2.1.332: loadMarkdownFilesFromDir sorts ripgrep's list of the folder's *.md files (toSorted), and the agent lists are merged into a Map with one set per agentType, so the last file of a name in path order wins"},
 	},
 	NameClash: true,
 }
@@ -313,8 +313,8 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 	if newName == name || !validSkillName(newName) {
 		newName = name + "-2"
 	}
-	// Claude Code keeps the last agent of a name (a Map set per agentType
-	// over its listing); the listing is taken as path order.
+	// Claude Code keeps the last agent of a name: its loader sorts the
+	// folder's file list by path and sets a Map per agentType over it.
 	last := m.f.Path
 	for i, o := range others {
 		if o.Path > last {
@@ -322,10 +322,10 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 			others[0], others[i] = others[i], others[0] // the winner is the first related place
 		}
 	}
-	react := model.ShadowedBy.Unverified()
+	react := model.ShadowedBy
 	msg := "{T} load{s} only one subagent named " + q(name) + ": '" + last + "' (the last in path order) shadows this one."
 	if last == m.f.Path {
-		react = model.Wins.Unverified()
+		react = model.Wins
 		msg = "{T} load{s} this subagent and not the other one named " + q(name) + " ('" + others[0].Path + "', earlier in path order)."
 	}
 	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: react}, msg,
