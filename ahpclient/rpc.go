@@ -491,7 +491,8 @@ func (c *rpcConn) Close(code websocket.StatusCode, reason string) {
 // answers a call with a size limit.
 const headSize = 256
 
-// readFrame reads one frame whole (within the socket's read limit), except
+// readFrame reads one frame whole (within the socket's read limit) but for
+// the inline tool inputs over MaxToolInput it carries (inputFilter), except
 // an answer to a call with a limit that is longer than it: that one is read
 // past without being kept, its call fails with *TooLargeError, and data is
 // nil. A referenced tool input of 57 MB then costs a small buffer, not 57
@@ -530,11 +531,13 @@ func (c *rpcConn) readFrame(ctx context.Context) (websocket.MessageType, []byte,
 			return typ, nil, nil
 		}
 	}
-	rest, err := io.ReadAll(r)
+	// Any other frame: an inline tool input over MaxToolInput is let go
+	// as it arrives (inputFilter), never read whole and then refused.
+	data, err := readFiltered(head, r)
 	if err != nil {
 		return typ, nil, err
 	}
-	return typ, append(head, rest...), nil
+	return typ, data, nil
 }
 
 // leadingID reads the id of a frame that starts {"jsonrpc":"2.0","id":N

@@ -86,6 +86,19 @@ func TestActionScript(t *testing.T) {
 	assert.NoFileExists(t, marker)
 	assert.Contains(t, stderr, "unknown target")
 
+	// A repository that turns its own security findings off is named in
+	// the step's output, as one annotation per finding even when the
+	// SARIF pass runs too (issue 39).
+	sws := suppressedWorkspace(t)
+	_, stderr, code = runAction(t, sws, "AHPLS_BIN="+bin, "INPUT_FAIL_ON=warning", "INPUT_SARIF="+filepath.Join(tmp, "s.sarif"), "GITHUB_ACTIONS=true", "GITHUB_OUTPUT=")
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, 1, strings.Count(stderr, "::warning file=.claude/skills/inst/SKILL.md,line=10,col=20,title=ahpls%3A security/remote-exec suppressed::"), stderr)
+	assert.Equal(t, 1, strings.Count(stderr, "::warning file=.claude/settings.json,"), stderr)
+	assert.Contains(t, stderr, "ahpls check: security: .ahpls/config.json turns off security/remote-exec")
+	b, err = os.ReadFile(filepath.Join(tmp, "s.sarif"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(b), `"kind": "inSource"`)+strings.Count(string(b), `"kind": "external"`))
+
 	// A bad fail-on is a usage error (2), not a pass.
 	_, _, code = runAction(t, ws, "AHPLS_BIN="+bin, "INPUT_FAIL_ON=sometimes")
 	assert.Equal(t, 2, code)

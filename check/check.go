@@ -61,6 +61,11 @@ type Finding struct {
 	// its rule, its path below the workspace folder and the text of the
 	// line it starts on (trimmed). --baseline matches on it.
 	Fingerprint string `json:"fingerprint"`
+	// Suppressed says what hid the finding (an ahpls-disable comment, an
+	// override of .ahpls/config.json); such findings are counted in
+	// Summary.Suppressed and kept in SARIF as suppressed results, never
+	// printed or failed on unless Config.NoSuppress.
+	Suppressed model.Suppression `json:"-"`
 
 	// fixes are the diagnostic's quick fixes, in byte spans of the text
 	// the rules saw; fixAt are their edits' ranges in that text, worked
@@ -103,6 +108,10 @@ type Config struct {
 	// UnsafeFixes lets Fix apply the fixes of unsafe tier too
 	// (--unsafe-fixes); by default only safe ones are applied.
 	UnsafeFixes bool
+	// NoSuppress reports what ahpls-disable comments and the overrides'
+	// "off" hide as ordinary findings (--no-suppress, for CI that should
+	// not trust the repository under review to quiet itself).
+	NoSuppress bool
 	// keepText keeps the text of each file with fixes on its findings
 	// (Finding.src), which PlanFixes needs; Fix sets it.
 	keepText bool
@@ -114,6 +123,16 @@ type Config struct {
 type Summary struct {
 	Checked map[model.Kind]int `json:"checked"`
 	Skipped []Skipped          `json:"skipped"`
+	// Suppressed counts, by rule, the findings that the repository's own
+	// ahpls-disable comments and .ahpls/config.json overrides hid (none
+	// with Config.NoSuppress).
+	Suppressed map[string]int `json:"suppressed"`
+	// Hidden are those findings, for SARIF (as suppressed results) and the
+	// security notices.
+	Hidden []Finding `json:"-"`
+	// Notices are lines the run must print whatever the format: a
+	// repository's own config turning a security/* rule off.
+	Notices []string `json:"-"`
 }
 
 // Files is how many customization files were checked.
@@ -145,6 +164,16 @@ type tally struct {
 	mu      sync.Mutex
 	checked map[model.Kind]int
 	skipped map[wsfs.SkipReason]*Skipped
+	notices []string
+}
+
+// notice records a line for Summary.Notices once.
+func (t *tally) notice(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !slices.Contains(t.notices, line) {
+		t.notices = append(t.notices, line)
+	}
 }
 
 func newTally() *tally {
@@ -183,7 +212,7 @@ func (t *tally) skip(e wsfs.Entry, why wsfs.SkipReason) {
 func (t *tally) summary() Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := Summary{Checked: maps.Clone(t.checked), Skipped: []Skipped{}}
+	s := Summary{Checked: maps.Clone(t.checked), Skipped: []Skipped{}, Suppressed: map[string]int{}, Notices: slices.Sorted(slices.Values(t.notices))}
 	for _, k := range []wsfs.SkipReason{wsfs.SkipGitIgnored, wsfs.SkipExcluded, wsfs.SkipUnreadable} {
 		if sk := t.skipped[k]; sk != nil {
 			s.Skipped = append(s.Skipped, *sk)
@@ -211,6 +240,7 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 	if _, err := wsfs.NewMatcher(cfg.Exclude); err != nil {
 		return nil, Summary{}, err
 	}
+	cfg.Rules.KeepSuppressed = true
 	t := newTally()
 	var out []Finding
 	for _, p := range paths {
@@ -233,7 +263,47 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 		out = append(out, fs...)
 	}
 	sortFindings(out)
-	return out, t.summary(), nil
+	sum := t.summary()
+	out, sum.Hidden = splitSuppressed(out, cfg.NoSuppress)
+	for _, f := range sum.Hidden {
+		sum.Suppressed[f.Rule]++
+	}
+	return out, sum, nil
+}
+
+// splitSuppressed separates the findings that the repository's own
+// comments and config hid; with noSuppress they stay findings like any
+// other.
+func splitSuppressed(fs []Finding, noSuppress bool) (shown, hidden []Finding) {
+	shown = fs[:0:0]
+	for _, f := range fs {
+		switch {
+		case f.Suppressed == "":
+			shown = append(shown, f)
+		case noSuppress:
+			f.Suppressed = ""
+			shown = append(shown, f)
+		default:
+			hidden = append(hidden, f)
+		}
+	}
+	if len(fs) > 0 && len(hidden) == 0 {
+		return fs, nil // nearly every run: no copy
+	}
+	return shown, hidden
+}
+
+// securityNotices are the lines that say a repository's own config turns a
+// security/* rule off: it cannot quiet those unseen (issue 39).
+func securityNotices(root string, overrides []diagnostics.Override, t *tally) {
+	cfgPath := filepath.Join(root, ".ahpls", "config.json")
+	for _, o := range overrides {
+		for id, sev := range o.Rules {
+			if sev == 0 && strings.HasPrefix(id, "security/") {
+				t.notice(fmt.Sprintf("%s turns off %s for the files its overrides match", cfgPath, id))
+			}
+		}
+	}
 }
 
 // sortFindings orders findings by path, position and rule.
@@ -264,6 +334,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 		return nil, err
 	}
 	cfg.Rules.Overrides = overrides
+	securityNotices(root, overrides, t)
 	r := wsfs.NewRoot(root)
 	layout := newDirLayout(r)
 	dfs := dirFS{r, layout}
@@ -471,6 +542,7 @@ func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
 	opts := cfg.Rules
 	if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 		opts.Overrides = folder.Overrides // the folder's .ahpls/config.json, as in a folder walk
+		securityNotices(root, folder.Overrides, t)
 	}
 	out := findings(p, rel, text, cfg.keepText, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
 	for i := range out {
@@ -518,7 +590,7 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 			Severity: d.Severity, Level: d.Severity.String(),
 			Rule: d.Rule, Message: d.Message, Href: sharedHref(d.Rule), Verdicts: sharedVerdicts(d.Verdicts),
 			Consequence: d.Consequence, Lost: d.Lost,
-			fixes: d.Fixes,
+			fixes: d.Fixes, Suppressed: d.Suppressed,
 		}
 		if len(d.Fixes) > 0 {
 			f.fixAt = make([][]editAt, len(d.Fixes))

@@ -169,7 +169,7 @@ func TestJSONFormat(t *testing.T) {
 	root := t.TempDir()
 	var out, errb bytes.Buffer
 	Main([]string{"--format", "json", root}, &out, &errb, "test", diagnostics.Options{})
-	assert.JSONEq(t, `{"version": 1, "findings": [], "files": 0, "checked": {}, "skipped": []}`, out.String(), "no findings is [] not null")
+	assert.JSONEq(t, `{"version": 1, "findings": [], "files": 0, "checked": {}, "skipped": [], "suppressed": {}}`, out.String(), "no findings is [] not null")
 
 	write(t, root, ".github/skills/demo/SKILL.md", "---\nname: demo\x00\n---\n")
 	out.Reset()

@@ -33,24 +33,16 @@ type FileFix struct {
 	Fixed []Finding
 }
 
-// tierOf is a rule's fix tier (none for an unknown rule).
-func tierOf(rule string) diagnostics.FixTier {
-	r, ok := diagnostics.LookupRule(rule)
-	if !ok {
-		return diagnostics.FixNone
-	}
-	return r.Fix
-}
-
 // chosenFix is the fix --fix applies for a finding, the one the server's
 // "Fix all" would take (the preferred one, or the only one), if its rule's
 // tier is safe (or unsafe, when unsafe is set) and every edit stays in the
-// diagnosed file.
+// diagnosed file. A fix the fix guard demoted counts as unsafe.
 func chosenFix(f Finding, unsafe bool) *model.Fix {
-	if len(f.fixes) == 0 || !tierOf(f.Rule).Applies(unsafe) {
+	fx := preferredFix(f)
+	if fx == nil || !diagnostics.FixTierOf(f.Rule, fx).Applies(unsafe) {
 		return nil
 	}
-	return preferredFix(f)
+	return fx
 }
 
 // preferredFix is the preferred fix of f, or its only one, when its edits
@@ -196,7 +188,7 @@ func Fix(paths []string, cfg Config, write bool) (FixResult, error) {
 			}
 			continue
 		}
-		found = recheckInMemory(found, plans, cfg.Rules)
+		found = recheckInMemory(found, plans, cfg)
 	}
 }
 
@@ -233,7 +225,9 @@ func withoutFixes(found []Finding, skip map[string]bool) []Finding {
 // recheckInMemory replaces the findings of each planned file with those of
 // its new text. A file whose workspace folder cannot be recovered from its
 // path keeps its unfixed findings and is not planned again.
-func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options) []Finding {
+func recheckInMemory(found []Finding, plans []FileFix, cfg Config) []Finding {
+	opts := cfg.Rules
+	opts.KeepSuppressed = true // as RunSummary, so --no-suppress holds on the re-check
 	redone := map[string][]Finding{}
 	for _, p := range plans {
 		rel := p.Fixed[0].Rel
@@ -249,7 +243,7 @@ func recheckInMemory(found []Finding, plans []FileFix, opts diagnostics.Options)
 		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 			o.Overrides = folder.Overrides // as the folder walk applied them
 		}
-		redone[p.Path] = findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o))
+		redone[p.Path], _ = splitSuppressed(findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o)), cfg.NoSuppress)
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}
@@ -397,9 +391,13 @@ type FixInfo struct {
 	Title string `json:"title"`
 	// Safe: `ahpls check --fix` (and the MCP `fix` tool) applies it.
 	Safe bool `json:"safe"`
-	// Tier is the rule's fix tier ("safe" or "unsafe"); an unsafe fix is
-	// applied by `--fix --unsafe-fixes` when it is the one chosen.
+	// Tier is the fix's tier ("safe" or "unsafe"): the rule's, or unsafe
+	// when the fix guard demoted it; an unsafe fix is applied by `--fix
+	// --unsafe-fixes` when it is the one chosen.
 	Tier string `json:"tier"`
+	// Demoted says why the fix guard could not prove this fix of a safe
+	// rule safe (the file would not parse, or another value would change).
+	Demoted string `json:"demoted,omitempty"`
 	// Chosen: the fix --fix would take for this finding (the preferred or
 	// only one), whatever its tier.
 	Chosen bool       `json:"chosen"`
@@ -424,11 +422,11 @@ func (f Finding) Fixes() []FixInfo {
 		return nil
 	}
 	chosen := preferredFix(f)
-	tier := tierOf(f.Rule)
 	out := make([]FixInfo, 0, len(f.fixes))
 	for i := range f.fixes {
 		fx := &f.fixes[i]
-		info := FixInfo{Title: fx.Title, Safe: fx == chosen && tier == diagnostics.FixSafe, Tier: tier.String(), Chosen: fx == chosen, Edits: []EditInfo{}}
+		tier := diagnostics.FixTierOf(f.Rule, fx)
+		info := FixInfo{Title: fx.Title, Safe: fx == chosen && tier == diagnostics.FixSafe, Tier: tier.String(), Chosen: fx == chosen, Demoted: fx.Demoted, Edits: []EditInfo{}}
 		for j, e := range fx.Edits {
 			ei := EditInfo{Path: e.Path, NewText: e.NewText}
 			if i < len(f.fixAt) && f.fixAt[i][j].ok {

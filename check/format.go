@@ -7,8 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,6 +53,10 @@ type Report struct {
 	// same by kind (a kind checked zero times is absent).
 	Files   int                `json:"files"`
 	Checked map[model.Kind]int `json:"checked"`
+	// Suppressed counts by rule the findings the repository's own
+	// ahpls-disable comments and config overrides hid (--no-suppress
+	// shows them as findings instead).
+	Suppressed map[string]int `json:"suppressed"`
 	// Skipped is what the folder walks left out and why (never silently).
 	Skipped []Skipped `json:"skipped"`
 }
@@ -73,6 +80,10 @@ func WriteJSON(w io.Writer, fs []Finding, sum Summary) error {
 	}
 	if r.Skipped == nil {
 		r.Skipped = []Skipped{}
+	}
+	r.Suppressed = sum.Suppressed
+	if r.Suppressed == nil {
+		r.Suppressed = map[string]int{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -107,8 +118,65 @@ func WriteSummary(w io.Writer, sum Summary) error {
 			line += fmt.Sprintf(", … (%d more)", n-len(sk.Examples))
 		}
 	}
+	if len(sum.Suppressed) > 0 {
+		line += "; " + suppressedPhrase(sum.Suppressed) + " (--no-suppress to show them)"
+	}
 	_, err := fmt.Fprintln(w, line)
 	return err
+}
+
+// suppressedPhrase is "suppressed 3 finding(s): a/b 2, c/d 1".
+func suppressedPhrase(by map[string]int) string {
+	total := 0
+	var parts []string
+	for _, id := range slices.Sorted(maps.Keys(by)) {
+		total += by[id]
+		parts = append(parts, fmt.Sprintf("%s %d", id, by[id]))
+	}
+	return fmt.Sprintf("suppressed %d finding(s): %s", total, strings.Join(parts, ", "))
+}
+
+// WriteSecurityNotices prints one line for every security/* finding the
+// repository's own files hid and every config entry that turns a security
+// rule off: a change cannot silence those unseen, whatever the format
+// (stderr). Under GitHub Actions each line is a warning workflow command,
+// so it shows as an annotation on the change.
+func WriteSecurityNotices(w io.Writer, sum Summary, actions bool) error {
+	bw := bufio.NewWriter(w)
+	for _, n := range sum.Notices {
+		if actions {
+			fmt.Fprintf(bw, "::warning title=ahpls%%3A a security rule is turned off::%s\n", actionsEscape(n))
+		} else {
+			fmt.Fprintf(bw, "ahpls check: security: %s\n", n)
+		}
+	}
+	for _, f := range sum.Hidden {
+		if !strings.HasPrefix(f.Rule, "security/") {
+			continue
+		}
+		by := "an ahpls-disable comment in the file"
+		if f.Suppressed == model.SuppressedExternal {
+			by = "an override in .ahpls/config.json"
+		}
+		msg := fmt.Sprintf("%s:%d:%d: %s is suppressed by %s (--no-suppress shows it)", f.Path, f.Line, f.Column, f.Rule, by)
+		if actions {
+			fmt.Fprintf(bw, "::warning file=%s,line=%d,col=%d,title=ahpls%%3A %s suppressed::%s\n", actionsProp(filepath.ToSlash(f.Path)), f.Line, f.Column, actionsProp(f.Rule), actionsEscape(msg))
+		} else {
+			fmt.Fprintf(bw, "ahpls check: security: %s\n", msg)
+		}
+	}
+	return bw.Flush()
+}
+
+// actionsEscape escapes a workflow command's message (GitHub's
+// documented %, CR and LF encodings).
+func actionsEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// actionsProp escapes a workflow command's property value (also ':' and ',').
+func actionsProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // SARIF 2.1.0 shapes: only the properties we fill.
@@ -160,6 +228,16 @@ type sarifResult struct {
 	// PartialFingerprints carry Finding.Fingerprint, so code scanning
 	// tracks a finding across line shifts as --baseline does.
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	// Suppressions (§3.27.23) mark a finding the repository's own files
+	// hid: code scanning shows it as dismissed rather than not at all.
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is SARIF §3.35: kind "inSource" (an ahpls-disable
+// comment) or "external" (.ahpls/config.json's overrides).
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification,omitempty"`
 }
 
 // sarifFix is a quick fix as SARIF §3.55: one artifactChange per file (we
@@ -242,7 +320,8 @@ func artifactURI(p string) string {
 }
 
 // WriteSARIF prints a SARIF 2.1.0 log with every registered rule in
-// tool.driver.rules and one result per finding. Columns are UTF-16 code
+// tool.driver.rules and one result per finding (a finding with
+// Suppressed set carries SARIF suppressions). Columns are UTF-16 code
 // units (run.columnKind).
 func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 	rules := []sarifRule{}
@@ -264,7 +343,15 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 		if f.Fingerprint != "" {
 			fps = map[string]string{"ahpls/v1": f.Fingerprint}
 		}
+		var sup []sarifSuppression
+		switch f.Suppressed {
+		case model.SuppressedInSource:
+			sup = []sarifSuppression{{Kind: string(f.Suppressed), Justification: "an ahpls-disable comment in the file"}}
+		case model.SuppressedExternal:
+			sup = []sarifSuppression{{Kind: string(f.Suppressed), Justification: "an override in .ahpls/config.json turns the rule off"}}
+		}
 		results = append(results, sarifResult{
+			Suppressions:        sup,
 			Fixes:               sarifFixes(f),
 			PartialFingerprints: fps,
 			RuleID:              f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
@@ -294,9 +381,10 @@ func WriteSARIF(w io.Writer, fs []Finding, version string) error {
 // say it, but its region would need that file's text.
 func sarifFixes(f Finding) []sarifFix {
 	var out []sarifFix
-	tier, chosen := tierOf(f.Rule).String(), preferredFix(f)
+	chosen := preferredFix(f)
 	for i := range f.fixes {
 		fx := &f.fixes[i]
+		tier := diagnostics.FixTierOf(f.Rule, fx).String()
 		ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}
 		ok := len(fx.Edits) > 0 && f.editsInText(i)
 		for j, e := range fx.Edits {
@@ -374,6 +462,7 @@ type cliFlags struct {
 	noGitIgnore             bool
 	noImplied, fix, diff    bool
 	unsafeFixes             bool
+	noSuppress              bool
 	baseline                string
 	rules                   ruleFlags
 	exclude                 globFlags
@@ -403,7 +492,7 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 			return ioError(stderr, fmt.Errorf("--baseline: %w", err))
 		}
 	}
-	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, UnsafeFixes: fl.unsafeFixes, Warn: func(msg string) {
+	cfg := Config{Rules: ruleOptions(fl, base, stderr), Exclude: fl.exclude, NoGitIgnore: fl.noGitIgnore, UnsafeFixes: fl.unsafeFixes, NoSuppress: fl.noSuppress, Warn: func(msg string) {
 		fmt.Fprintf(stderr, "ahpls check: %s\n", msg)
 	}}
 	if fl.diff {
@@ -426,6 +515,9 @@ func Main(args []string, stdout, stderr io.Writer, version string, base diagnost
 		}
 	}
 	found = applyBaseline(bl, found, stderr)
+	if err := WriteSecurityNotices(stderr, sum, os.Getenv("GITHUB_ACTIONS") == "true"); err != nil {
+		return ioError(stderr, err)
+	}
 	if code := writeFindings(stdout, stderr, fl.format, found, sum, version); code != exitClean {
 		return code
 	}
@@ -455,6 +547,7 @@ func parseArgs(args []string, stderr io.Writer) (fl cliFlags, paths []string, co
 	fs.Var(fl.rules, "rule", "override a rule's level: id=off|error|warning|info|hint (repeatable)")
 	fs.BoolVar(&fl.fix, "fix", false, "apply the safe fixes (fix tier safe in docs/rules.md: the form changes, never the meaning), re-check, and report what remains")
 	fs.BoolVar(&fl.unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe fixes too (deletes, renames, guessed values)")
+	fs.BoolVar(&fl.noSuppress, "no-suppress", false, "report what ahpls-disable comments and .ahpls/config.json overrides hide as findings (for CI reviewing changes to the repository's own config)")
 	fs.StringVar(&fl.baseline, "baseline", "", "report only findings not in this saved `--format json` output (matched by path, rule and fingerprint, so line shifts do not matter); the exit code follows the new ones")
 	fs.StringVar(&fl.explain, "explain", "", "print a rule's documentation with its evidence (`rule-id`) and exit")
 	fs.BoolVar(&fl.diff, "diff", false, "print the changes --fix would make as a unified diff, and change nothing")
@@ -545,6 +638,9 @@ func runDiff(paths []string, cfg Config, threshold model.Severity, bl *Baseline,
 	if err != nil {
 		return ioError(stderr, err)
 	}
+	if err := WriteSecurityNotices(stderr, res.Summary, os.Getenv("GITHUB_ACTIONS") == "true"); err != nil {
+		return ioError(stderr, err)
+	}
 	for _, c := range res.Changes {
 		if err := WriteUnifiedDiff(stdout, c.Path, c.Old, c.New); err != nil {
 			return ioError(stderr, err)
@@ -566,7 +662,7 @@ func writeFindings(stdout, stderr io.Writer, format string, found []Finding, sum
 	case "json":
 		err = WriteJSON(stdout, found, sum)
 	case "sarif":
-		if err = WriteSARIF(stdout, found, version); err == nil {
+		if err = WriteSARIF(stdout, withHidden(found, sum.Hidden), version); err == nil {
 			err = WriteSummary(stderr, sum)
 		}
 	default:
@@ -577,6 +673,17 @@ func writeFindings(stdout, stderr io.Writer, format string, found []Finding, sum
 		return ioError(stderr, err)
 	}
 	return exitClean
+}
+
+// withHidden is found and the suppressed findings, in path order, for
+// SARIF.
+func withHidden(found, hidden []Finding) []Finding {
+	if len(hidden) == 0 {
+		return found
+	}
+	all := append(slices.Clip(found), hidden...)
+	sortFindings(all)
+	return all
 }
 
 // failed is the exit code for what was found: 1 when a finding is at or

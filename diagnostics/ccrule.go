@@ -3,6 +3,7 @@ package diagnostics
 // Claude rules: .claude/rules/**/*.md (customization-formats.md §5.4).
 
 import (
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,7 +17,7 @@ var claudeRuleRules = []*Rule{rulePaths, ruleApplyTo}
 var rulePaths = &Rule{
 	ID:       "rule/paths",
 	Fix:      FixSafe,
-	FixWhy:   "writes the same glob as a one-item list",
+	FixWhy:   "writes the patterns Claude Code reads from the string as a list, so VS Code reads the same ones",
 	Summary:  "'paths' is not a list of glob patterns.",
 	Kinds:    "rule",
 	Severity: "VS WARN (validator Error marker; the file loads without the value) · VH LOSE? (value dropped) · CC ok for a string.",
@@ -60,9 +61,23 @@ func (m *mdFile) ruleRules() {
 				}
 			}
 		case pf.v.Kind == yaml.ScalarNode && pf.v.Tag == "!!str":
+			// The list holds the patterns Claude Code reads from the string
+			// (split at commas outside braces), so VS Code reads the same
+			// ones; each item is quoted as a flow item needs.
+			var fixes []model.Fix
+			if items := splitClaudePaths([]string{pf.v.Value}); len(items) > 0 {
+				flow := make([]string, len(items))
+				for i, it := range items {
+					flow[i] = yamlFlowItem(it)
+				}
+				title := "Write as a one-item list"
+				if len(items) > 1 {
+					title = "Write as a list of its " + strconv.Itoa(len(items)) + " patterns"
+				}
+				fixes = append(fixes, replaceValue(title, pf, "["+strings.Join(flow, ", ")+"]", true))
+			}
 			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.OK}),
-				"{T} ignore{s} 'paths' as a string; write a list (Claude Code accepts both).",
-				replaceValue("Write as a one-item list", pf, "["+yamlScalar(pf.v.Value)+"]", true))
+				"{T} ignore{s} 'paths' as a string; write a list (Claude Code accepts both).", fixes...)
 		default:
 			m.report(rulePaths, pf.valSpan, vsMarked().With(model.Verdicts{model.TargetClaudeCode: model.Unknown}),
 				"{T} ignore{s} 'paths' that is "+nodeWhat(pf.v)+"; write a list of glob patterns.")

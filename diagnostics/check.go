@@ -28,6 +28,11 @@ type Options struct {
 	// Overrides are .ahpls/config.json's "overrides": rule levels by path
 	// glob, applied after Rules (suppress.go).
 	Overrides []Override
+	// KeepSuppressed returns the findings that ahpls-disable comments and
+	// the overrides' "off" hide, marked with Diagnostic.Suppressed, instead
+	// of dropping them (`ahpls check` counts and shows them). A rule turned
+	// off by Rules (the caller's own setting) is still dropped.
+	KeepSuppressed bool
 	// ToolsConfig validates .ahpls/tools.json (package tools' validator,
 	// which this room must not import); nil leaves that file unchecked.
 	ToolsConfig ToolsValidator
@@ -268,8 +273,9 @@ func capitalize(s string) string {
 }
 
 // finish applies rule levels (settings, then the config's overrides),
-// drops what suppression comments hide and reports those that hide
-// nothing, clamps spans to the text and sorts.
+// drops (or, with KeepSuppressed, marks) what suppression comments and
+// overrides hide, reports comments that hide nothing, clamps spans to the
+// text and sorts.
 func (r *reporter) finish() []model.Diagnostic {
 	out := r.diags[:0]
 	n := len(r.file.Text)
@@ -279,19 +285,23 @@ func (r *reporter) finish() []model.Diagnostic {
 	}
 	lineOf := func(off int) int { return bytes.Count(r.file.Text[:off], []byte{'\n'}) }
 	keep := func(d model.Diagnostic) bool {
-		if sev, ok := r.level(d.Rule); ok {
+		if sev, ok, _ := r.level(d.Rule); ok {
 			if sev == 0 {
 				return false
 			}
 			d.Severity = sev
 		}
-		out = append(out, d)
+		out = append(out, r.guardFixes(d))
 		return true
 	}
 	for _, d := range r.diags {
 		d.Span.Start = clamp(d.Span.Start, 0, n)
 		d.Span.End = clamp(d.Span.End, d.Span.Start, n)
-		if sev, ok := r.level(d.Rule); ok && sev == 0 {
+		if sev, ok, byConfig := r.level(d.Rule); ok && sev == 0 {
+			if byConfig && r.opts.KeepSuppressed {
+				d.Suppressed = model.SuppressedExternal
+				out = append(out, d)
+			}
 			continue
 		}
 		hidden := false
@@ -301,8 +311,15 @@ func (r *reporter) finish() []model.Diagnostic {
 				hidden = dir.covers(d.Rule, line) || hidden
 			}
 		}
-		if !hidden {
+		switch {
+		case !hidden:
 			keep(d)
+		case r.opts.KeepSuppressed:
+			if sev, ok, _ := r.level(d.Rule); ok {
+				d.Severity = sev
+			}
+			d.Suppressed = model.SuppressedInSource
+			out = append(out, d)
 		}
 	}
 	for _, dir := range dirs {

@@ -490,7 +490,9 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 		return
 	}
 	var fixes []model.Fix
-	if m.kind == model.KindSkill {
+	// Moving a key some consumer reads (Claude Code's `allowed-tools`,
+	// `model`) under `metadata:` would hide it from that consumer.
+	if m.kind == model.KindSkill && readersOf(m.kind, key) == "" {
 		if fx, ok := m.moveUnderMetadata(f); ok {
 			fixes = append(fixes, fx)
 		}

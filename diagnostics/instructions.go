@@ -17,7 +17,7 @@ var instructionRules = []*Rule{instrApplyTo, instrGlob, instrExcludeAgent}
 var instrApplyTo = &Rule{
 	ID:       "instr/apply-to",
 	Fix:      FixSafe,
-	FixWhy:   "joins the same globs into the one comma-separated string VS Code reads",
+	FixWhy:   "joins the same globs into the one comma-separated string VS Code reads, when no glob holds a comma (VS Code's splitGlobAware keeps commas inside {…} and […], a plain split does not)",
 	Summary:  "'applyTo' is not one comma-separated string.",
 	Kinds:    "instr",
 	Severity: "V LOSE: the file loads but is never attached automatically (VS Code marks it with an Error).",
@@ -70,7 +70,7 @@ func (m *mdFile) instrRules() {
 			}
 			var fixes []model.Fix
 			if allStrings(af.v) {
-				fixes = append(fixes, replaceValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
+				fixes = append(fixes, m.replaceScalarValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
 			}
 			m.report(instrApplyTo, af.valSpan, model.V(model.Lose),
 				"{T} never attach{es} these instructions: 'applyTo' must be one comma-separated string, not a list.", fixes...)

@@ -663,11 +663,29 @@ func (m *mdFile) unquotedSpecial(body []byte, base int, e retryEdit) bool {
 		span.Start = base + e.start + s - 3
 	}
 	v := model.V(vsv).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Spec})
-	quoted := "'" + strings.ReplaceAll(strings.TrimRight(string(value), " \t"), "'", "''") + "'"
-	return m.report(yamlUnquotedSpecial, span, v, msg, model.Fix{
-		Title: "Quote the value", Preferred: true,
-		Edits: []model.Edit{{Span: model.Span{Start: base + e.start, End: base + e.start + len(strings.TrimRight(string(value), " \t"))}, NewText: quoted}},
-	})
+	text := strings.TrimRight(string(value), " \t")
+	fx := model.Fix{Title: "Quote the value", Preferred: true}
+	// `Use when: deploying # note`: Claude Code's retry reads the ' # note'
+	// as text, a YAML reader as a comment. The quotes go round the text
+	// before it and the comment stays one, but that changes what Claude
+	// Code read, so the fix is no longer safe.
+	if c := commentAt(text); c >= 0 {
+		text = strings.TrimRight(text[:c], " \t")
+		fx.Title = "Quote the value before the comment"
+		fx.Demoted = "Claude Code's retry reads the '#…' after the value as text, a YAML reader as a comment"
+	}
+	fx.Edits = []model.Edit{{Span: model.Span{Start: base + e.start, End: base + e.start + len(text)}, NewText: "'" + strings.ReplaceAll(text, "'", "''") + "'"}}
+	return m.report(yamlUnquotedSpecial, span, v, msg, fx)
+}
+
+// commentAt is the offset of a ` #` comment in a plain one-line value, or -1.
+func commentAt(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '#' && (s[i-1] == ' ' || s[i-1] == '\t') {
+			return i - 1
+		}
+	}
+	return -1
 }
 
 func (m *mdFile) tabIndent(base int, e retryEdit) bool {
@@ -1112,6 +1130,21 @@ func yamlScalar(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
+// yamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
+// only when `[s]` reads back as the one item s (a ',' or a '{' would split
+// it or open a mapping), else single-quoted.
+func yamlFlowItem(s string) string {
+	if v := yamlScalar(s); v == s && !strings.ContainsAny(s, ",[]{}#") {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte("k: ["+s+"]"), &n) == nil {
+			if seq := mapValue(n.Content[0], "k"); seq != nil && len(seq.Content) == 1 && seq.Content[0].Tag == "!!str" && seq.Content[0].Value == s {
+				return s
+			}
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
 func mapValue(root *yaml.Node, key string) *yaml.Node {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil
@@ -1144,6 +1177,20 @@ func (m *mdFile) valueText(f *mdField) string { return string(m.text[f.valSpan.S
 // replaceValue is a fix replacing a field's value.
 func replaceValue(title string, f *mdField, newText string, preferred bool) model.Fix {
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.valSpan, NewText: newText}}}
+}
+
+// replaceScalarValue is a fix writing a one-line scalar in place of a
+// field's value; a block collection's value starts on the next line, so the
+// edit starts right after the key's ':' (`key: text`, not `key:` and the
+// text indented below).
+func (m *mdFile) replaceScalarValue(title string, f *mdField, text string, preferred bool) model.Fix {
+	fx := replaceValue(title, f, text, preferred)
+	if f.v.Kind != yaml.ScalarNode && f.v.Style&yaml.FlowStyle == 0 {
+		if c := bytes.IndexByte(m.text[f.keySpan.End:f.valSpan.Start], ':'); c >= 0 {
+			fx.Edits[0] = model.Edit{Span: model.Span{Start: f.keySpan.End + c + 1, End: f.valSpan.End}, NewText: " " + text}
+		}
+	}
+	return fx
 }
 
 var _ = fmt.Sprintf

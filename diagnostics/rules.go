@@ -73,6 +73,19 @@ func (t FixTier) Applies(unsafe bool) bool {
 	return t == FixSafe || unsafe && t == FixUnsafe
 }
 
+// FixTierOf is the tier of one fix of a finding of rule: the rule's tier,
+// but unsafe for a fix the fix guard (fixguard.go) demoted.
+func FixTierOf(rule string, fx *model.Fix) FixTier {
+	r, ok := LookupRule(rule)
+	if !ok {
+		return FixNone
+	}
+	if r.Fix == FixSafe && fx != nil && fx.Demoted != "" {
+		return FixUnsafe
+	}
+	return r.Fix
+}
+
 // Evidence is the source of one consumer reaction a rule claims.
 type Evidence struct {
 	// Consumer is a legend code of docs/rules.md (V, VS, VH, CC, CL, AS, UP, AP).

@@ -172,7 +172,7 @@ var skillMetadata = &Rule{
 var skillAllowedTools = &Rule{
 	ID:       "skill/allowed-tools",
 	Fix:      FixSafe,
-	FixWhy:   "writes the same tools as the one string the consumers read",
+	FixWhy:   "writes the same tools as the one string the consumers read, when Claude Code (2.1.332: split at commas and blanks outside parentheses, each list item too) and the Agent Skills spec (split at blanks) read the same tools from it",
 	Summary:  "'allowed-tools' is not a space-separated string (Claude Code also takes a list).",
 	Kinds:    "skill, cmd",
 	Severity: "not a string or list: CC REJ; a list: AS SPEC.",
@@ -396,8 +396,17 @@ func (m *mdFile) skillName() {
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
 				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||The Agent Skills spec requires the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
-			replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), validSkillName(folder)))
+			nameDirFixes(nf, folder)...)
 	}
+}
+
+// nameDirFixes offers the folder's name as the skill's name only when the
+// name rules accept it: a fix must not trade one finding for a worse one.
+func nameDirFixes(nf *mdField, folder string) []model.Fix {
+	if !validSkillName(folder) {
+		return nil
+	}
+	return []model.Fix{replaceValue("Set the name to '"+folder+"'", nf, yamlScalar(folder), true)}
 }
 
 // reservedIn returns the byte offset of "claude" or "anthropic" in name, or -1.
@@ -591,9 +600,13 @@ func (m *mdFile) skillOther(kind model.Kind) {
 					if c.Kind == yaml.ScalarNode && c.Tag == "!!str" {
 						continue
 					}
-					span := m.doc.span(c)
+					// Inside `{a: 1}` the value is `1`, not `1}`: the
+					// quotes go round the scalar, never the rest of the flow.
+					span := m.doc.spanIn(c, mf.v)
 					var fixes []model.Fix
-					if c.Kind == yaml.ScalarNode {
+					// An empty value (`k:`) has no text to quote: '' would
+					// be a value nobody wrote.
+					if c.Kind == yaml.ScalarNode && !(c.Tag == "!!null" && c.Value == "") {
 						fixes = append(fixes, model.Fix{Title: "Quote the value", Preferred: true, Edits: []model.Edit{{Span: span, NewText: "'" + strings.ReplaceAll(m.srcOf(span), "'", "''") + "'"}}})
 					}
 					m.report(skillMetadata, span, model.Verdicts{model.TargetAgentSkills: model.Spec},
@@ -612,7 +625,7 @@ func (m *mdFile) skillOther(kind model.Kind) {
 			}
 			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetAgentSkills: model.Spec},
 				"{T} define{s} 'allowed-tools' as one space-separated string, not a list; Claude Code accepts both.",
-				replaceValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
+				m.replaceScalarValue("Write as one string", af, yamlScalar(strings.Join(names, " ")), true))
 		default:
 			m.report(skillAllowedTools, af.valSpan, model.Verdicts{model.TargetClaudeCode: model.Reject},
 				"{T} reject{s} 'allowed-tools' that is "+nodeWhat(af.v)+"; write a string or a list of tool names.")

@@ -198,18 +198,19 @@ func (d *directive) unused(textLen int) []model.Diagnostic {
 }
 
 // level is the level a rule has for this file after Options.Rules and the
-// overrides that match it; ok false means the default stands.
-func (r *reporter) level(rule string) (model.Severity, bool) {
-	sev, ok := r.opts.Rules[rule]
+// overrides that match it; ok false means the default stands, byConfig
+// that an override (the repository's .ahpls/config.json) set it.
+func (r *reporter) level(rule string) (sev model.Severity, ok, byConfig bool) {
+	sev, ok = r.opts.Rules[rule]
 	for _, o := range r.opts.Overrides {
 		if o.Match == nil || !o.Match(r.file.Path) {
 			continue
 		}
 		if s, has := o.Rules[rule]; has {
-			sev, ok = s, true
+			sev, ok, byConfig = s, true, true
 		}
 	}
-	return sev, ok
+	return sev, ok, byConfig
 }
 
 // lineBound are rules whose finding's place follows from the text around

@@ -328,6 +328,20 @@ func (d *ydoc) span(n *yaml.Node) model.Span {
 	return model.Span{Start: d.toFile(s), End: d.toFile(e)}
 }
 
+// spanIn is span for a node inside parent: inside a flow collection a
+// plain scalar ends at the next ',', ']' or '}', not at the line's end.
+func (d *ydoc) spanIn(n, parent *yaml.Node) model.Span {
+	if parent == nil || parent.Style&yaml.FlowStyle == 0 {
+		return d.span(n)
+	}
+	s := d.srcOff(n.Line, n.Column)
+	e := d.nodeEnd(n, s, true)
+	if e < s {
+		e = s
+	}
+	return model.Span{Start: d.toFile(s), End: d.toFile(e)}
+}
+
 // keySpan returns the file span of a mapping key: a plain key ends before
 // its ':' (a plain scalar's own end would run on into the value).
 func (d *ydoc) keySpan(n *yaml.Node) model.Span {

@@ -13,11 +13,11 @@ import (
 
 // ListInput is the `list_customizations` tool's arguments.
 type ListInput struct {
-	Root     string   `json:"root,omitempty" jsonschema:"the workspace root to list (default: the first root)"`
-	Targets  []string `json:"targets,omitempty" jsonschema:"consumers to show: vscode, vscode-agent-host, claude-code, copilot-cli, agent-skills, claude-upload; default all but claude-upload"`
-	Category string   `json:"category,omitempty" jsonschema:"only this category: skills, agents, commands, instructions, hooks, mcpServers or plugins"`
-	Cursor   string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	Limit    int      `json:"limit,omitempty" jsonschema:"items per page over all consumers (default 200, at most 2000)"`
+	Root     string `json:"root,omitempty" jsonschema:"the workspace root to list (default: the first root)"`
+	Targets  List   `json:"targets,omitempty" jsonschema:"consumers to show (a list, or a comma-separated string): vscode, vscode-agent-host, claude-code, copilot-cli, agent-skills, claude-upload; default all but claude-upload"`
+	Category string `json:"category,omitempty" jsonschema:"only this category: skills, agents, commands, instructions, hooks, mcpServers or plugins"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"items per page over all consumers (default 200, at most 2000)"`
 }
 
 // ListItem is one thing one consumer loads, or does not load and why.
@@ -63,6 +63,7 @@ func (s *server) addListTool(srv *mcp.Server) {
 			"the workspace: skills, agents, prompts and commands, instructions, hooks, MCP servers and plugins, with names, " +
 			"source files, and for what does not load, why (shadowed, not scanned, fails a rule, disabled).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		InputSchema: inputSchema[ListInput](),
 	}, s.list)
 }
 

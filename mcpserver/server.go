@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -170,11 +171,24 @@ func (s *server) display(p string) string {
 	return p
 }
 
-// targets reads a tool's targets argument; an unknown id is an error
-// (the CLI ignores it with a warning; an agent should hear it).
-func targets(ids []string) ([]model.Target, error) {
+// targets reads a tool's targets argument, whose items may be
+// comma-separated ("claude-code,vscode", as --targets takes them); an
+// unknown id is an error (the CLI ignores it with a warning; an agent
+// should hear it). A target named twice counts once.
+func targets(items List) ([]model.Target, error) {
 	var out []model.Target
+	var ids []string
+	for _, it := range items {
+		for _, id := range strings.Split(it, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
 	for _, id := range ids {
+		if slices.Contains(out, model.Target(id)) {
+			continue
+		}
 		if !model.KnownTarget(id) {
 			var known []string
 			for _, t := range model.AllTargets {

@@ -19,10 +19,10 @@ import (
 
 // CheckInput is the `check` tool's arguments.
 type CheckInput struct {
-	Paths   []string `json:"paths,omitempty" jsonschema:"files or folders to check, relative to the first workspace root or absolute; default: every root"`
-	Targets []string `json:"targets,omitempty" jsonschema:"consumers whose reactions decide severities: vscode-agent-host, vscode, claude-code, copilot-cli, agent-skills, claude-upload; default vscode-agent-host and agent-skills, plus those a path implies (.claude/** adds claude-code)"`
-	Cursor  string   `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	Limit   int      `json:"limit,omitempty" jsonschema:"findings per page (default 200, at most 2000)"`
+	Paths   List   `json:"paths,omitempty" jsonschema:"files or folders to check (a list, or one path as a string), relative to the first workspace root or absolute; default: every root"`
+	Targets List   `json:"targets,omitempty" jsonschema:"consumers whose reactions decide severities (a list, or a comma-separated string): vscode-agent-host, vscode, claude-code, copilot-cli, agent-skills, claude-upload; default vscode-agent-host and agent-skills, plus those a path implies (.claude/** adds claude-code)"`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"findings per page (default 200, at most 2000)"`
 }
 
 // Finding is one finding as the tools return it.
@@ -40,9 +40,10 @@ type Finding struct {
 	Rule      string `json:"rule" jsonschema:"the rule id; explain gives its documentation and evidence"`
 	Message   string `json:"message"`
 	Href      string `json:"href"`
-	// Reactions is each consumer's reaction (skip, rej, lose, warn, ign,
-	// spec, should, ok; a trailing ? is unverified).
-	Reactions map[string]string `json:"reactions,omitempty" jsonschema:"what each consumer (target) does with this: skip/rej = does not load it, lose/warn = loads with a loss or warning, ign = ignores the field, spec/should = only the spec objects, ok = accepts"`
+	// Reactions is each consumer's reaction code (model.Reactions); the
+	// text content spells them in words. reactionCodesDoc documents every
+	// code (TestReactionCodesDocumented).
+	Reactions map[string]string `json:"reactions,omitempty" jsonschema:"what each consumer (by target id) does with the file, as a code: skip = does not load it, silently; rej = refuses it with an error; lose = loads it but silently drops part of it; warn = loads it with a warning; ign = ignores this field; spec = accepts it though the spec forbids it; should = accepts it, the spec recommends otherwise; ok = accepts it; ? = unknown, not verified. A code with a trailing ? (skip?, rej?, lose?, warn?, ign?, spec?, should?, ok?) is that reaction, not verified in the consumer's code or a run."`
 	Fixes     []check.FixInfo   `json:"fixes,omitempty" jsonschema:"quick fixes; the fix tool applies those marked safe"`
 }
 
@@ -58,9 +59,9 @@ type CheckOutput struct {
 
 // FixInput is the `fix` tool's arguments.
 type FixInput struct {
-	Paths   []string `json:"paths" jsonschema:"the files to fix (not folders), relative to the first workspace root or absolute"`
-	Targets []string `json:"targets,omitempty" jsonschema:"as for check"`
-	DryRun  bool     `json:"dryRun,omitempty" jsonschema:"return the diff and write nothing"`
+	Paths   List `json:"paths" jsonschema:"the files to fix (not folders; a list, or one path as a string), relative to the first workspace root or absolute"`
+	Targets List `json:"targets,omitempty" jsonschema:"as for check"`
+	DryRun  bool `json:"dryRun,omitempty" jsonschema:"return the diff and write nothing"`
 }
 
 // FixOutput is what `fix` changed.
@@ -106,6 +107,7 @@ func (s *server) addTools(srv *mcp.Server) {
 			".mcp.json, plugin.json, marketplaces) the way each consumer reads them. Returns findings with the rule, " +
 			"range, each consumer's reaction and the available fixes. Call it after writing such a file.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		InputSchema: inputSchema[CheckInput](),
 	}, s.check)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "fix",
@@ -113,6 +115,7 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Apply the safe fixes (those that need no choice and keep every value, as `ahpls check --fix`) " +
 			"to the named files, inside the workspace roots only, and return the unified diff and what remains.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no(), IdempotentHint: true, OpenWorldHint: no()},
+		InputSchema: inputSchema[FixInput](),
 	}, s.fix)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "explain",
@@ -149,6 +152,9 @@ func (s *server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInpu
 	b.WriteString("\n")
 	for _, f := range out.Findings {
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]", f.Path, f.Line, f.Column, f.Severity, f.Message, f.Rule)
+		if len(f.Reactions) > 0 {
+			b.WriteString(" — " + reactionText(f.Reactions))
+		}
 		for _, fx := range f.Fixes {
 			if fx.Safe {
 				fmt.Fprintf(&b, " (safe fix: %s)", fx.Title)
@@ -188,11 +194,16 @@ func (s *server) group(paths []string) ([]*request, error) {
 		}
 		return order, nil
 	}
+	seen := map[string]bool{}
 	for _, p := range paths {
 		abs, root, err := s.resolve(p)
 		if err != nil {
 			return nil, err
 		}
+		if seen[abs] {
+			continue // named twice (or as "a.md" and "./a.md"): checked once
+		}
+		seen[abs] = true
 		st, err := os.Stat(abs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", s.display(abs), err)
@@ -261,6 +272,19 @@ func (s *server) options(ts []model.Target) diagnostics.Options {
 	o := s.rules
 	o.Targets = ts
 	return o
+}
+
+// reactionText spells a finding's reactions for the model, which reads
+// the text content and rarely the output schema: "Claude Code refuses it
+// (with an error); VS Code ignores this field", in target order.
+func reactionText(rs map[string]string) string {
+	var parts []string
+	for _, t := range model.AllTargets {
+		if r, ok := rs[string(t)]; ok {
+			parts = append(parts, model.Reaction(r).Sentence(t))
+		}
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 func (s *server) finding(root string, f check.Finding) Finding {

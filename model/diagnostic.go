@@ -65,6 +65,11 @@ type Fix struct {
 	Title     string `json:"title"`
 	Edits     []Edit `json:"edits"`
 	Preferred bool   `json:"preferred,omitempty"`
+	// Demoted, when set, says why this fix of a rule whose tier is safe
+	// could not be proven safe (the file would not parse again, or a value
+	// other than its target would read differently): it is offered but
+	// applied only as an unsafe fix.
+	Demoted string `json:"demoted,omitempty"`
 }
 
 // Related points at a second place that explains a diagnostic (the first of
@@ -92,11 +97,25 @@ type Diagnostic struct {
 	// follows from it (Consequence.Level). Empty for levels ahpls sets itself.
 	Consequence Consequence `json:"consequence,omitempty"`
 	// Lost names the fields a FieldDropped finding loses; the level asks
-	// whether the deciding consumer uses any of them (UsedFields).
+	// whether the deciding consumer uses any of them (Uses).
 	Lost    []string  `json:"lost,omitempty"`
 	Related []Related `json:"related,omitempty"`
 	Fixes   []Fix     `json:"fixes,omitempty"`
+	// Suppressed says what hid the finding, when the caller asked to keep
+	// hidden findings (diagnostics.Options.KeepSuppressed); "" otherwise.
+	Suppressed Suppression `json:"suppressed,omitempty"`
 }
+
+// Suppression is what hid a finding, in SARIF's words (§3.35.2 kind).
+type Suppression string
+
+const (
+	// SuppressedInSource: an ahpls-disable comment in the file itself.
+	SuppressedInSource Suppression = "inSource"
+	// SuppressedExternal: an "overrides" entry of .ahpls/config.json that
+	// turns the rule off for the file.
+	SuppressedExternal Suppression = "external"
+)
 
 // RuleHref is the documentation anchor for a rule id, used as
 // codeDescription.href and in SARIF.

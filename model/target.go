@@ -34,9 +34,14 @@ type ConsumerSpec struct {
 	// Groups are legend codes that stand for several consumers at once
 	// ("V": both VS Code targets).
 	Groups []string
-	// Default: the consumer is a target when `ahpls.targets` is unset;
-	// otherwise it is opt-in.
+	// Default: the consumer is a target when `ahpls.targets` is unset.
 	Default bool
+	// OptIn: the consumer is a target only when named (no path implies
+	// it, see ImpliedTable).
+	OptIn bool
+	// Legend names the consumer in docs/rules.md's legend when that says
+	// more than Name (other products that read files alike).
+	Legend string
 	// Reads names the paths and manifests the consumer loads.
 	Reads []string
 	// Install says how a plugin or file reaches it.
@@ -67,7 +72,7 @@ var Consumers = []ConsumerSpec{
 		Evidence:       "@anthropic-ai/claude-code 2.1.332 (`claude plugin validate DIR --json`, its loaders)",
 		Fields:         map[Kind][]string{KindSkill: ccSkillFields, KindCommand: ccSkillFields},
 		FieldsEvidence: map[Kind]string{KindSkill: ccSkillFieldsEvidence, KindCommand: ccSkillFieldsEvidence}},
-	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL",
+	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL", Legend: "Copilot CLI and the GitHub.com cloud agent",
 		Reads:    []string{".github/{agents,skills,hooks}/", ".github/plugin/plugin.json", ".github/plugin/marketplace.json", "plugin.json", "AGENTS.md"},
 		Install:  "a folder with a root plugin.json, or from a marketplace",
 		Evidence: "GitHub's Copilot CLI documentation (no source to run): reactions without evidence are Info at most"},
@@ -75,7 +80,7 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{"SKILL.md and its folder"},
 		Install:  "none: a specification and its reference validator",
 		Evidence: "agentskills.io specification and skills-ref (agentskills/agentskills)"},
-	{Target: TargetClaudeUpload, Name: "claude.ai upload", Code: "UP",
+	{Target: TargetClaudeUpload, Name: "claude.ai upload", Code: "UP", OptIn: true, Legend: "claude.ai upload and the Skills API",
 		Reads:    []string{"SKILL.md and its folder (a zip upload)"},
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
@@ -165,6 +170,108 @@ const (
 func splitGuess(r Reaction) (Reaction, bool) {
 	base, guessed := strings.CutSuffix(string(r), "?")
 	return Reaction(base), guessed
+}
+
+// Reactions lists every reaction code in documentation order; a code with
+// a trailing "?" (e.g. "lose?") is that reaction, unverified.
+var Reactions = []Reaction{Skip, Reject, NoHeader, Drop, Lose, Warn, ShadowedBy, Wins, Undiscovered, LinkedOnly, Ignore, Spec, Should, OK, Unknown}
+
+// Words says r as a table cell ("silently not loaded"): the editor's hover
+// and every other place a person or a model reads a reaction.
+func (r Reaction) Words() string {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	var w string
+	switch Reaction(base) {
+	case Skip:
+		w = "silently not loaded"
+	case Reject:
+		w = "fails loudly"
+	case NoHeader:
+		w = "loads with its whole header dropped"
+	case Drop:
+		w = "loads, drops this entry"
+	case ShadowedBy:
+		w = "loads another file of the name instead"
+	case Wins:
+		w = "loads this one over another of the name"
+	case Undiscovered:
+		w = "does not discover it"
+	case LinkedOnly:
+		w = "reads it only through a link"
+	case Lose:
+		w = "loads, silently drops something"
+	case Warn:
+		w = "loads with a warning"
+	case Ignore:
+		w = "ignores it"
+	case Spec:
+		w = "only the spec forbids it"
+	case Should:
+		w = "spec recommendation"
+	case OK:
+		w = "accepts it"
+	default:
+		w = "unknown"
+	}
+	if guessed && base != "" {
+		w += " (unverified)"
+	}
+	return w
+}
+
+// Sentence says what consumer t does, as a clause a model can read without
+// the code table: "Claude Code refuses it", "VS Code ignores this field".
+func (r Reaction) Sentence(t Target) string {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	var verb string
+	switch Reaction(base) {
+	case Skip:
+		verb = "does not load it (silently)"
+	case Reject:
+		verb = "refuses it (with an error)"
+	case NoHeader:
+		verb = "loads it with its whole header dropped"
+	case Drop:
+		verb = "loads the file but drops this entry (it never runs)"
+	case ShadowedBy:
+		verb = "loads another file of the same name instead of this one"
+	case Wins:
+		verb = "loads this one and not another file of the same name"
+	case Undiscovered:
+		verb = "does not discover it"
+	case LinkedOnly:
+		verb = "reads it only through another file's link"
+	case Lose:
+		verb = "loads it but silently drops part of it"
+	case Warn:
+		verb = "loads it with a warning"
+	case Ignore:
+		verb = "ignores this field"
+	case Spec:
+		verb = "accepts it, though the spec forbids it"
+	case Should:
+		verb = "accepts it; the spec recommends otherwise"
+	case OK:
+		verb = "accepts it"
+	default:
+		return "what " + t.DisplayName() + " does is unknown (not verified)"
+	}
+	if t == TargetAgentSkills {
+		// The spec is not a program that loads files: it forbids or advises.
+		switch Reaction(base) {
+		case Skip, Reject, Lose, Warn, Spec:
+			verb = "forbids it"
+		case Ignore:
+			verb = "does not define this field"
+		case Should:
+			verb = "recommends otherwise"
+		}
+	}
+	out := t.DisplayName() + " " + verb
+	if guessed {
+		out += " (unverified)"
+	}
+	return out
 }
 
 // Unverified marks r as a guess ("rej" → "rej?").

@@ -44,9 +44,11 @@ fi
 
 if [ -n "${INPUT_SARIF:-}" ]; then
   mkdir -p "$(dirname "$INPUT_SARIF")"
-  # The SARIF log never fails the step by itself; the run below decides.
+  # The SARIF log never fails the step by itself; the run below decides
+  # (and annotates: GITHUB_ACTIONS=false keeps this pass's security notices
+  # plain lines, so each shows once as an annotation).
   code=0
-  "$bin" "${args[@]}" "${extra[@]}" --format sarif --fail-on never -- "${paths[@]}" >"$INPUT_SARIF" || code=$?
+  GITHUB_ACTIONS=false "$bin" "${args[@]}" "${extra[@]}" --format sarif --fail-on never -- "${paths[@]}" >"$INPUT_SARIF" || code=$?
   if [ "$code" -ne 0 ]; then
     echo "ahpls-action: writing SARIF failed (exit $code)" >&2
     exit "$code"

@@ -179,39 +179,10 @@ func hoverDiagnostic(d model.Diagnostic) string {
 	if len(d.Verdicts) > 0 {
 		b.WriteString("\n\n| consumer | reaction |\n|---|---|\n")
 		for _, t := range sortedTargets(d.Verdicts) {
-			fmt.Fprintf(&b, "| %s | %s |\n", t.DisplayName(), reactionWords(d.Verdicts[t]))
+			fmt.Fprintf(&b, "| %s | %s |\n", t.DisplayName(), d.Verdicts[t].Words())
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-func reactionWords(r model.Reaction) string {
-	base, guessed := strings.CutSuffix(string(r), "?")
-	var w string
-	switch model.Reaction(base) {
-	case model.Skip:
-		w = "silently not loaded"
-	case model.Reject:
-		w = "fails loudly"
-	case model.Lose:
-		w = "loads, silently drops something"
-	case model.Warn:
-		w = "loads with a warning"
-	case model.Ignore:
-		w = "ignores it"
-	case model.Spec:
-		w = "only the spec forbids it"
-	case model.Should:
-		w = "spec recommendation"
-	case model.OK:
-		w = "accepts it"
-	default:
-		w = "unknown"
-	}
-	if guessed && base != "" {
-		w += " (unverified)"
-	}
-	return w
 }
 
 // hookEventNames is the union of the hook events of the effective targets

@@ -47,9 +47,6 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 	n := 0
 	can := editCache{}
 	for _, d := range fs.diags {
-		if r, ok := diagnostics.LookupRule(d.Rule); !ok || r.Fix != diagnostics.FixSafe {
-			continue
-		}
 		var fix *model.Fix
 		for i := range d.Fixes {
 			if d.Fixes[i].Preferred {
@@ -60,7 +57,8 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 		if fix == nil && len(d.Fixes) == 1 {
 			fix = &d.Fixes[0]
 		}
-		if fix == nil || len(fix.Edits) == 0 || !can.fixEditable(u, loc, *fix) {
+		// A fix the fix guard demoted is unsafe: never applied unasked.
+		if fix == nil || diagnostics.FixTierOf(d.Rule, fix) != diagnostics.FixSafe || len(fix.Edits) == 0 || !can.fixEditable(u, loc, *fix) {
 			continue
 		}
 		clash := false

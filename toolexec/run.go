@@ -71,10 +71,10 @@ func (x *Executor) readInput(ctx context.Context, raw any) ([]byte, error) {
 		return nil, fmt.Errorf("unreadable tool input: %v", err)
 	}
 	switch {
-	case ti.Inline != nil:
-		return []byte(*ti.Inline), nil
 	case ti.Inline != nil && len(*ti.Inline) > tools.MaxInputBytes:
 		return nil, fmt.Errorf("tool input is %d bytes, more than the %d allowed", len(*ti.Inline), tools.MaxInputBytes)
+	case ti.Inline != nil:
+		return []byte(*ti.Inline), nil
 	case ti.Ref != nil:
 		if ti.Ref.SizeHint != nil {
 			// Refused before reading when the host says it is too big.

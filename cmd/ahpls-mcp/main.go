@@ -21,8 +21,6 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/mcpserver"
 	"github.com/ahpls-dev/ahpls/tools"
@@ -76,7 +74,10 @@ func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Wr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := mcpserver.Options{Roots: roots, Version: versionString(), Rules: diagnostics.Options{ToolsConfig: tools.ConfigProblems}}
-	if err := mcpserver.Run(ctx, opts, &mcp.IOTransport{Reader: stdin, Writer: stdout}); err != nil && ctx.Err() == nil {
+	// mcpserver.Transport, not the SDK's IOTransport: a malformed line is
+	// answered with a JSON-RPC error and the session goes on (issue 39).
+	t := &mcpserver.Transport{Reader: stdin, Writer: stdout, Warn: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	if err := mcpserver.Run(ctx, opts, t); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ahpls mcp: %v\n", err)
 		return 1
 	}

@@ -226,8 +226,11 @@ func generate(root string) ([]byte, error) {
 		byPrefix[p] = append(byPrefix[p], r)
 	}
 	var b bytes.Buffer
-	intro, after, _ := strings.Cut(rulesDocIntro, "{{REACTIONS}}")
+	intro, afterIntro, _ := strings.Cut(rulesDocIntro, "{{consumers}}")
 	b.WriteString(intro)
+	writeConsumerLegend(&b)
+	legendRest, after, _ := strings.Cut(afterIntro, "{{REACTIONS}}")
+	b.WriteString(legendRest)
 	writeReactions(&b)
 	b.WriteString(after)
 	writeImplied(&b)
@@ -320,6 +323,25 @@ func writeReactions(b *bytes.Buffer) {
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// writeConsumerLegend writes a legend row for each consumer of
+// model.Consumers that no group row (V, VS / VH) already explains.
+func writeConsumerLegend(b *bytes.Buffer) {
+	for _, c := range model.Consumers {
+		if len(c.Groups) > 0 {
+			continue
+		}
+		name := c.Legend
+		if name == "" {
+			name = c.Name
+		}
+		optIn := ""
+		if c.OptIn {
+			optIn = ", opt-in"
+		}
+		fmt.Fprintf(b, "| %s | %s (`%s`%s) |\n", c.Code, name, c.Target, optIn)
+	}
+}
 
 // rulesDocOtherRooms documents the rule ids that other rooms report
 // (hostlink publishes them while an agent host is configured), so their
@@ -429,7 +451,7 @@ func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docE
 		}
 		switch r.Fix {
 		case diagnostics.FixSafe:
-			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s.\n", r.FixWhy)
+			fmt.Fprintf(b, "- **Fix:** safe, so `ahpls check --fix` and the editor's fix-all apply it: %s. Each fix is first applied and the file read again; one that would not parse, or would change another value or how a consumer splits this one, is offered as unsafe instead.\n", r.FixWhy)
 		case diagnostics.FixUnsafe:
 			fmt.Fprintf(b, "- **Fix:** unsafe, so only `ahpls check --fix --unsafe-fixes` or a quick fix picked in the editor applies it: %s.\n", r.FixWhy)
 		}
@@ -499,11 +521,7 @@ evidence); shadowing is a Warning on the file that loses and Info on the one tha
 |---|---|
 | V | VS Code and the VS Code agent host (` + "`vscode`" + `, ` + "`vscode-agent-host`" + `) |
 | VS / VH | only VS Code / only the VS Code agent host |
-| CC | Claude Code (` + "`claude-code`" + `) |
-| CL | Copilot CLI and the GitHub.com cloud agent (` + "`copilot-cli`" + `) |
-| AS | the Agent Skills spec (` + "`agent-skills`" + `) |
-| UP | claude.ai upload and the Skills API (` + "`claude-upload`" + `, opt-in) |
-| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
+{{consumers}}| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
 
 {{REACTIONS}}
 Evidence: each rule lists, per consumer, where its reaction is seen: a function or message in the consumer's

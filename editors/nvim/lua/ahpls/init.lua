@@ -10,9 +10,11 @@
 --     vim.lsp.start_client + vim.lsp.buf_attach_client (Debian ships 0.7.2).
 -- Both attach only to our file kinds (M.is_ours) under a root (M.find_root).
 local M = {}
+-- Generated from the server's kind table (model.Kinds): filetypes and patterns.
+local filekinds = require('ahpls.filekinds')
 
 M.name = 'ahpls'
-M.filetypes = { 'markdown', 'json', 'jsonc' }
+M.filetypes = vim.deepcopy(filekinds.filetypes)
 -- `.git` wins when present (one server per repository, which also sees the
 -- plugins inside it); otherwise the nearest folder with one of the others
 -- (a plugin folder has only its manifest folder). Without any, a SKILL.md's
@@ -88,23 +90,9 @@ local function basename(path)
   return path:match('([^/]+)$') or path
 end
 
-local json_names = {
-  ['hooks.json'] = true,
-  ['plugin.json'] = true,
-  ['marketplace.json'] = true,
-  ['.mcp.json'] = true,
-  ['mcp.json'] = true,
-}
-local always_on = {
-  ['AGENTS.md'] = true,
-  ['CLAUDE.md'] = true,
-  ['CLAUDE.local.md'] = true,
-  ['GEMINI.md'] = true,
-  ['copilot-instructions.md'] = true,
-}
-
 --- Whether a path is one of the customization file kinds ahpls reads
---- (customization-formats.md §2.1). A little wider than the server's own
+--- (customization-formats.md §2.1): it matches a kind's document pattern
+--- (filekinds.lua, generated). A little wider than the server's own
 --- classifier for plugin agents/commands folders: the server ignores the rest.
 ---@param path string
 ---@return boolean
@@ -113,41 +101,20 @@ function M.is_ours(path)
   if path == '' or path:match('^%a+://') then
     return false
   end
-  local name = basename(path)
-  local lower = name:lower()
   if path:find('/node_modules/', 1, true) or path:find('/.git/', 1, true) then
     return false
   end
-  if lower:match('%.md$') then
-    if lower == 'skill.md' or always_on[name] then
-      return true
-    end
-    if lower:match('%.prompt%.md$') or lower:match('%.instructions%.md$') or lower:match('%.agent%.md$') or lower:match('%.chatmode%.md$') then
-      return true
-    end
-    if lower == 'readme.md' then
-      return false
-    end
-    local dir = '/' .. path
-    return dir:find('/.github/agents/', 1, true) ~= nil
-      or dir:find('/.claude/agents/', 1, true) ~= nil
-      or dir:find('/.claude/commands/', 1, true) ~= nil
-      or dir:find('/.claude/rules/', 1, true) ~= nil
-      or dir:find('/agents/', 1, true) ~= nil
-      or dir:find('/commands/', 1, true) ~= nil
+  if basename(path):lower() == 'readme.md' then
+    return false
   end
-  if lower:match('%.json$') then
-    local dir = '/' .. path
-    if dir:find('/.vscode/mcp.json', 1, true) then
-      return false
-    end
-    if json_names[name] then
+  local p = '/' .. path
+  if p:find('/.vscode/mcp.json', 1, true) then
+    return false
+  end
+  for _, pattern in ipairs(filekinds.patterns) do
+    if p:match(pattern) then
       return true
     end
-    return dir:match('/%.github/hooks/[^/]+%.json$') ~= nil
-      or dir:match('/%.claude/settings%.json$') ~= nil
-      or dir:match('/%.claude/settings%.local%.json$') ~= nil
-      or dir:match('/%.github/copilot/settings%.json$') ~= nil
   end
   return false
 end

@@ -4,8 +4,9 @@
 // rule id with its summary and a link to its documentation), the
 // `ahpls.targets` enum and default (from model.Consumers) and the
 // activationEvents (from model.Kinds); and src/filekinds.ts, the document
-// selector and activation patterns (from model.Kinds). A test keeps both
-// files in step with the tables; after a rule, kind or consumer change run
+// selector and activation patterns (from model.Kinds); and Neovim's
+// lua/ahpls/filekinds.lua, the same patterns as Lua patterns and the
+// filetypes. Tests keep the files in step with the tables; after a rule, kind or consumer change run
 //
 //	cd editors/vscode/internal/rulesettings && go generate
 //
@@ -13,7 +14,7 @@
 // keeps its text and key order.
 package main
 
-//go:generate go run . -o ../../package.json -filekinds ../../src/filekinds.ts
+//go:generate go run . -o ../../package.json -filekinds ../../src/filekinds.ts -nvim-filekinds ../../../nvim/lua/ahpls/filekinds.lua
 
 import (
 	"bytes"
@@ -34,6 +35,7 @@ var levels = []string{"off", "error", "warning", "info", "hint"}
 func main() {
 	out := flag.String("o", "../../package.json", "package.json to update in place")
 	kinds := flag.String("filekinds", "../../src/filekinds.ts", "filekinds.ts to write")
+	nvimKinds := flag.String("nvim-filekinds", "../../../nvim/lua/ahpls/filekinds.lua", "Neovim's filekinds.lua to write")
 	flag.Parse()
 	old, err := os.ReadFile(*out)
 	if err == nil {
@@ -45,6 +47,9 @@ func main() {
 	}
 	if err == nil {
 		err = os.WriteFile(*kinds, fileKindsTS(), 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile(*nvimKinds, fileKindsLua(), 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rulesettings:", err)

@@ -127,3 +127,29 @@ func TestTargetsEnumIsTheConsumers(t *testing.T) {
 		}
 	}
 }
+
+// TestNvimFileKindsUpToDate is TestFileKindsUpToDate for Neovim's copy.
+func TestNvimFileKindsUpToDate(t *testing.T) {
+	got, err := os.ReadFile("../../../nvim/lua/ahpls/filekinds.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, fileKindsLua()) {
+		t.Fatal("editors/nvim/lua/ahpls/filekinds.lua is out of date with model.Kinds: run `go generate` in editors/vscode/internal/rulesettings")
+	}
+}
+
+func TestLuaPatterns(t *testing.T) {
+	for glob, want := range map[string][]string{
+		"**/SKILL.md":                {"/SKILL%.md$"},
+		"**/{mcp,.mcp}.json":         {"/mcp%.json$", "/%.mcp%.json$"},
+		"**/.github/agents/**/*.md":  {"/%.github/agents/[^/]*%.md$", "/%.github/agents/.*/[^/]*%.md$"},
+		"**/.github/hooks/*.json":    {"/%.github/hooks/[^/]*%.json$"},
+		"**/CLAUDE.local.md":         {"/CLAUDE%.local%.md$"},
+		"**/copilot-setup-steps.yml": {"/copilot%-setup%-steps%.yml$"},
+	} {
+		if got := luaPatterns(glob); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", glob, got, want)
+		}
+	}
+}
