@@ -52,6 +52,11 @@ type Finding struct {
 	Message  string                          `json:"message"`
 	Href     string                          `json:"href"`
 	Verdicts map[model.Target]model.Reaction `json:"verdicts,omitempty"`
+	// Consequence is what the finding costs the deciding consumers; its
+	// level follows from it (model.Consequence.Level). Lost names the
+	// fields a field-dropped finding loses.
+	Consequence model.Consequence `json:"consequence,omitempty"`
+	Lost        []string          `json:"lost,omitempty"`
 	// Fingerprint identifies the finding across line shifts: a hash of
 	// its rule, its path below the workspace folder and the text of the
 	// line it starts on (trimmed). --baseline matches on it.
@@ -584,6 +589,7 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
 			Severity: d.Severity, Level: d.Severity.String(),
 			Rule: d.Rule, Message: d.Message, Href: sharedHref(d.Rule), Verdicts: sharedVerdicts(d.Verdicts),
+			Consequence: d.Consequence, Lost: d.Lost,
 			fixes: d.Fixes, Suppressed: d.Suppressed,
 		}
 		if len(d.Fixes) > 0 {

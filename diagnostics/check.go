@@ -235,6 +235,7 @@ func (r *reporter) verdict(rule *Rule, span model.Span, v model.Verdicts, messag
 		message = message[:i] + targetNames(by) + message[i+2:]
 	}
 	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: message, Span: span, Verdicts: v, Fixes: fixes}
+	d.Consequence, _ = v[by[0]].Consequence()
 	for _, t := range by {
 		if strings.TrimSuffix(string(v[t]), "?") == string(model.Ignore) {
 			d.Tags = append(d.Tags, model.TagUnnecessary)

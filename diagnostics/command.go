@@ -49,7 +49,7 @@ func (m *mdFile) commandRules() {
 		// A fixed Hint [I]: Claude Code tolerates it; Copilot CLI is a guess.
 		v := model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Unknown}
 		if m.r.has(model.TargetClaudeCode) || m.r.has(model.TargetCopilotCLI) {
-			m.r.add(model.Diagnostic{Rule: cmdArgumentHintList.ID, Severity: model.SeverityHint, Span: hf.valSpan, Verdicts: v,
+			m.r.add(model.Diagnostic{Rule: cmdArgumentHintList.ID, Severity: model.Advice.Level(true), Consequence: model.Advice, Span: hf.valSpan, Verdicts: v,
 				Message: "'argument-hint' " + q(src) + " is a YAML list; Claude Code tolerates it, but quote it to keep it text.",
 				Fixes:   []model.Fix{replaceValue("Quote the value", hf, "'"+strings.ReplaceAll(src, "'", "''")+"'", true)}})
 		}

@@ -33,7 +33,7 @@ var mcpDuplicate = &Rule{
 	FixWhy:   "renames a server",
 	Summary:  "One MCP server name in two files that one consumer merges.",
 	Kinds:    "mcp",
-	Severity: "V SKIP (first wins) · CL LOSE (last wins).",
+	Severity: "V SHADOWED (first wins) · CL LOSE (last wins).",
 
 	NameClash: true,
 }
@@ -144,7 +144,7 @@ func (w *mcpWalk) duplicates(own *JSONValue) {
 			if first == nil {
 				continue
 			}
-			v := model.V(model.Skip).With(model.Verdicts{model.TargetCopilotCLI: model.Lose})
+			v := model.V(model.ShadowedBy).With(model.Verdicts{model.TargetCopilotCLI: model.Lose})
 			msg := fmt.Sprintf("%%s will replace server '%s' of '%s' with this one.", jClip(m.Key), s.rel)
 			if jHasTarget(c.decidedBy(v), model.TargetVSCode) || jHasTarget(c.decidedBy(v), model.TargetVSCodeAgentHost) {
 				msg = fmt.Sprintf("%%s will skip this server: '%s' already defines '%s'.", s.rel, jClip(m.Key))

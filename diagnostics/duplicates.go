@@ -27,7 +27,7 @@ var skillNameDuplicate = &Rule{
 	ID:       "skill/name-duplicate",
 	Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
 	Kinds:    "skill",
-	Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+	Severity: "Same folder (VS Code ignores case): V SHADOWED · CL SHADOWED · CC ok; same `name` in another folder: VH SHADOWED · CL SHADOWED?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`), and only the skill that loses is reported; an identical copy: Hint [I].",
 
 	NameClash: true,
 }
@@ -38,8 +38,10 @@ var ccagentDuplicate = &Rule{
 	FixWhy:   "renames an agent",
 	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
 	Kinds:    "ccagent",
-	Severity: "CC SKIP (file order decides which one loads); both files are reported.",
-
+	Severity: "CC SHADOWED on the file that loses, WINS on the one that loads (the last in path order); both files are reported.",
+	Evidence: []Evidence{
+		{"CC", "SHADOWED", "claude-code 2.1.332: loadMarkdownFilesFromDir sorts ripgrep's list of the folder's *.md files (toSorted), and the agent lists are merged into a Map with one set per agentType, so the last file of a name in path order wins"},
+	},
 	NameClash: true,
 }
 
@@ -159,7 +161,18 @@ func (m *mdFile) skillClash(rel string, b []byte, v model.Verdicts, msg string) 
 			Message: "This skill is an exact copy of '" + rel + "'; agents that read both folders load that one."})
 		return
 	}
-	if m.report(skillNameDuplicate, span, v, msg) {
+	// The skill loses to the one read first: it is shadowed, not refused.
+	shadowed := make(model.Verdicts, len(v))
+	for t, r := range v {
+		switch r {
+		case model.Skip:
+			r = model.ShadowedBy
+		case model.Skip.Unverified():
+			r = model.ShadowedBy.Unverified()
+		}
+		shadowed[t] = r
+	}
+	if m.report(skillNameDuplicate, span, shadowed, msg) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, winner)
 	}
@@ -300,8 +313,22 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 	if newName == name || !validSkillName(newName) {
 		newName = name + "-2"
 	}
-	msg := "{T} load{s} only one subagent named " + q(name) + " (file order decides): '" + others[0].Path + "' has it too."
-	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: model.Skip}, msg,
+	// Claude Code keeps the last agent of a name: its loader sorts the
+	// folder's file list by path and sets a Map per agentType over it.
+	last := m.f.Path
+	for i, o := range others {
+		if o.Path > last {
+			last = o.Path
+			others[0], others[i] = others[i], others[0] // the winner is the first related place
+		}
+	}
+	react := model.ShadowedBy
+	msg := "{T} load{s} only one subagent named " + q(name) + ": '" + last + "' (the last in path order) shadows this one."
+	if last == m.f.Path {
+		react = model.Wins
+		msg = "{T} load{s} this subagent and not the other one named " + q(name) + " ('" + others[0].Path + "', earlier in path order)."
+	}
+	if m.report(ccagentDuplicate, nf.valSpan, model.Verdicts{model.TargetClaudeCode: react}, msg,
 		replaceValue("Rename to '"+newName+"'", nf, yamlScalar(newName), true)) {
 		n := len(m.r.diags) - 1
 		m.r.diags[n].Related = append(m.r.diags[n].Related, others...)

@@ -59,7 +59,7 @@ func TestSkillNameDuplicate(t *testing.T) {
 	ds := checkIn(t, root, ".claude/skills/deploy/SKILL.md", d)
 	dup := find(ds, "skill/name-duplicate")
 	require.NotNil(t, dup, "%v", rulesOf(ds))
-	assert.Equal(t, model.SeverityError, dup.Severity, "VS Code skips the later skill")
+	assert.Equal(t, model.SeverityWarning, dup.Severity, "VS Code loads the earlier skill: the later one is shadowed")
 	assert.Equal(t, sp(other, "deploy"), dup.Span, "the name value")
 	assert.Equal(t, "The VS Code agent host skips this skill: '.github/skills/deploy' defines skill 'deploy' first.", dup.Message)
 	require.Len(t, dup.Related, 1)
@@ -104,7 +104,7 @@ func TestSkillNameDuplicateAcrossFolders(t *testing.T) {
 
 	dup := find(checkIn(t, root, ".claude/skills/deploy/SKILL.md", d), "skill/name-duplicate")
 	require.NotNil(t, dup)
-	assert.Equal(t, model.SeverityError, dup.Severity)
+	assert.Equal(t, model.SeverityWarning, dup.Severity)
 	assert.Equal(t, "The VS Code agent host skips this skill: '.github/skills/deploy-app' defines a skill named 'deploy' first.", dup.Message)
 	assert.Equal(t, ".github/skills/deploy-app/SKILL.md", dup.Related[0].Path)
 	assert.Nil(t, find(checkIn(t, root, ".claude/skills/deploy/SKILL.md", d, model.TargetVSCode), "skill/name-duplicate"),
@@ -147,15 +147,20 @@ func TestClaudeAgentDuplicate(t *testing.T) {
 	ds := checkIn(t, root, ".claude/agents/first.md", d)
 	dup := find(ds, "ccagent/duplicate")
 	require.NotNil(t, dup, "%v", rulesOf(ds))
-	assert.Equal(t, model.SeverityError, dup.Severity)
+	assert.Equal(t, model.SeverityWarning, dup.Severity, "shadowed by retry.md, the last in path order")
+	assert.Equal(t, model.Shadowed, dup.Consequence)
 	assert.Equal(t, sp(a, "twin"), dup.Span)
+	win := find(checkIn(t, root, ".claude/agents/retry.md", d), "ccagent/duplicate")
+	require.NotNil(t, win)
+	assert.Equal(t, model.SeverityInfo, win.Severity, "the one Claude Code keeps")
+	assert.Equal(t, model.Shadows, win.Consequence)
 	var paths []string
 	for _, r := range dup.Related {
 		paths = append(paths, r.Path)
 	}
-	assert.Equal(t, []string{".claude/agents/deep/second.md", ".claude/agents/retry.md"}, paths,
+	assert.Equal(t, []string{".claude/agents/retry.md", ".claude/agents/deep/second.md"}, paths,
 		"nested folders and headers that need Claude Code's retry count; README.md and the plugin's agents do not")
-	assert.Equal(t, sp(b, "twin"), dup.Related[0].Span)
+	assert.Equal(t, sp(b, "twin"), dup.Related[1].Span)
 	fx, ok := preferred(dup)
 	require.True(t, ok)
 	assert.Equal(t, "---\nname: first\ndescription: A.\n---\n", applyFix(a, fx))

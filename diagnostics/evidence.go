@@ -94,7 +94,6 @@ var evidenceDebt = map[string][]model.Target{
 	"agent/handoff-key":        {model.TargetVSCode, model.TargetVSCodeAgentHost},
 	"agent/target":             {model.TargetVSCodeAgentHost},
 	"ccagent/desc-missing":     {model.TargetClaudeCode},
-	"ccagent/duplicate":        {model.TargetClaudeCode},
 	"ccagent/enum":             {model.TargetClaudeCode, model.TargetVSCodeAgentHost},
 	"ccagent/name-missing":     {model.TargetClaudeCode},
 	"ccagent/name-skip":        {model.TargetClaudeCode},

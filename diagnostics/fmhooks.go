@@ -297,12 +297,12 @@ func (w *fmHooks) handler(event string, h *yaml.Node) {
 		switch k.Value {
 		case "timeout":
 			if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") || strings.HasPrefix(v.Value, "-") || strings.Trim(v.Value, "0._") == "" {
-				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
+				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Drop}),
 					"{T} drop{s} or ignore{s} this hook's 'timeout': it must be a positive number of seconds.")
 			}
 		case "async":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip}),
+				w.report(hooksFieldType, m.doc.span(v), model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Drop}),
 					"{T} drop{s} or ignore{s} this hook's 'async': it is "+nodeWhat(v)+", not true or false.")
 			}
 		}

@@ -20,10 +20,10 @@ func TestFrontmatterHooks(t *testing.T) {
 		rule, at         string // at: the text the span covers
 		sev              model.Severity
 	}{
-		{"typo event in an agent", agent, "---\nhooks:\n  PostToolUze:\n    - type: command\n      command: x\n---\n", nil, "hooks/event", "PostToolUze", model.SeverityError},
+		{"typo event in an agent", agent, "---\nhooks:\n  PostToolUze:\n    - type: command\n      command: x\n---\n", nil, "hooks/event", "PostToolUze", model.SeverityWarning},
 		{"agent host only event, VS Code too", agent, "---\nhooks:\n  SessionEnd:\n    - type: command\n      command: x\n---\n", V, "hooks/event", "SessionEnd", model.SeverityWarning},
-		{"VS Code only", agent, "---\nhooks:\n  SessionEnd:\n    - type: command\n      command: x\n---\n", []model.Target{model.TargetVSCode}, "hooks/event", "SessionEnd", model.SeverityError},
-		{"Claude event in a VS Code agent", agent, "---\nhooks:\n  Notification:\n    - type: command\n      command: x\n---\n", nil, "hooks/event", "Notification", model.SeverityError},
+		{"VS Code only", agent, "---\nhooks:\n  SessionEnd:\n    - type: command\n      command: x\n---\n", []model.Target{model.TargetVSCode}, "hooks/event", "SessionEnd", model.SeverityWarning},
+		{"Claude event in a VS Code agent", agent, "---\nhooks:\n  Notification:\n    - type: command\n      command: x\n---\n", nil, "hooks/event", "Notification", model.SeverityWarning},
 		{"hooks not a map", agent, "---\nhooks: [a]\n---\n", nil, "hooks/shape", "[a]", model.SeverityError},
 		{"handler not a map", agent, "---\nhooks:\n  Stop:\n    - run it\n---\n", nil, "hooks/shape", "run it", model.SeverityError},
 		{"group hooks not a list", agent, "---\nhooks:\n  Stop:\n    - hooks: x\n---\n", nil, "hooks/shape", "x", model.SeverityError},
@@ -34,8 +34,8 @@ func TestFrontmatterHooks(t *testing.T) {
 		{"matcher ignored", agent, "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n---\n", nil, "hooks/matcher-ignored", "Bash", model.SeverityWarning},
 		{"flat in a skill", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - type: command\n      command: x\n---\n", nil, "hooks/flat-for-claude", "type: command", model.SeverityError},
 		{"http without url", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: http\n---\n", nil, "hooks/command", "type: http", model.SeverityError},
-		{"bad timeout", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: x\n          timeout: soon\n---\n", nil, "hooks/field-type", "soon", model.SeverityError},
-		{"after the Claude Code retry", ".claude/agents/a.md", "---\nname: a\ndescription: Use: this\nhooks:\n  Stopp:\n    - hooks:\n        - type: command\n          command: x\n---\n", nil, "hooks/event", "Stopp", model.SeverityError},
+		{"bad timeout", skill, "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: x\n          timeout: soon\n---\n", nil, "hooks/field-type", "soon", model.SeverityWarning},
+		{"after the Claude Code retry", ".claude/agents/a.md", "---\nname: a\ndescription: Use: this\nhooks:\n  Stopp:\n    - hooks:\n        - type: command\n          command: x\n---\n", nil, "hooks/event", "Stopp", model.SeverityWarning},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ds := checkText(c.path, c.text, c.targets...)

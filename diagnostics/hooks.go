@@ -56,9 +56,9 @@ var hooksEvent = &Rule{
 	FixWhy:   "guesses the event name",
 	Summary:  "A hook event name that an effective consumer does not know; its hooks never run there.",
 	Kinds:    hookKinds,
-	Severity: "Unknown to every effective consumer: SKIP (never runs); to some: LOSE, naming them.",
+	Severity: "Unknown to every effective consumer: DROP (the file loads, the entry never runs); to some: LOSE, naming them.",
 	Evidence: []Evidence{
-		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\""},
+		{"CC", "DROP", "`claude plugin validate` 2.1.332: \"unknown hook event; entry ignored at runtime\" (a warning; the plugin passes)"},
 		{"VS", "SKIP", "promptValidator.ts validateHooks: 'promptValidator.unknownHookType' \"Unknown hook event type '{0}'. Supported: {1}.\" (Warning marker in agent `hooks:`; VS Code has no handler for the event)"},
 		{"VH", "SKIP", "the agent host's event list (customization-formats.md §5.7); not re-traced this session"},
 		{"CL", "SKIP?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the hook types are sessionStart, sessionEnd, userPromptSubmitted, preToolUse, postToolUse, errorOccurred, … (camelCase; documented)"},
@@ -141,9 +141,9 @@ var hooksFieldType = &Rule{
 	FixWhy:   "writes the quoted number as a number with the same value",
 	Summary:  "A handler field of the wrong type (timeout, cwd, env, async).",
 	Kinds:    "hooks, settings",
-	Severity: "V LOSE (default used) · CC SKIP (hook dropped) · CL ?.",
+	Severity: "V LOSE (default used) · CC DROP (the hook is dropped, the file loads) · CL ?.",
 	Evidence: []Evidence{
-		{"CC", "SKIP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
+		{"CC", "DROP", "`claude plugin validate` 2.1.332: \"Invalid command hook (timeout: Invalid input: expected number, received string); entry ignored at runtime\" (the whole hook is dropped)"},
 	},
 }
 
@@ -424,7 +424,8 @@ func (w *hooksWalk) event(m *JSONMember) {
 
 // unknownEvent decides hooks/event for one event name, for JSON hook files
 // and frontmatter `hooks:` alike. Readers that know the name get ok; the
-// others get Skip when no effective reader knows it, else Lose. report is
+// others get Drop (the entry never runs in a file that loads) when no
+// effective reader knows it, else Lose. report is
 // false when every effective reader knows it. best is the name to offer:
 // one every effective reader knows when possible, so a fix never trades
 // one consumer's loss for another's; a name some effective reader knows is
@@ -445,7 +446,7 @@ func unknownEvent(name string, readers []model.Target, reads, effective func(mod
 	}
 	reaction := model.Lose
 	if len(unknownEff) == len(eff) {
-		reaction = model.Skip
+		reaction = model.Drop
 	}
 	v = model.Verdicts{}
 	for _, t := range readers {
@@ -480,7 +481,7 @@ func unknownEvent(name string, readers []model.Target, reads, effective func(mod
 		maxDist = 0
 	}
 	best, hasBest = jClosest(name, common, maxDist)
-	if !hasBest && reaction == model.Skip {
+	if !hasBest && reaction == model.Drop {
 		best, hasBest = jClosest(name, candidates, maxDist)
 	}
 	return v, best, hasBest, true
@@ -777,7 +778,7 @@ func (w *hooksWalk) commandPresence(h *JSONValue, typ string, open model.Span) {
 
 func (w *hooksWalk) handlerFields(h *JSONValue) {
 	c := w.c
-	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip, model.TargetCopilotCLI: model.Unknown})
+	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Drop, model.TargetCopilotCLI: model.Unknown})
 	for _, m := range h.Members {
 		val := m.Value
 		switch m.Key {

@@ -45,7 +45,15 @@ func weight(diags []model.Diagnostic, rule string) int {
 	n := 0
 	for _, d := range diags {
 		if d.Rule == rule {
-			n += 5 - int(d.Severity)
+			// A finding's level first, then how many consumers it hurts:
+			// a fix that leaves one consumer of three dropping an entry
+			// helps even when the level stays.
+			n += 10 * (5 - int(d.Severity))
+			for _, r := range d.Verdicts {
+				if _, rep := r.Severity(); rep {
+					n++
+				}
+			}
 		}
 	}
 	return n

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -68,7 +69,7 @@ var fmInlineDashes = &Rule{
 	ID:       "fm/inline-dashes",
 	Summary:  "'---' inside the header ends it early for Claude Code.",
 	Kinds:    mdHeaderKinds,
-	Severity: "CC: header ends there, SKIP if parsing breaks or name/description is lost, else LOSE · AS SPEC · V ok.",
+	Severity: "CC: the header ends there: NOHDR if what is left does not parse, SKIP for a subagent that loses name or description, else LOSE of the fields after it (Info when Claude Code uses none of them) · AS SPEC · V ok.",
 }
 
 var fmNotMapping = &Rule{
@@ -93,8 +94,9 @@ var yamlSyntax = &Rule{
 	FixWhy:   "a block scalar keeps line breaks that the plain value folded",
 	Summary:  "Invalid YAML in the header that Claude Code's quoting retry cannot repair either.",
 	Kinds:    mdHeaderKinds,
-	Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd LOSE, project agent SKIP, plugin agent REJ · CL ? · AS SKIP.",
+	Severity: "V REJ if its reader errors, else LOSE · CC: skill/cmd NOHDR (loads with empty metadata), project agent SKIP, plugin agent REJ; also where only Claude Code's reader fails (a quoted value continued at column 1) · CL ? · AS SKIP.",
 	Evidence: []Evidence{
+		{"CC", "NOHDR", "`claude plugin validate` 2.1.332 on a skill with `allowed-tools: - Read` (\"Unexpected token\") or `description: \"first line` + a next line `second\"` at column 1 (\"Unexpected character\"; indented one space it passes): \"YAML frontmatter failed to parse: YAML Parse error: … At runtime this skill loads with empty metadata (all frontmatter fields silently dropped).\", success false"},
 		{"CC", "REJ", "`claude plugin validate` (plugin agent): \"YAML frontmatter failed to parse … every other frontmatter field silently dropped\", success false"},
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"YAML is completely unparseable → skip the skill\""},
 	},
@@ -129,7 +131,10 @@ var yamlDuplicateKey = &Rule{
 	FixWhy:   "deletes a value",
 	Summary:  "A key repeated in one header mapping; VS Code rejects the header, others keep one value.",
 	Kinds:    mdHeaderKinds,
-	Severity: "V REJ · CC ? · AS SPEC.",
+	Severity: "V REJ · CC ok · AS SPEC.",
+	Evidence: []Evidence{
+		{"CC", "ok", "`claude plugin validate` 2.1.332 on a skill whose header repeats `description`: success true, no warning"},
+	},
 }
 
 var yamlVscodeSubset = &Rule{
@@ -161,6 +166,8 @@ type mdFile struct {
 	// exists memoises link targets' Stat within this check: a skill often
 	// links the same file many times.
 	exists map[string]bool
+	// lost is the fields the finding being reported loses (reportLoss).
+	lost []string
 }
 
 type mdField struct {
@@ -207,6 +214,14 @@ func newMD(f File, r *reporter) *mdFile {
 // hold {T} (the deciding targets' names), {s}/{es} (verb endings agreeing
 // with them) and {does}/{has}/{is}; "A||B" uses B when the deciding
 // reaction is only a spec rule, a recommendation or a guess.
+// reportLoss is report for a finding whose consequence for some consumer is
+// the loss of the named fields: each consumer's level asks whether it uses
+// any of them (model.UsedFields).
+func (m *mdFile) reportLoss(rule *Rule, span model.Span, v model.Verdicts, lost []string, msg string, fixes ...model.Fix) bool {
+	m.lost = lost
+	return m.report(rule, span, v, msg, fixes...)
+}
+
 func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	rd := readers[m.kind]
 	v = gateEvidence(rule, v)
@@ -218,10 +233,13 @@ func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg strin
 			}
 		}
 	}
-	sev, by, ok := kept.Decide(m.r.effective)
+	lost := m.lost
+	m.lost = nil
+	sev, by, ok := kept.DecideUsing(m.r.effective, func(t model.Target) bool { return model.Uses(t, m.kind, lost) })
 	if !ok {
 		return false
 	}
+	cons, _ := kept[by[0]].Consequence()
 	soft := true
 	unnecessary := false
 	var acting []model.Target // the deciding consumers that act, not only a spec
@@ -246,7 +264,11 @@ func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg strin
 			by = acting // the message says what they do
 		}
 	}
-	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: expandMsg(msg, by), Span: span, Verdicts: kept, Fixes: fixes}
+	d := model.Diagnostic{Rule: rule.ID, Severity: sev, Message: expandMsg(msg, by), Span: span, Verdicts: kept, Fixes: fixes,
+		Consequence: cons}
+	if cons == model.FieldDropped {
+		d.Lost = lost
+	}
 	if unnecessary {
 		d.Tags = append(d.Tags, model.TagUnnecessary)
 	}
@@ -341,7 +363,8 @@ func str(n *yaml.Node) (string, bool) {
 
 // ccNoHeader is Claude Code's reaction to a header it cannot parse: a
 // plugin agent fails validation loudly, a project agent is skipped, other
-// kinds load without metadata.
+// kinds load with the whole header dropped ("At runtime this skill loads
+// with empty metadata", and the validator fails the plugin).
 func (m *mdFile) ccNoHeader() model.Reaction {
 	if m.kind == model.KindClaudeAgent {
 		if m.plugin {
@@ -349,7 +372,7 @@ func (m *mdFile) ccNoHeader() model.Reaction {
 		}
 		return model.Skip
 	}
-	return model.Lose
+	return model.NoHeader
 }
 
 // checkHeader runs the header pipeline. It returns false when the file has
@@ -411,8 +434,142 @@ func (m *mdFile) checkHeader() bool {
 	m.collect()
 	if perr == nil {
 		m.vscodeSubset()
+		m.ccFlowIndent(body, base)
 	}
 	return true
+}
+
+// ccFlowIndent reports the first continuation line of a multi-line quoted
+// scalar that starts at column 1: YAML 1.2 wants it indented, and Claude
+// Code's reader ("YAML Parse error: Unexpected character", 2.1.332) fails
+// the whole header there, where go-yaml, PyYAML and VS Code read on.
+func (m *mdFile) ccFlowIndent(body []byte, base int) {
+	if i := bytes.Index(body, []byte("---")); i >= 0 {
+		body = body[:i] // Claude Code reads only the part before an inner '---'
+	}
+	open, at, ok := flowContinuationAtColumn0(body)
+	if !ok {
+		return
+	}
+	end := len(body)
+	if i := bytes.IndexByte(body[at:], '\n'); i >= 0 {
+		end = at + i
+	}
+	// The finding starts where the quoted value opens, so that a comment
+	// line above it (a suppression) stays outside the value.
+	m.report(yamlSyntax, model.Span{Start: base + open, End: base + end},
+		model.Verdicts{model.TargetClaudeCode: m.ccNoHeader()},
+		"{T} cannot read this header: this line continues a quoted value at column 1, and its YAML reader needs continuation lines indented.",
+		model.Fix{Title: "Indent the line", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: base + at, End: base + at}, NewText: "  "}}})
+}
+
+// flowContinuationAtColumn0 finds the first line inside a quoted scalar
+// that spans lines and that starts with neither a space nor a tab; empty
+// lines are folded and do not count.
+func flowContinuationAtColumn0(body []byte) (open, at int, ok bool) {
+	var quote byte // the open quote, 0 outside one
+	block := -1    // the indentation of a key whose value is a block scalar, -1 outside one
+	for off := 0; off < len(body); {
+		end := bytes.IndexByte(body[off:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += off
+		}
+		line := bytes.TrimRight(body[off:end], "\r")
+		indent := len(line) - len(bytes.TrimLeft(line, " "))
+		if block >= 0 && quote == 0 {
+			if len(bytes.TrimSpace(line)) == 0 || indent > block {
+				off = end + 1
+				continue
+			}
+			block = -1
+		}
+		i := 0
+		if quote == 0 && blockScalarHead(line) {
+			block = indent
+			off = end + 1
+			continue
+		}
+		if quote != 0 {
+			if len(line) > 0 && line[0] != ' ' && line[0] != '\t' {
+				return open, off, true
+			}
+		} else {
+			i = quotedValueStart(line)
+			if i < 0 {
+				off = end + 1
+				continue
+			}
+			quote = line[i]
+			open = off
+			i++
+		}
+		quote = scanQuoted(line[i:], quote)
+		off = end + 1
+	}
+	return 0, 0, false
+}
+
+// blockScalarHead reports a line whose value starts a block scalar
+// ("key: |", "key: >-", "- |").
+func blockScalarHead(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if c := bytes.LastIndex(t, []byte(" #")); c >= 0 {
+		t = bytes.TrimSpace(t[:c])
+	}
+	f := bytes.Fields(t)
+	if len(f) == 0 {
+		return false
+	}
+	last := f[len(f)-1]
+	if len(f) == 1 && !bytes.HasSuffix(t, []byte("-")) {
+		return false
+	}
+	return len(last) > 0 && (last[0] == '|' || last[0] == '>') && len(bytes.Trim(last[1:], "+-0123456789")) == 0
+}
+
+// quotedValueStart is the offset of the quote opening a mapping value or a
+// sequence item on this line ("key: \"…", "- '…"), or -1.
+func quotedValueStart(line []byte) int {
+	t := bytes.TrimLeft(line, " ")
+	if len(t) == 0 || t[0] == '#' {
+		return -1
+	}
+	lead := len(line) - len(t)
+	for bytes.HasPrefix(t, []byte("- ")) {
+		t2 := bytes.TrimLeft(t[2:], " ")
+		lead += len(t) - len(t2)
+		t = t2
+	}
+	if len(t) > 0 && (t[0] == '"' || t[0] == '\'') {
+		return lead
+	}
+	k := bytes.Index(t, []byte(": "))
+	if k < 0 || bytes.ContainsAny(t[:k], "\"'{[#") {
+		return -1
+	}
+	v := bytes.TrimLeft(t[k+2:], " ")
+	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+		return lead + len(t) - len(v)
+	}
+	return -1
+}
+
+// scanQuoted reads s inside a scalar opened with quote and returns the
+// quote still open at the end of s (0 once it closes).
+func scanQuoted(s []byte, quote byte) byte {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case quote == '"' && s[i] == '\\':
+			i++
+		case s[i] == quote && quote == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++
+		case s[i] == quote:
+			return 0
+		}
+	}
+	return quote
 }
 
 // ccNoHeaderAgent is Claude Code's reaction to a subagent without a header:
@@ -455,7 +612,11 @@ func (m *mdFile) tryRetry(body []byte, base int, perr *yerr) *ydoc {
 			return doc
 		}
 	}
-	m.syntax(perr, m.ccNoHeader())
+	cc := m.ccNoHeader()
+	if i := bytes.Index(body, []byte("---")); i >= 0 && base+i <= perr.span.Start {
+		cc = model.OK // Claude Code reads only the part before an inner '---' (fm/inline-dashes says what it loses)
+	}
+	m.syntax(perr, cc)
 	return nil
 }
 
@@ -555,7 +716,6 @@ func (m *mdFile) inlineDashes(full *ydoc) {
 	for e < len(body) && body[e] == '-' {
 		e++
 	}
-	cc := model.Lose
 	prefix := body[:i]
 	pdoc, err := parseYAML(prefix, func(o int) int { return o })
 	if err != nil {
@@ -563,19 +723,51 @@ func (m *mdFile) inlineDashes(full *ydoc) {
 			pdoc, err = parseYAML(res.src, func(o int) int { return o })
 		}
 	}
-	if err != nil || full == nil {
-		cc = model.Skip
+	cc, lost := model.Lose, []string(nil)
+	if err != nil {
+		cc = model.NoHeader // what is left does not parse: Claude Code drops the whole header
 	} else {
-		for _, k := range []string{"name", "description"} {
-			if hasKey(full.root, k) && !hasKey(pdoc.root, k) {
-				cc = model.Skip
-			}
+		lost = keysAfter(full, pdoc, body[e:])
+		if m.kind == model.KindClaudeAgent && (slices.Contains(lost, "name") || slices.Contains(lost, "description")) {
+			cc = model.Skip // a subagent without name or description is not loaded
 		}
 	}
+	what := "what follows it"
+	if len(lost) > 0 {
+		what = "what follows it (" + strings.Join(lost, ", ") + ")"
+	}
 	base := m.fm.Body.Start
-	m.report(fmInlineDashes, model.Span{Start: base + s, End: base + e},
-		model.Verdicts{model.TargetClaudeCode: cc, model.TargetAgentSkills: model.Spec},
-		"{T} end{s} the header at this '---' and lose{s} what follows it.||{T} forbid{s} '---' inside the header; Claude Code ends the header there.")
+	m.reportLoss(fmInlineDashes, model.Span{Start: base + s, End: base + e},
+		model.Verdicts{model.TargetClaudeCode: cc, model.TargetAgentSkills: model.Spec}, lost,
+		"{T} end{s} the header at this '---' and lose{s} "+what+".||{T} forbid{s} '---' inside the header; Claude Code ends the header there.")
+}
+
+// keysAfter lists the top-level keys of the whole header that the part
+// before an inner '---' lacks: what Claude Code loses there. When the whole
+// header does not parse (the '---' starts a second YAML document), the
+// keys are read from the lines after it.
+func keysAfter(full, prefix *ydoc, rest []byte) []string {
+	var lost []string
+	add := func(k string) {
+		if !hasKey(prefix.root, k) && !slices.Contains(lost, k) {
+			lost = append(lost, k)
+		}
+	}
+	if full != nil && full.root != nil && full.root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(full.root.Content); i += 2 {
+			add(full.root.Content[i].Value)
+		}
+		return lost
+	}
+	for _, line := range strings.Split(string(rest), "\n") {
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
+			continue
+		}
+		if k, _, ok := strings.Cut(line, ":"); ok && k != "" && !strings.ContainsAny(k, " \t\"'") {
+			add(k)
+		}
+	}
+	return lost
 }
 
 func hasKey(root *yaml.Node, key string) bool {
@@ -636,7 +828,7 @@ func (m *mdFile) collect() {
 		second := m.doc.keySpan(d.second)
 		first := m.doc.keySpan(d.first)
 		fix := model.Fix{Title: "Delete the repeated '" + d.second.Value + "'", Preferred: true, Edits: []model.Edit{{Span: m.entryLines(d.parent, d.index)}}}
-		if m.report(yamlDuplicateKey, second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.Unknown, model.TargetAgentSkills: model.Spec}),
+		if m.report(yamlDuplicateKey, second, model.V(model.Reject).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetAgentSkills: model.Spec}),
 			"{T} reject{s} this header: key "+q(d.second.Value)+" appears twice.||{T} forbid{s} repeated keys: "+q(d.second.Value)+" appears twice.", fix) {
 			last := &m.r.diags[len(m.r.diags)-1]
 			last.Related = append(last.Related, model.Related{Span: first, Message: "first " + q(d.first.Value) + " is here"})

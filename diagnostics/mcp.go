@@ -42,7 +42,7 @@ var mcpType = &Rule{
 	FixWhy:   "guesses the type",
 	Summary:  "A server `type` no consumer supports.",
 	Kinds:    "mcp",
-	Severity: "SKIP (V also skips `ws`).",
+	Severity: "DROP (the server; V also drops `ws`).",
 	Evidence: []Evidence{
 		{Consumer: "V", Reaction: "SKIP (`ws`)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for type ws"},
 		{Consumer: "CC", Reaction: "ok (`ws`)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json passes {\"type\": \"ws\", \"url\": \"wss://…\"}"},
@@ -53,7 +53,7 @@ var mcpCommand = &Rule{
 	ID:       "mcp/command",
 	Summary:  "A stdio server without a `command`.",
 	Kinds:    "mcp",
-	Severity: "All SKIP.",
+	Severity: "All DROP (the server).",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"type\": \"stdio\"} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
 		{Consumer: "V", Reaction: "SKIP", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration returns undefined for a local server without command"},
@@ -66,7 +66,7 @@ var mcpUrlNoType = &Rule{
 	FixWhy:   "guesses the transport",
 	Summary:  "A server with `url` but no `type`, which Claude Code reads as stdio and drops.",
 	Kinds:    "mcp",
-	Severity: "CC SKIP (read as stdio, dropped) · V ok (remote).",
+	Severity: "CC DROP (read as stdio, the server is dropped) · V ok (remote).",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"server has a \"url\" but no \"type\" … parsed as a stdio server, fails for lacking \"command\", and is silently dropped at load.\""},
 		{Consumer: "V", Reaction: "ok", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration reads a url without type as remote"},
@@ -77,7 +77,7 @@ var mcpUrl = &Rule{
 	ID:       "mcp/url",
 	Summary:  "A remote server without an absolute http(s) `url`.",
 	Kinds:    "mcp",
-	Severity: "All SKIP.",
+	Severity: "All DROP (the server).",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: \"url is not a valid absolute URL … The plugin loader marks this server as invalid config and it never connects.\""},
 	},
@@ -96,7 +96,7 @@ var mcpFieldType = &Rule{
 	ID:       "mcp/field-type",
 	Summary:  "`args`, `env`, `headers`, `cwd` or `envFile` of the wrong type.",
 	Kinds:    "mcp",
-	Severity: "V LOSE (bad values dropped) · CC SKIP (entry).",
+	Severity: "V LOSE (bad values dropped) · CC DROP (the server).",
 	Evidence: []Evidence{
 		{Consumer: "CC", Reaction: "SKIP (entry)", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"args\": \"a\"} → \"Invalid input: expected array, received string. The plugin loader silently drops this server at load.\""},
 		{Consumer: "V", Reaction: "LOSE", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts normalizeMcpServerConfiguration keeps only string args and string/number env values"},
@@ -109,7 +109,7 @@ var mcpName = &Rule{
 	FixWhy:   "renames a server",
 	Summary:  "A server name Claude Code warns about or reserves.",
 	Kinds:    "mcp",
-	Severity: "bad characters: CC WARN?; reserved: CC SKIP.",
+	Severity: "bad characters: CC WARN?; reserved: CC DROP (the server).",
 }
 
 var mcpSecret = &Rule{
@@ -225,27 +225,27 @@ func (w *mcpWalk) server(m *JSONMember) {
 	w.name(m)
 	s := m.Value
 	if !s.Is(JSONObject) {
-		c.report(mcpCommand, s.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': it is %s, not an object.", jClip(m.Key), s.Kind))
+		c.report(mcpCommand, s.Span, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': it is %s, not an object.", jClip(m.Key), s.Kind))
 		return
 	}
 	typ := ""
 	tm := s.Member("type")
 	if tm != nil {
 		if !tm.Value.Is(JSONString) {
-			c.report(mcpType, tm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'type' is %s, not a string.", jClip(m.Key), tm.Value.Kind))
+			c.report(mcpType, tm.Value.Span, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': its 'type' is %s, not a string.", jClip(m.Key), tm.Value.Kind))
 			return
 		}
 		typ = tm.Value.Str
 		switch {
 		case typ == "ws":
-			c.report(mcpType, tm.Value.Span, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Skip}),
+			c.report(mcpType, tm.Value.Span, model.V(model.Drop).With(model.Verdicts{model.TargetClaudeCode: model.OK, model.TargetCopilotCLI: model.Drop}),
 				fmt.Sprintf("%%s will skip server '%s': the 'ws' transport is Claude Code's only.", jClip(m.Key)))
 		case !jHas(mcpTypes, typ):
 			var fixes []model.Fix
 			if best, ok := closestMCPType(typ); ok {
 				fixes = append(fixes, jReplace(fmt.Sprintf("Use '%s'", best), tm.Value.Span, jQuote(best)))
 			}
-			c.report(mcpType, tm.Value.Span, c.all(model.Skip),
+			c.report(mcpType, tm.Value.Span, c.all(model.Drop),
 				fmt.Sprintf("%%s will skip server '%s': unknown type '%s'.", jClip(m.Key), jClip(typ)), fixes...)
 			return
 		case typ == "sse":
@@ -257,7 +257,7 @@ func (w *mcpWalk) server(m *JSONMember) {
 	um := s.Member("url")
 	remote := typ != "" && typ != "stdio" || typ == "" && um != nil
 	if typ == "" && um != nil {
-		c.report(mcpUrlNoType, um.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+		c.report(mcpUrlNoType, um.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Drop},
 			fmt.Sprintf("%%s will drop server '%s': without a 'type' it is read as stdio, which has no 'url'.", jClip(m.Key)),
 			model.Fix{Title: "Add \"type\": \"http\"", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: um.KeySpan.Start, End: um.KeySpan.Start}, NewText: `"type": "http", `}}})
 	}
@@ -267,9 +267,9 @@ func (w *mcpWalk) server(m *JSONMember) {
 		cm := s.Member("command")
 		switch {
 		case cm == nil:
-			c.report(mcpCommand, m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a stdio server needs a 'command'.", jClip(m.Key)))
+			c.report(mcpCommand, m.KeySpan, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': a stdio server needs a 'command'.", jClip(m.Key)))
 		case !cm.Value.Is(JSONString) || strings.TrimSpace(cm.Value.Str) == "":
-			c.report(mcpCommand, cm.Value.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'command' must be a non-empty string.", jClip(m.Key)))
+			c.report(mcpCommand, cm.Value.Span, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': its 'command' must be a non-empty string.", jClip(m.Key)))
 		}
 	}
 	w.fields(m)
@@ -315,7 +315,7 @@ func closestMCPType(typ string) (string, bool) {
 func (w *mcpWalk) name(m *JSONMember) {
 	c := w.c
 	if jHas(mcpReservedNames, m.Key) {
-		c.report(mcpName, m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Skip},
+		c.report(mcpName, m.KeySpan, model.Verdicts{model.TargetClaudeCode: model.Drop},
 			fmt.Sprintf("%%s will skip server '%s': the name is reserved for a built-in server.", jClip(m.Key)),
 			renameKeyFix(m, m.Key+"-server"))
 		return
@@ -334,12 +334,12 @@ func (w *mcpWalk) name(m *JSONMember) {
 func (w *mcpWalk) url(m *JSONMember, um *JSONMember, typ string) {
 	c := w.c
 	if um == nil {
-		c.report(mcpUrl, m.KeySpan, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': a '%s' server needs a 'url'.", jClip(m.Key), typ))
+		c.report(mcpUrl, m.KeySpan, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': a '%s' server needs a 'url'.", jClip(m.Key), typ))
 		return
 	}
 	v := um.Value
 	if !v.Is(JSONString) {
-		c.report(mcpUrl, v.Span, c.all(model.Skip), fmt.Sprintf("%%s will skip server '%s': its 'url' is %s, not a string.", jClip(m.Key), v.Kind))
+		c.report(mcpUrl, v.Span, c.all(model.Drop), fmt.Sprintf("%%s will skip server '%s': its 'url' is %s, not a string.", jClip(m.Key), v.Kind))
 		return
 	}
 	if strings.HasPrefix(v.Str, "${") {
@@ -351,20 +351,23 @@ func (w *mcpWalk) url(m *JSONMember, um *JSONMember, typ string) {
 		schemes = []string{"ws", "wss"}
 	}
 	if err != nil || !jHas(schemes, strings.ToLower(u.Scheme)) || u.Host == "" {
-		c.report(mcpUrl, v.Span, c.all(model.Skip),
+		c.report(mcpUrl, v.Span, c.all(model.Drop),
 			fmt.Sprintf("%%s will skip server '%s': '%s' is not an absolute %s:// URL.", jClip(m.Key), jClip(v.Str), schemes[0]))
 	}
 }
 
 func (w *mcpWalk) fields(m *JSONMember) {
 	c := w.c
-	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Skip})
+	bad := model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Drop})
 	// Claude Code drops the whole server, VS Code only the bad value: say
 	// whichever consequence decides the severity here.
 	report := func(span model.Span, v model.Verdicts, field, problem string) {
 		msg := fmt.Sprintf("%%s will drop bad values from server '%s': its '%s' %s.", jClip(m.Key), field, problem)
-		if jHasTarget(c.decidedBy(v), model.TargetClaudeCode) {
+		if by := c.decidedBy(v); jHasTarget(by, model.TargetClaudeCode) {
 			msg = fmt.Sprintf("%%s will skip server '%s': its '%s' %s.", jClip(m.Key), field, problem)
+			if len(by) > 1 {
+				msg = fmt.Sprintf("%%s will skip server '%s' or drop its bad values: its '%s' %s.", jClip(m.Key), field, problem)
+			}
 		}
 		c.report(mcpFieldType, span, v, msg)
 	}
@@ -391,7 +394,7 @@ func (w *mcpWalk) fields(m *JSONMember) {
 				}
 				vv := bad
 				if f.Key == "env" && (e.Value.Is(JSONNumber) || e.Value.Is(JSONNull)) {
-					vv = model.Verdicts{model.TargetClaudeCode: model.Skip} // VS Code takes numbers and null in env
+					vv = model.Verdicts{model.TargetClaudeCode: model.Drop} // VS Code takes numbers and null in env
 				}
 				report(e.Value.Span, vv, f.Key, fmt.Sprintf("must map names to strings ('%s' is %s)", jClip(e.Key), e.Value.Kind))
 			}

@@ -235,8 +235,13 @@ func indexRun(b []byte, c byte, n int) int {
 }
 
 func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
+	shown := t
+	t, root, ok := m.resolvePlaceholder(t)
+	if !ok {
+		return // a placeholder the skill's consumer does not fill: not a missing file
+	}
 	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") ||
-		strings.Contains(t, "${") || strings.Contains(t, "{{") || strings.ContainsAny(t, "<>") || schemeLike().MatchString(t) {
+		strings.Contains(t, "${") || strings.Contains(t, "{{") || strings.ContainsAny(t, "<>{}") || schemeLike().MatchString(t) {
 		return
 	}
 	if !strings.ContainsAny(t, "/.") {
@@ -253,7 +258,9 @@ func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 		p = u
 	}
 	candidates := []string{path.Join(path.Dir(m.f.Path), p)}
-	if fileRef {
+	if root != "" {
+		candidates = []string{path.Join(root, p)}
+	} else if fileRef {
 		candidates = append(candidates, path.Clean(p))
 	}
 	for _, c := range candidates {
@@ -269,5 +276,46 @@ func (m *mdFile) checkTarget(t string, span model.Span, fileRef bool) {
 	// also marks it.
 	m.report(mdLink, span, model.V(model.Lose).With(model.Verdicts{model.TargetVSCode: model.Warn,
 		model.TargetClaudeCode: model.Lose, model.TargetCopilotCLI: model.Lose}),
-		"{T} cannot follow this link: "+q(t)+" does not exist.")
+		"{T} cannot follow this link: "+q(shown)+" does not exist.")
+}
+
+// resolvePlaceholder reads a link that starts with a template placeholder
+// the way the file's consumer fills it: Claude Code replaces
+// ${CLAUDE_SKILL_DIR} with a skill's folder and ${CLAUDE_PLUGIN_ROOT} with
+// the plugin's root, and starts a skill's text with "Base directory for
+// this skill: <folder>", which {baseDir} names for the model (2.1.332). It
+// returns the rest of the link and the folder it is relative to ("" for
+// no placeholder, "." for the workspace root); ok is false for a
+// placeholder no consumer fills, which is no path to check.
+func (m *mdFile) resolvePlaceholder(t string) (rest, root string, ok bool) {
+	if !strings.HasPrefix(t, "${") && !strings.HasPrefix(t, "{") {
+		return t, "", true
+	}
+	name, after, found := strings.Cut(t, "}")
+	if !found {
+		return t, "", false
+	}
+	after = strings.TrimPrefix(after, "/")
+	dir := path.Dir(m.f.Path)
+	switch name {
+	case "${CLAUDE_SKILL_DIR", "{baseDir":
+		if m.kind != model.KindSkill {
+			return t, "", false
+		}
+	case "${CLAUDE_PLUGIN_ROOT":
+		pf, r := model.PluginOf(m.f.Path, m.f.Layout)
+		if pf == model.FormatNone {
+			return t, "", false
+		}
+		dir = r
+	default:
+		return t, "", false
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if after == "" {
+		return "", "", false // the folder itself
+	}
+	return after, dir, true
 }

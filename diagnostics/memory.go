@@ -167,8 +167,10 @@ func checkMemory(f File, r *reporter) {
 		msg := fmt.Sprintf("Codex reads at most %d bytes of AGENTS.md files, all of them together; this one alone has %d, so its end is cut.", codexDocBudget, len(m.text))
 		v := model.Verdicts{model.TargetCodex: model.Lose}
 		if !m.r.has(model.TargetCodex) {
-			// AGENTS.md names no one agent: Codex's loss is a note.
-			m.r.add(model.Diagnostic{Rule: memoryCodexSize.ID, Severity: model.SeverityInfo, Span: line1(m.text), Message: msg, Verdicts: v})
+			// AGENTS.md names no one agent: Codex's loss is ahpls' own
+			// note, with no verdict of a consumer nobody targeted (a verdict
+			// would claim a consequence for a consumer outside the set).
+			m.r.add(model.Diagnostic{Rule: memoryCodexSize.ID, Severity: model.SeverityInfo, Span: line1(m.text), Message: msg})
 		} else {
 			m.report(memoryCodexSize, line1(m.text), v, msg)
 		}

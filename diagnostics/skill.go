@@ -209,7 +209,7 @@ var skillNested = &Rule{
 	ID:       "skill/nested",
 	Summary:  "A SKILL.md below a folder that holds another SKILL.md, which no consumer discovers on its own.",
 	Kinds:    "skill",
-	Severity: "Never discovered: Warning [I]; Info when the enclosing skill mentions it. Only with a real enclosing SKILL.md; every other skill rule still runs.",
+	Severity: "Never discovered: UNDISC (Warning); LINKED (Info) when the enclosing skill mentions it. Only with a real enclosing SKILL.md; it is the file's one finding: no rule that says what a consumer does with the file runs.",
 	Evidence: []Evidence{
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
 	},
@@ -244,17 +244,19 @@ const (
 func checkSkill(f File, r *reporter) {
 	m := newMD(f, r)
 	// Nested means a real enclosing SKILL.md; a catalog folder
-	// (skills/<category>/<skill>/SKILL.md) is not a skill. Either way every
-	// rule below runs: whether an agent discovers the file is a separate
-	// statement (issue #13 repro 2).
+	// (skills/<category>/<skill>/SKILL.md) is not a skill. A nested file
+	// gets one verdict (issue #40): no consumer discovers it, so no rule
+	// that says what a consumer does with it runs.
 	if parent, rel, ok := m.parentSkill(); ok {
-		d := model.Diagnostic{Rule: skillNested.ID, Severity: model.SeverityWarning, Span: line1(m.text),
+		d := model.Diagnostic{Rule: skillNested.ID, Consequence: model.NotDiscovered, Span: line1(m.text),
 			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
 		if m.mentions(parent, rel) {
-			d.Severity = model.SeverityInfo
+			d.Consequence = model.Referenced
 			d.Message = "No agent discovers this SKILL.md on its own; the skill in '" + path.Dir(parent) + "' links to it."
 		}
+		d.Severity = d.Consequence.Level(true)
 		r.add(d)
+		return
 	} else if deepSkill(f.Path) {
 		r.add(model.Diagnostic{Rule: skillCatalog.ID, Severity: model.SeverityInfo, Span: line1(m.text),
 			Message: "Agents look for skills one folder below a 'skills' folder; they find this one only where a skills location points at '" + path.Dir(path.Dir(f.Path)) + "'."})

@@ -278,7 +278,8 @@ func SuppressFixes(text []byte, kind model.Kind, span model.Span, rule string) [
 		// action only (TestSuppressFixesHideTheirFinding).
 	case !fm.Present, fm.Closed && lineStart >= fm.Markdown.Start:
 		forLine("<!-- " + disableNext + " " + rule + " -->")
-	case lineStart >= fm.Body.Start && lineStart < fm.Body.End && len(line) > 0 && line[0] != ' ' && line[0] != '\t':
+	case lineStart >= fm.Body.Start && lineStart < fm.Body.End && len(line) > 0 && line[0] != ' ' && line[0] != '\t' &&
+		!bytes.Contains(text[fm.Body.Start:lineStart], []byte("---")): // past an inner '---' a comment is no header comment
 		forLine("# " + disableNext + " " + rule)
 	}
 	end := ""

@@ -92,8 +92,15 @@ type Diagnostic struct {
 	// Verdicts is every consumer's reaction, by target id ("vscode": "skip"),
 	// for hover and JSON output; the severity is derived from the effective ones.
 	Verdicts map[Target]Reaction `json:"verdicts,omitempty"`
-	Related  []Related           `json:"related,omitempty"`
-	Fixes    []Fix               `json:"fixes,omitempty"`
+	// Consequence is what the finding costs the consumers that decide its
+	// level (file refused, entry dropped, field dropped, …); the level
+	// follows from it (Consequence.Level). Empty for levels ahpls sets itself.
+	Consequence Consequence `json:"consequence,omitempty"`
+	// Lost names the fields a FieldDropped finding loses; the level asks
+	// whether the deciding consumer uses any of them (Uses).
+	Lost    []string  `json:"lost,omitempty"`
+	Related []Related `json:"related,omitempty"`
+	Fixes   []Fix     `json:"fixes,omitempty"`
 	// Suppressed says what hid the finding, when the caller asked to keep
 	// hidden findings (diagnostics.Options.KeepSuppressed); "" otherwise.
 	Suppressed Suppression `json:"suppressed,omitempty"`

@@ -51,9 +51,12 @@ type ConsumerSpec struct {
 	Install string
 	// Evidence is where its behaviour is seen (source, validator, spec).
 	Evidence string
-	// Fields lists, per kind, the header or JSON fields the consumer uses;
-	// nil until rules read it from here.
+	// Fields lists, per kind, the header or JSON fields the consumer acts
+	// on; a loss of any other field is Info (Consequence.Level, Uses). A
+	// kind without a list counts every field as used.
 	Fields map[Kind][]string
+	// FieldsEvidence is where Fields is seen, per kind.
+	FieldsEvidence map[Kind]string
 }
 
 // Consumers is every known target, in documentation order.
@@ -67,9 +70,11 @@ var Consumers = []ConsumerSpec{
 		Install:  "workspace files by location; plugins from chat.plugins marketplaces",
 		Evidence: "microsoft/vscode src/vs/workbench/contrib/chat (promptValidator.ts, promptFileLocations.ts)"},
 	{Target: TargetClaudeCode, Name: "Claude Code", Code: "CC",
-		Reads:    []string{".claude/{agents,commands,output-styles,rules,skills}/", ".claude/settings*.json", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json", ".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
-		Install:  "plugins from a marketplace (`/plugin marketplace add`); project files by location",
-		Evidence: "@anthropic-ai/claude-code 2.1.332 (`claude plugin validate DIR --json`, its loaders)"},
+		Reads:          []string{".claude/{agents,commands,output-styles,rules,skills}/", ".claude/settings*.json", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json", ".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
+		Install:        "plugins from a marketplace (`/plugin marketplace add`); project files by location",
+		Evidence:       "@anthropic-ai/claude-code 2.1.332 (`claude plugin validate DIR --json`, its loaders)",
+		Fields:         map[Kind][]string{KindSkill: ccSkillFields, KindCommand: ccSkillFields},
+		FieldsEvidence: map[Kind]string{KindSkill: ccSkillFieldsEvidence, KindCommand: ccSkillFieldsEvidence}},
 	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL", Legend: "Copilot CLI and the GitHub.com cloud agent",
 		Reads:    []string{".github/{agents,skills,hooks}/", ".github/plugin/plugin.json", ".github/plugin/marketplace.json", "plugin.json", "AGENTS.md"},
 		Install:  "a folder with a root plugin.json, or from a marketplace",
@@ -160,20 +165,31 @@ var codeTargets = func() map[string][]Target {
 type Reaction string
 
 const (
-	Skip    Reaction = "skip"   // silently not loaded
-	Reject  Reaction = "rej"    // loud failure
-	Lose    Reaction = "lose"   // loads, something silently dropped
-	Warn    Reaction = "warn"   // loads, the consumer warns
-	Ignore  Reaction = "ign"    // unsupported field ignored
-	Spec    Reaction = "spec"   // only spec text forbids it
-	Should  Reaction = "should" // spec recommendation
-	OK      Reaction = "ok"     // accepted
-	Unknown Reaction = "?"
+	Skip         Reaction = "skip"     // the file is silently not loaded
+	Reject       Reaction = "rej"      // loud failure: the file or plugin does not load
+	NoHeader     Reaction = "noheader" // loads with its whole header dropped (empty metadata)
+	Drop         Reaction = "drop"     // loads, one entry of it is dropped (never runs)
+	Lose         Reaction = "lose"     // loads, fields silently dropped, cut or changed
+	Warn         Reaction = "warn"     // loads, the consumer warns
+	Ignore       Reaction = "ign"      // unsupported field ignored
+	ShadowedBy   Reaction = "shadowed" // another file of the same name wins
+	Wins         Reaction = "wins"     // this file wins over another of the same name
+	Undiscovered Reaction = "undiscovered"
+	LinkedOnly   Reaction = "linked" // not discovered, read through a link of another file
+	Spec         Reaction = "spec"   // only spec text forbids it
+	Should       Reaction = "should" // spec recommendation
+	OK           Reaction = "ok"     // accepted
+	Unknown      Reaction = "?"
 )
+
+func splitGuess(r Reaction) (Reaction, bool) {
+	base, guessed := strings.CutSuffix(string(r), "?")
+	return Reaction(base), guessed
+}
 
 // Reactions lists every reaction code in documentation order; a code with
 // a trailing "?" (e.g. "lose?") is that reaction, unverified.
-var Reactions = []Reaction{Skip, Reject, Lose, Warn, Ignore, Spec, Should, OK, Unknown}
+var Reactions = []Reaction{Skip, Reject, NoHeader, Drop, Lose, Warn, ShadowedBy, Wins, Undiscovered, LinkedOnly, Ignore, Spec, Should, OK, Unknown}
 
 // Words says r as a table cell ("silently not loaded"): the editor's hover
 // and every other place a person or a model reads a reaction.
@@ -185,6 +201,18 @@ func (r Reaction) Words() string {
 		w = "silently not loaded"
 	case Reject:
 		w = "fails loudly"
+	case NoHeader:
+		w = "loads with its whole header dropped"
+	case Drop:
+		w = "loads, drops this entry"
+	case ShadowedBy:
+		w = "loads another file of the name instead"
+	case Wins:
+		w = "loads this one over another of the name"
+	case Undiscovered:
+		w = "does not discover it"
+	case LinkedOnly:
+		w = "reads it only through a link"
 	case Lose:
 		w = "loads, silently drops something"
 	case Warn:
@@ -216,6 +244,18 @@ func (r Reaction) Sentence(t Target) string {
 		verb = "does not load it (silently)"
 	case Reject:
 		verb = "refuses it (with an error)"
+	case NoHeader:
+		verb = "loads it with its whole header dropped"
+	case Drop:
+		verb = "loads the file but drops this entry (it never runs)"
+	case ShadowedBy:
+		verb = "loads another file of the same name instead of this one"
+	case Wins:
+		verb = "loads this one and not another file of the same name"
+	case Undiscovered:
+		verb = "does not discover it"
+	case LinkedOnly:
+		verb = "reads it only through another file's link"
 	case Lose:
 		verb = "loads it but silently drops part of it"
 	case Warn:
@@ -257,27 +297,24 @@ func (r Reaction) Unverified() Reaction {
 	return r + "?"
 }
 
-// Severity maps a reaction to a diagnostic severity; report is false for
-// reactions that deserve no diagnostic. Unverified reactions cap at Warning
-// and an unknown one at Info: never an Error on a guess.
-func (r Reaction) Severity() (s Severity, report bool) {
+// Severity maps a reaction to a diagnostic severity when the consumer uses
+// what is lost; report is false for reactions that deserve no diagnostic.
+func (r Reaction) Severity() (s Severity, report bool) { return r.Level(true) }
+
+// Level maps a reaction to a severity through its consequence
+// (Consequence.Level); used says whether the consumer uses what the finding
+// loses. Unverified reactions cap at Warning and an unknown one is Info:
+// never an Error on a guess.
+func (r Reaction) Level(used bool) (s Severity, report bool) {
 	if r == Unknown {
 		return SeverityInfo, true
 	}
-	base, guessed := strings.CutSuffix(string(r), "?")
-	switch Reaction(base) {
-	case Skip, Reject:
-		s = SeverityError
-	case Lose, Warn:
-		s = SeverityWarning
-	case Ignore, Should:
-		s = SeverityHint
-	case Spec:
-		s = SeverityInfo
-	default:
+	c, ok := r.Consequence()
+	if !ok {
 		return 0, false
 	}
-	if guessed && s < SeverityWarning {
+	s = c.Level(used)
+	if _, guessed := splitGuess(r); guessed && s < SeverityWarning {
 		s = SeverityWarning
 	}
 	return s, true
@@ -307,12 +344,18 @@ func (v Verdicts) With(more Verdicts) Verdicts {
 // one wins), the targets that drove it (most severe first, then by
 // documentation order) and whether anything is to be reported at all.
 func (v Verdicts) Decide(effective []Target) (sev Severity, by []Target, report bool) {
+	return v.DecideUsing(effective, nil)
+}
+
+// DecideUsing is Decide where used(t) says whether consumer t uses what the
+// finding loses (nil: every consumer does).
+func (v Verdicts) DecideUsing(effective []Target, used func(Target) bool) (sev Severity, by []Target, report bool) {
 	for _, t := range effective {
 		r, ok := v[t]
 		if !ok {
 			continue
 		}
-		s, rep := r.Severity()
+		s, rep := r.Level(used == nil || used(t))
 		if !rep {
 			continue
 		}

@@ -242,7 +242,8 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 			continue
 		}
 		switch r {
-		case model.Skip, model.Reject:
+		case model.Skip, model.Reject, model.Drop, model.ShadowedBy, model.ShadowedBy.Unverified():
+			// Drop: the item is the entry the consumer drops (a server, a hook).
 			if it.Status != Loads {
 				continue
 			}
@@ -253,9 +254,9 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 				continue
 			}
 			it.Status, it.Rule, it.Reason = Fails, d.Rule, d.Message
-		case model.Lose, model.Warn:
+		case model.Lose, model.Warn, model.NoHeader:
 			it.Notes = append(it.Notes, d.Rule+": "+d.Message)
-		case model.Skip.Unverified(), model.Reject.Unverified():
+		case model.Skip.Unverified(), model.Reject.Unverified(), model.Drop.Unverified():
 			// No evidence that the consumer refuses it: say so, but do
 			// not claim it fails (COMMON: evidence or silence).
 			it.Notes = append(it.Notes, "unverified: "+d.Rule+": "+d.Message)

@@ -235,10 +235,13 @@ func generate(root string) ([]byte, error) {
 		byPrefix[p] = append(byPrefix[p], r)
 	}
 	var b bytes.Buffer
-	intro, legendRest, _ := strings.Cut(rulesDocIntro, "{{consumers}}")
+	intro, afterIntro, _ := strings.Cut(rulesDocIntro, "{{consumers}}")
 	b.WriteString(intro)
 	writeConsumerLegend(&b)
+	legendRest, after, _ := strings.Cut(afterIntro, "{{REACTIONS}}")
 	b.WriteString(legendRest)
+	writeReactions(&b)
+	b.WriteString(after)
 	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
@@ -275,6 +278,60 @@ func generate(root string) ([]byte, error) {
 	b.WriteString(rulesDocOtherRooms)
 	return b.Bytes(), nil
 }
+
+// reactions is the legend of the Severity lines: each reaction's
+// consequence (model.Reaction.Consequence) decides its level.
+var reactions = []struct {
+	code string
+	r    model.Reaction
+	does string
+}{
+	{"SKIP", model.Skip, "silently does not load the file"},
+	{"REJ", model.Reject, "fails loudly: the file or plugin does not load"},
+	{"NOHDR", model.NoHeader, "loads the file with its whole header dropped (empty metadata)"},
+	{"DROP", model.Drop, "loads the file and drops one entry of it (a hook, a server): it never runs"},
+	{"LOSE", model.Lose, "loads, but silently drops, cuts or changes fields"},
+	{"WARN", model.Warn, "loads and warns"},
+	{"SHADOWED", model.ShadowedBy, "loads another file of the same name instead of this one"},
+	{"WINS", model.Wins, "loads this file instead of another of the same name"},
+	{"UNDISC", model.Undiscovered, "does not discover the file where it is"},
+	{"LINKED", model.LinkedOnly, "does not discover the file, but reads it through another file's link"},
+	{"IGN", model.Ignore, "ignores an unsupported field, nothing else"},
+	{"SPEC", model.Spec, "only the spec forbids it"},
+	{"SHOULD", model.Should, "a spec recommendation"},
+}
+
+// writeReactions writes the policy table from the model, so the document
+// cannot disagree with the levels the rules report.
+func writeReactions(b *bytes.Buffer) {
+	b.WriteString("| reaction | what the consumer does | consequence | severity |\n|---|---|---|---|\n")
+	for _, x := range reactions {
+		c, _ := x.r.Consequence()
+		used, _ := x.r.Level(true)
+		unused, _ := x.r.Level(false)
+		level := capitalize(used.String())
+		if unused != used {
+			level += " when the consumer uses what is lost, " + capitalize(unused.String()) + " when it does not"
+		}
+		if x.r == model.Ignore {
+			level += ", shown faded"
+		}
+		fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", x.code, x.does, c, level)
+	}
+	b.WriteString("| ok | accepts it | – | – |\n\nFields each consumer uses (a loss of any other field is Info):\n\n")
+	for _, c := range model.Consumers {
+		var kinds []string
+		for k := range c.Fields {
+			kinds = append(kinds, string(k))
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			fmt.Fprintf(b, "- %s, %s: `%s` (evidence: %s).\n", c.Name, k, strings.Join(c.Fields[model.Kind(k)], "`, `"), c.FieldsEvidence[model.Kind(k)])
+		}
+	}
+}
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // writeConsumerLegend writes a legend row for each consumer of
 // model.Consumers that no group row (V, VS / VH) already explains.
@@ -463,7 +520,11 @@ editor's ` + "`source.fixAll.ahpls`" + ` apply them); **unsafe** fixes delete, r
 ## How severities are decided
 
 A finding's severity is the most severe reaction among the effective targets that read the file's kind; the
-message names those consumers.
+message names those consumers. Each reaction has a consequence, a typed field of the finding (` + "`consequence`" + ` in
+` + "`--format json`" + `), and the level follows from it alone: a file the consumer does not load, or loads with its whole
+header dropped, is an Error; an entry or field dropped from a file that otherwise loads is a Warning when the
+consumer uses it and Info when it does not (the fields each consumer uses are listed below the table, with their
+evidence); shadowing is a Warning on the file that loses and Info on the one that wins.
 
 | code | consumer |
 |---|---|
@@ -471,17 +532,7 @@ message names those consumers.
 | VS / VH | only VS Code / only the VS Code agent host |
 {{consumers}}| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
 
-| reaction | what the consumer does | severity |
-|---|---|---|
-| SKIP | silently does not load the file or entry | Error |
-| REJ | fails loudly (an error, or the file or plugin does not load) | Error |
-| LOSE | loads, but silently drops, cuts or changes something | Warning |
-| WARN | loads and warns | Warning |
-| IGN | ignores an unsupported field, nothing else | Hint, shown faded |
-| SPEC | only the spec forbids it | Info |
-| SHOULD | a spec recommendation | Hint |
-| ok | accepts it | – |
-
+{{REACTIONS}}
 Evidence: each rule lists, per consumer, where its reaction is seen: a function or message in the consumer's
 source (VS Code's ` + "`promptValidator.ts`" + `), a validator's message (` + "`claude plugin validate`" + `, skills-ref), or a line of the
 Agent Skills specification or client guide. A marker a consumer's editor shows is not a refusal: when VS Code's
@@ -502,10 +553,14 @@ validator marks a skill name as an error but still loads the skill under its fol
   ` + "`vscode`" + `, and Info when only consumers that load the skill anyway (the agent host, Claude Code) are targeted.
 - **Catalogs** (` + "`skills/<category>/<skill>/SKILL.md`" + `) are skills like any other: every rule runs, and where a skill
   sits only changes the ` + "`skill/catalog`" + ` note (Info). ` + "`skill/nested`" + ` needs a real enclosing SKILL.md.
-- **Claude's validator fails a plugin whose command header does not parse**, yet its own message says "At runtime
-  this command loads with empty metadata (all frontmatter fields silently dropped)". The command loads, so ahpls
-  reports ` + "`yaml/syntax`" + ` there as a Warning (a loss), not an Error; for plugin agents, which Claude Code does not
-  load, it stays an Error.
+- **Claude's validator fails a plugin whose command or skill header does not parse** and says "At runtime this
+  command loads with empty metadata (all frontmatter fields silently dropped)": the file loads with its whole header
+  dropped, which leaves a skill without the description that decides when it is used. That is an Error
+  (` + "`header-dropped`" + `), and the differential harness counts such a root as refused.
+- **Claude Code's YAML reader is not YAML 1.2.** Where Claude Code 2.1.332's validator fails a header that YAML 1.2
+  reads, ahpls reports ` + "`yaml/syntax`" + ` for Claude Code at the level of a dropped header, with the minimal case in
+  the rule's evidence (a continuation line of a double-quoted scalar that starts with a non-ASCII letter; a block
+  sequence on the key's own line, ` + "`allowed-tools: - Read`" + `).
 
 A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
 **[I]** marks a severity ahpls sets itself.

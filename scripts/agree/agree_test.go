@@ -145,7 +145,10 @@ func TestTreeKind(t *testing.T) {
 	}
 }
 
-func TestRuntimeLoadsTakesTheValidatorAtItsWord(t *testing.T) {
+// A root whose only errors say the runtime loads the file with empty
+// metadata lost its whole header: an Error by the policy (issue #40), so
+// it stays refused; it is only counted.
+func TestRuntimeLoadsKeepsTheHeaderDroppedError(t *testing.T) {
 	loads := &root{Kind: "claude-plugin", ccErr: true, ccMsgs: []string{
 		"commands/scan.md frontmatter: YAML frontmatter failed to parse: YAML Parse error: Unexpected token. At runtime this command loads with empty metadata (all frontmatter fields silently dropped).",
 	}}
@@ -154,8 +157,8 @@ func TestRuntimeLoadsTakesTheValidatorAtItsWord(t *testing.T) {
 		"agents/a.md frontmatter: YAML frontmatter failed to parse",
 	}}
 	runtimeLoads([]*root{loads, mixed})
-	if loads.ccErr || !loads.loadsAnyway {
-		t.Errorf("a root whose only errors say the runtime loads the file is still counted as refused")
+	if !loads.ccErr || !loads.loadsAnyway {
+		t.Errorf("a root whose header is dropped must keep its error and be counted")
 	}
 	if !mixed.ccErr || mixed.loadsAnyway {
 		t.Errorf("a root with a real refusal beside a runtime-loads error lost its error")
