@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/ahpls-dev/ahpls/bridge"
@@ -25,16 +26,21 @@ import (
 	"github.com/ahpls-dev/ahpls/tools"
 )
 
-// version is set at build time with -ldflags "-X main.version=…"; otherwise
-// the module version from the build info is used.
+// version is set at build time with -ldflags "-X main.version=…" (release
+// archives, npm, the vsix: the tag without its "v"); otherwise the module
+// version from the build info is used.
 var version = ""
 
+// versionString is the one version both binaries print. A `go install
+// …@v0.2.0` build records "v0.2.0" as its module version; the "v" goes, so
+// it prints what the release archives, npm and the vsix print ("0.2.0").
+// A build from a checkout without VCS stamping records "(devel)".
 func versionString() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return strings.TrimPrefix(bi.Main.Version, "v")
 	}
 	return "devel"
 }
