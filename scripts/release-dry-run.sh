@@ -43,6 +43,8 @@ mkdir -p "$repo"
 git -C "$repo" init -q
 git -C "$repo" add -A
 git -C "$repo" -c user.name=dry-run -c user.email=dry-run@localhost commit -qm "release dry run"
+# As actions/checkout leaves it (goreleaser reads the remote's URL; nothing is fetched or pushed).
+git -C "$repo" remote add origin https://github.com/ahpls-dev/ahpls.git
 # The extension's build tools, as the workflow's `npm ci` gives them; a
 # symlink is no folder to .gitignore's `node_modules/`, so it is excluded here
 # (goreleaser refuses a dirty tree).
