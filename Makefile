@@ -5,7 +5,7 @@ BIN      ?= bin/ahpls
 FUZZTIME ?= 10s
 PKGS     := ./...
 
-.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e release-test vsix ci clean
+.PHONY: all build cross test test-short bench fuzz lint demo editors-test editors-e2e release-test release-dry-run vsix ci clean
 
 # The release targets. Every one must build and vet: OS-specific code lives
 # behind build tags (tools/proc_*.go).
@@ -103,10 +103,19 @@ release-test:
 	scripts/test-release.sh
 	scripts/test-npm.sh
 
-# One vsix per platform (bundled extension + that platform's ahpls binary) in
-# editors/vscode/dist-vsix/; prints their sizes.
+# The release workflow with publishing stubbed, for a pre-release and a
+# release tag (goreleaser's build, the npm tarballs, the vsix files, the
+# checks, the publish order; and `go install` at the tag from a scratch
+# repository). Needs the goreleaser scripts/test-release.sh builds.
+release-dry-run:
+	scripts/release-dry-run.sh
+
+# The vsix for this machine (bundled extension + its ahpls and ahpls-mcp) in
+# editors/vscode/dist-vsix/; PLATFORMS=all builds all six, PLATFORMS="linux-x64
+# darwin-arm64" those (each is a Go cross build of both binaries).
+PLATFORMS ?=
 vsix:
-	bash editors/vsix.sh
+	bash editors/vsix.sh $(if $(filter all,$(PLATFORMS)),--all,$(PLATFORMS))
 
 ci: test fuzz demo editors-test release-test editors-e2e
 

@@ -3,19 +3,30 @@
 #   ahpls-<version>.tgz                 the `ahpls` command (bin/ahpls.js), with
 #                                       the six platform packages as optionalDependencies
 #   ahpls-<platform>-<version>.tgz      @ahpls/<platform>: that platform's ahpls and ahpls-mcp
-# Binaries come from bin/ahpls[-mcp]-<goos>-<goarch>[.exe] (`make cross`) when
-# present, else from `go build` here. Usage: npm/build.sh [version]
-# (default: the version in npm/ahpls/package.json). Prints the tarballs' paths.
+# Usage: npm/build.sh [--bin DIR] [version] (default version: the one in
+# npm/ahpls/package.json). With --bin the binaries are DIR/ahpls[-mcp]-<goos>-
+# <goarch>[.exe] and each must be there (the release's binaries, built once:
+# scripts/release.sh); without it they come from bin/ (`make cross`) when
+# present, else from `go build` here. Prints the tarballs' paths.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="/usr/local/go/bin:$PATH"
+bindir="$root/bin"
+strict=0
+if [ "${1:-}" = --bin ]; then
+  [ $# -ge 2 ] || { echo "npm/build.sh: --bin needs a folder" >&2; exit 2; }
+  bindir="$(cd "$2" && pwd)"
+  strict=1
+  shift 2
+fi
 version="${1:-$(node -p "require('$root/npm/ahpls/package.json').version")}"
 version="${version#v}"
 out="$root/npm/dist"
 rm -rf "$out"
 mkdir -p "$out/stage"
 
-platforms=(linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64)
+# shellcheck source=npm/platforms.sh
+. "$root/npm/platforms.sh"
 goos() { case "$1" in linux-*) echo linux ;; darwin-*) echo darwin ;; win32-*) echo windows ;; esac; }
 goarch() { case "$1" in *-x64) echo amd64 ;; *-arm64) echo arm64 ;; esac; }
 
@@ -29,9 +40,12 @@ for p in "${platforms[@]}"; do
   mkdir -p "$dir/bin"
   # Both binaries: `ahpls mcp` runs the ahpls-mcp beside ahpls.
   for cmd in ahpls ahpls-mcp; do
-    prebuilt="$root/bin/$cmd-$os-$arch$ext"
+    prebuilt="$bindir/$cmd-$os-$arch$ext"
     if [ -f "$prebuilt" ]; then
       cp "$prebuilt" "$dir/bin/$cmd$ext"
+    elif [ "$strict" = 1 ]; then
+      echo "npm/build.sh: no $prebuilt" >&2
+      exit 1
     else
       echo "npm/build.sh: go build $cmd $os/$arch" >&2
       (cd "$root" && CGO_ENABLED=0 GOOS="$os" GOARCH="$arch" go build -trimpath \

@@ -3,7 +3,7 @@
 #   - `goreleaser check` on .goreleaser.yaml (goreleaser v2.15.1 from the Go
 #     module proxy; a cold build takes ~7 minutes, so the binary is kept in
 #     $AHPLS_CI_CACHE, default ~/.cache/ahpls-ci, and reused);
-#   - every asset of the mason package (packaging/mason/package.yaml) is an
+#   - every asset of the mason package (packaging/mason/packages/ahpls/package.yaml) is an
 #     archive that .goreleaser.yaml's name_template gives for one of the six
 #     platforms;
 #   - the workflows under .github/workflows pass actionlint (v1.7.12, cached
@@ -42,15 +42,15 @@ echo "== goreleaser check ($("$goreleaser" --version 2>/dev/null | grep -m1 -i '
 
 echo "== mason package: assets are goreleaser's archives"
 grep -q 'name_template: "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}"' "$root/.goreleaser.yaml" ||
-  { echo "test-release: .goreleaser.yaml's archive name_template changed; update packaging/mason/package.yaml" >&2; exit 1; }
+  { echo "test-release: .goreleaser.yaml's archive name_template changed; update packaging/mason/packages/ahpls/package.yaml" >&2; exit 1; }
 for t in darwin_x64:darwin_amd64:tar.gz darwin_arm64:darwin_arm64:tar.gz linux_x64:linux_amd64:tar.gz \
   linux_arm64:linux_arm64:tar.gz win_x64:windows_amd64:zip win_arm64:windows_arm64:zip; do
   IFS=: read -r target osarch ext <<<"$t"
-  grep -A1 -- "- target: $target\$" "$root/packaging/mason/package.yaml" |
+  grep -A1 -- "- target: $target\$" "$root/packaging/mason/packages/ahpls/package.yaml" |
     grep -qF "file: ahpls_{{ version | strip_prefix \"v\" }}_${osarch}.${ext}" ||
     { echo "test-release: mason target $target does not name ahpls_<version>_${osarch}.${ext}" >&2; exit 1; }
 done
-[ "$(grep -c 'mcp: ahpls-mcp' "$root/packaging/mason/package.yaml")" = 6 ] ||
+[ "$(grep -c 'mcp: ahpls-mcp' "$root/packaging/mason/packages/ahpls/package.yaml")" = 6 ] ||
   { echo "test-release: every mason target must name its ahpls-mcp binary (\`ahpls mcp\` runs it)" >&2; exit 1; }
 grep -q 'ids: \[ahpls, ahpls-mcp\]' "$root/.goreleaser.yaml" ||
   { echo "test-release: the archives must hold ahpls-mcp beside ahpls" >&2; exit 1; }

@@ -46,6 +46,7 @@ local which = os.getenv('AHPLS_NVIM_TESTS') or 'all'
 local ok, err = xpcall(function()
   run_suite('unit', require('unit_spec'))
   run_suite('list', require('list_spec'))
+  run_suite('lspconfig', require('lspconfig_spec'))
   if which ~= 'unit' then
     run_suite('e2e', require('e2e_spec'))
     run_suite('roots', require('roots_spec'))

@@ -349,7 +349,7 @@ test(':checkhealth ahpls explains a missing binary', function()
   vim.cmd('tabclose')
   A.contains(text, 'ERROR', 'report')
   A.contains(text, 'no-such-ahpls', 'report')
-  A.contains(text, 'go build -o bin/ahpls ./cmd/ahpls', 'advice')
+  A.contains(text, 'make build (bin/ahpls and bin/ahpls-mcp)', 'advice')
   A.contains(text, 'No ahpls server running', 'report')
 end)
 

@@ -138,20 +138,23 @@ export function nodeBinaryEnv(extensionPath: string, workspaceFolder?: string): 
 }
 
 /**
- * Zip extraction may drop the executable bit of the binary a platform vsix
+ * Zip extraction may drop the executable bit of the binaries a platform vsix
  * ships in bin/ (VS Code keeps it; other installers may not). Restores it so
- * the bundled server is found instead of failing over to PATH. Best effort.
+ * the bundled server is found instead of failing over to PATH, and so
+ * `ahpls mcp` can run the ahpls-mcp beside it. Best effort.
  */
 export function repairBundledBinary(extensionPath: string, platform: NodeJS.Platform = process.platform): void {
   if (platform === 'win32') {
     return;
   }
-  const p = path.join(extensionPath, 'bin', BASE_NAME);
-  try {
-    if (fs.statSync(p).isFile() && !isExecutableFile(p)) {
-      fs.chmodSync(p, 0o755);
+  for (const name of [BASE_NAME, `${BASE_NAME}-mcp`]) {
+    const p = path.join(extensionPath, 'bin', name);
+    try {
+      if (fs.statSync(p).isFile() && !isExecutableFile(p)) {
+        fs.chmodSync(p, 0o755);
+      }
+    } catch {
+      // No bundled binary (a development checkout) or a read-only install.
     }
-  } catch {
-    // No bundled binary (a development checkout) or a read-only install.
   }
 }

@@ -40,7 +40,7 @@ function M.check()
   local exe = cmd[1]
   if vim.fn.executable(exe) ~= 1 then
     h.error(("'%s' is not executable"):format(exe), {
-      'Build it: go build -o bin/ahpls ./cmd/ahpls (or go install github.com/ahpls-dev/ahpls/cmd/ahpls@latest)',
+      'Build it: make build (bin/ahpls and bin/ahpls-mcp), or go install ./cmd/... in a checkout',
       "Or pass the path: require('ahpls').setup({ cmd = { '/path/to/ahpls', 'serve' } })",
     })
   else

@@ -108,9 +108,11 @@ describe('repairBundledBinary', () => {
   it('restores the executable bit a zip extraction dropped, so the bundled binary is found', { skip: process.platform === 'win32' }, () => {
     const ext = path.join(root, 'repair-ext');
     const bin = file('repair-ext/bin/ahpls', false);
+    const mcp = file('repair-ext/bin/ahpls-mcp', false);
     assert.equal(isExecutableFile(bin), false);
     repairBundledBinary(ext);
     assert.equal(isExecutableFile(bin), true);
+    assert.equal(isExecutableFile(mcp), true, 'ahpls-mcp, which `ahpls mcp` runs');
   });
   it('does nothing without a bundled binary', () => {
     assert.doesNotThrow(() => repairBundledBinary(path.join(root, 'no-such-ext')));
