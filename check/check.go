@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -668,8 +669,10 @@ type dirLayout struct {
 	memo memo[model.PluginFormat] // folder → its plugin format
 	// listedMemo: plugin root → whether a Claude marketplace lists it.
 	listedMemo memo[bool]
-	mu         sync.Mutex
-	bad        []refusal // guarded by mu
+	// markets: folder → its Claude marketplace parsed (nil: none there).
+	markets memo[model.MarketplaceListing]
+	mu      sync.Mutex
+	bad     []refusal // guarded by mu
 	// seen is what the folder walk saw (nil outside a folder check):
 	// probing a folder for its manifest paths, nearly always absent, is
 	// then answered without a syscall.
@@ -708,12 +711,19 @@ func (l *dirLayout) ClaudeListed(dir string) bool {
 	if v, ok := l.listedMemo.load(dir); ok {
 		return v
 	}
-	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
-		if l.seen.Absent(rel) {
-			return nil, false
+	got := model.ClaudeListedBy(func(m string) (model.MarketplaceListing, bool) {
+		if v, ok := l.markets.load(m); ok {
+			return v, v != nil
 		}
-		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
-		return b, err == nil
+		var v model.MarketplaceListing
+		rel := path.Join(m, ".claude-plugin/marketplace.json")
+		if !l.seen.Absent(rel) {
+			if b, err := l.r.Read(rel, diagnostics.MaxFileSize+1); err == nil {
+				v = model.ParseMarketplaceListing(b, m)
+			}
+		}
+		v = l.markets.store(m, v)
+		return v, v != nil
 	}, dir)
 	return l.listedMemo.store(dir, got)
 }
