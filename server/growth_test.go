@@ -145,7 +145,7 @@ func TestGrowthOpenDocuments(t *testing.T) {
 // the pipe takes them (the editor's keystrokes), then the last version's
 // publication.
 func TestGrowthEditsPerBurst(t *testing.T) {
-	growth.Linear(t, 100, func(tb testing.TB, n int) func() {
+	growth.Linear(t, 300, func(tb testing.TB, n int) func() {
 		root := tb.TempDir()
 		c := newTestClient(tb, clientSetup{folders: []string{root}})
 		u := skillURI(root, "edits")
