@@ -39,7 +39,21 @@ func main() {
 	limit := flag.Float64("limit", 1.25, "largest candidate/base ratio of median CPU that passes")
 	work := flag.String("work", "", "folder for the generated inputs (default: a temporary one)")
 	only := flag.String("only", "", "comma-separated benchmarks to run (default: all)")
+	scan := flag.String("scan", "", "run one first scan of this folder with -cand and exit (for timing from outside)")
+	corpus := flag.String("corpus", "", "write the gate's generated folders here and exit")
 	flag.Parse()
+	if *corpus != "" {
+		if _, err := makeInputs(*corpus); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *scan != "" && *cand != "" {
+		if _, err := firstScan(*cand, *scan); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	if *base == "" || *cand == "" {
 		fmt.Fprintln(os.Stderr, "usage: perfgate -base BIN -cand BIN [-pairs N] [-limit R]")
 		os.Exit(2)
