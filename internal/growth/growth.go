@@ -53,6 +53,9 @@ func Linear(t *testing.T, n int, build Build) {
 	if testing.Short() {
 		t.Skip("complexity test: not in -short")
 	}
+	if raceEnabled {
+		t.Skip("complexity test: not under -race (.ci/run runs them without it, beside the perf gate)")
+	}
 	inject := os.Getenv(Env) == "quadratic"
 	var last string
 	for attempt := 1; attempt <= attempts; attempt++ {

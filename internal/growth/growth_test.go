@@ -34,7 +34,7 @@ func TestQuadraticFails(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Linear(&inner, 200, func(_ testing.TB, n int) func() { return func() { spin(n * n / 20) } })
+		Linear(&inner, 100, func(_ testing.TB, n int) func() { return func() { spin(n * n / 10) } })
 	}()
 	<-done
 	if !inner.Failed() {
