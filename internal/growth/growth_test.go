@@ -27,6 +27,9 @@ func TestLinearPasses(t *testing.T) {
 // TestQuadraticFails: a quadratic path fails (run against a throwaway
 // testing.T whose verdict is read back).
 func TestQuadraticFails(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("complexity test: not under -race or -short")
+	}
 	if os.Getenv(Env) != "" {
 		t.Skip("the variant is for the complexity tests")
 	}
