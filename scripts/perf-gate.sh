@@ -28,13 +28,20 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
-mkdir "$tmp/base"
-git archive "$base" | tar -x -C "$tmp/base"
-(cd "$tmp/base" && go build -o "$tmp/ahpls-base" ./cmd/ahpls)
+# The base's binary is kept by commit and Go version (-trimpath: the same
+# build whatever folder it was unpacked in, so the build cache serves it).
+cache="${HOME:-/tmp}/.cache/ahpls-ci/perf-base/$base-$(go env GOVERSION)"
+if [ ! -x "$cache/ahpls" ]; then
+  mkdir -p "$tmp/base" "$cache"
+  git archive "$base" | tar -x -C "$tmp/base"
+  (cd "$tmp/base" && go build -trimpath -o "$cache/ahpls.new" ./cmd/ahpls)
+  mv "$cache/ahpls.new" "$cache/ahpls"
+fi
+cp "$cache/ahpls" "$tmp/ahpls-base"
 case "$mode" in
-  gate) go build -o "$tmp/ahpls-cand" ./cmd/ahpls ;;
+  gate) go build -trimpath -o "$tmp/ahpls-cand" ./cmd/ahpls ;;
   self) cp "$tmp/ahpls-base" "$tmp/ahpls-cand" ;;
-  slow) go build -tags perfgate_slowdown -o "$tmp/ahpls-cand" ./cmd/ahpls
+  slow) go build -trimpath -tags perfgate_slowdown -o "$tmp/ahpls-cand" ./cmd/ahpls
         export AHPLS_PERF_SLOWDOWN="$factor" ;;
 esac
 go build -o "$tmp/perfgate" ./internal/perfgate
