@@ -34,8 +34,8 @@ cache="${HOME:-/tmp}/.cache/ahpls-ci/perf-base/$base-$(go env GOVERSION)"
 if [ ! -x "$cache/ahpls" ]; then
   mkdir -p "$tmp/base" "$cache"
   git archive "$base" | tar -x -C "$tmp/base"
-  (cd "$tmp/base" && go build -trimpath -o "$cache/ahpls.new" ./cmd/ahpls)
-  mv "$cache/ahpls.new" "$cache/ahpls"
+  (cd "$tmp/base" && go build -trimpath -o "$cache/ahpls.new.$$" ./cmd/ahpls)
+  mv "$cache/ahpls.new.$$" "$cache/ahpls"
 fi
 cp "$cache/ahpls" "$tmp/ahpls-base"
 case "$mode" in
