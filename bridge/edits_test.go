@@ -29,27 +29,7 @@ func TestEveryEditVersionPublished(t *testing.T) {
 // it in turn, each waited for until its version is published; it returns
 // each edit's time from didChange to that publication.
 func alternate(tb testing.TB, h *hosted, n int) []time.Duration {
-	ctx := context.Background()
-	path := filepath.Join(h.ws, ".claude", "skills", "code-review", "SKILL.md")
-	orig, err := os.ReadFile(path)
-	require.NoError(tb, err)
-	good := string(orig)
-	bad := strings.Replace(good, "name: code-review", "name: Code Review", 1)
-	require.NotEqual(tb, good, bad)
-	require.NoError(tb, h.ed.Open(ctx, path, bad, 1))
-	h.wait("v1 published", func() bool { return publishedVersion(h.ed, path, 1) })
-	took := make([]time.Duration, 0, n)
-	for v := int32(2); v <= int32(n)+1; v++ {
-		text := good
-		if v%2 == 1 {
-			text = bad
-		}
-		start := time.Now()
-		require.NoError(tb, h.ed.Change(ctx, path, text, v))
-		h.wait("a publication of this version", func() bool { return publishedVersion(h.ed, path, v) })
-		took = append(took, time.Since(start))
-	}
-	return took
+	return alternateFromOpen(tb, h, n)[1:]
 }
 
 // BenchmarkEditToDiagnostics: didChange → publishDiagnostics of that
