@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -562,7 +563,7 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 	// edit: most findings sit in the header of a long file.
 	cut := 0
 	for _, d := range diags {
-		cut = max(cut, d.Span.End)
+		cut = max(cut, d.Span.Start, d.Span.End)
 		for _, fx := range d.Fixes {
 			for _, e := range fx.Edits {
 				if editInText(e, text) {
@@ -579,11 +580,12 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 		}
 	}
 	idx := model.NewLineIndex(text[:min(cut, len(text))])
+	fps := fingerprints{rel: rel, text: text, upTo: min(cut, len(text))}
 	out := make([]Finding, 0, len(diags))
 	for _, d := range diags {
 		r := idx.Range(d.Span, model.UTF16)
 		f := Finding{
-			Fingerprint: fingerprint(d.Rule, rel, text, d.Span.Start),
+			Fingerprint: fps.at(d.Rule, d.Span.Start),
 			Path:        display, Rel: rel,
 			Line: r.Start.Line + 1, Column: r.Start.Character + 1,
 			EndLine: r.End.Line + 1, EndColumn: r.End.Character + 1,
@@ -611,22 +613,67 @@ func findings(display, rel string, text []byte, keep bool, diags []model.Diagnos
 	return out
 }
 
+// fingerprints works out Finding.Fingerprint for one file's findings.
+// Each finding's line is found by a binary search over the file's LF
+// offsets (found once) and each (rule, line) is hashed once: searching and
+// hashing the line per finding made 20,000 findings on one line quadratic
+// (27 s of CPU per check, #42).
+type fingerprints struct {
+	rel  string
+	text []byte
+	upTo int   // every finding's line ends by here (findings' cut)
+	nls  []int // offsets of the '\n' bytes before upTo, found on first use
+	done map[fingerprintKey]string
+}
+
+type fingerprintKey struct {
+	rule  string
+	start int
+}
+
+func (f *fingerprints) at(rule string, at int) string {
+	if f.nls == nil {
+		f.nls = []int{}
+		for i := 0; i < f.upTo; {
+			nl := bytes.IndexByte(f.text[i:f.upTo], '\n')
+			if nl < 0 {
+				break
+			}
+			f.nls = append(f.nls, i+nl)
+			i += nl + 1
+		}
+		f.done = map[fingerprintKey]string{}
+	}
+	at = min(max(at, 0), len(f.text))
+	// The line holding at runs from after the last '\n' before at to the
+	// first '\n' at or after at.
+	k := sort.SearchInts(f.nls, at)
+	start, end := 0, len(f.text)
+	if k > 0 {
+		start = f.nls[k-1] + 1
+	}
+	if k < len(f.nls) {
+		end = f.nls[k]
+	}
+	key := fingerprintKey{rule, start}
+	if fp, ok := f.done[key]; ok {
+		return fp
+	}
+	fp := fingerprint(rule, f.rel, f.text[start:end])
+	f.done[key] = fp
+	return fp
+}
+
 // fingerprint is Finding.Fingerprint: 16 hex digits of SHA-256 over the
 // rule, the path below the folder and the finding's first line, trimmed
 // (an edit elsewhere in the file, or lines added above, keep it).
-func fingerprint(rule, rel string, text []byte, at int) string {
-	at = min(max(at, 0), len(text))
-	start := bytes.LastIndexByte(text[:at], '\n') + 1
-	end := len(text)
-	if i := bytes.IndexByte(text[at:], '\n'); i >= 0 {
-		end = at + i
-	}
+func fingerprint(rule, rel string, line []byte) string {
 	h := sha256.New()
 	h.Write([]byte(rule))
 	h.Write([]byte{0})
 	h.Write([]byte(rel))
 	h.Write([]byte{0})
-	h.Write(bytes.TrimSpace(text[start:end]))
+	h.Write(bytes.TrimSpace(line))
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
@@ -700,8 +747,10 @@ type dirLayout struct {
 	memo memo[model.PluginFormat] // folder → its plugin format
 	// listedMemo: plugin root → whether a Claude marketplace lists it.
 	listedMemo memo[bool]
-	mu         sync.Mutex
-	bad        []refusal // guarded by mu
+	// markets: folder → its Claude marketplace parsed (nil: none there).
+	markets memo[model.MarketplaceListing]
+	mu      sync.Mutex
+	bad     []refusal // guarded by mu
 	// seen is what the folder walk saw (nil outside a folder check):
 	// probing a folder for its manifest paths, nearly always absent, is
 	// then answered without a syscall.
@@ -740,12 +789,19 @@ func (l *dirLayout) ClaudeListed(dir string) bool {
 	if v, ok := l.listedMemo.load(dir); ok {
 		return v
 	}
-	got := model.ClaudeListed(func(rel string) ([]byte, bool) {
-		if l.seen.Absent(rel) {
-			return nil, false
+	got := model.ClaudeListedBy(func(m string) (model.MarketplaceListing, bool) {
+		if v, ok := l.markets.load(m); ok {
+			return v, v != nil
 		}
-		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
-		return b, err == nil
+		var v model.MarketplaceListing
+		rel := path.Join(m, ".claude-plugin/marketplace.json")
+		if !l.seen.Absent(rel) {
+			if b, err := l.r.Read(rel, diagnostics.MaxFileSize+1); err == nil {
+				v = model.ParseMarketplaceListing(b, m)
+			}
+		}
+		v = l.markets.store(m, v)
+		return v, v != nil
 	}, dir)
 	return l.listedMemo.store(dir, got)
 }

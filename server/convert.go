@@ -48,8 +48,12 @@ func (s *Server) toLSP(self uri.URI, loc location, text []byte, diags []model.Di
 		}
 	}
 	idx := model.NewLineIndex(throughLine(text, end))
+	// Related locations in other files: each file read and indexed once
+	// for all the findings (per finding, many findings pointing into one
+	// large file cost findings × its size, #42).
+	others := map[uri.URI]*model.LineIndex{self: idx}
 	for _, d := range diags {
-		out = append(out, s.toLSPOne(self, loc, idx, d, enc))
+		out = append(out, s.toLSPOne(self, loc, others, d, enc))
 	}
 	return out
 }
@@ -67,9 +71,9 @@ func throughLine(text []byte, end int) []byte {
 	return text
 }
 
-func (s *Server) toLSPOne(self uri.URI, loc location, idx *model.LineIndex, d model.Diagnostic, enc model.Encoding) protocol.Diagnostic {
+func (s *Server) toLSPOne(self uri.URI, loc location, indexes map[uri.URI]*model.LineIndex, d model.Diagnostic, enc model.Encoding) protocol.Diagnostic {
 	pd := protocol.Diagnostic{
-		Range:    lspRange(idx.Range(d.Span, enc)),
+		Range:    lspRange(indexes[self].Range(d.Span, enc)),
 		Severity: protocol.DiagnosticSeverity(d.Severity),
 		Code:     protocol.String(d.Rule),
 		Source:   protocol.NewOptional(Source),
@@ -87,9 +91,10 @@ func (s *Server) toLSPOne(self uri.URI, loc location, idx *model.LineIndex, d mo
 	}
 	for _, r := range d.Related {
 		ru := relatedURI(self, loc, r.Path)
-		ridx := idx
-		if ru != self {
+		ridx, ok := indexes[ru]
+		if !ok {
 			ridx = model.NewLineIndex(s.textOf(ru))
+			indexes[ru] = ridx
 		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: ru, Range: lspRange(ridx.Range(r.Span, enc))},

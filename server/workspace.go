@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -126,6 +127,8 @@ type wsLayout struct {
 	memo sync.Map   // folder → model.PluginFormat
 	// claude: plugin root → whether a Claude marketplace lists it.
 	claude sync.Map
+	// markets: folder → its Claude marketplace parsed (nil: none there).
+	markets sync.Map
 }
 
 // PluginRoot is asked for every folder above every file: a memo hit takes
@@ -151,9 +154,24 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 	if v, ok := l.claude.Load(dir); ok {
 		return v.(bool)
 	}
-	got := model.ClaudeListed(l.read, dir)
+	got := model.ClaudeListedBy(l.marketplace, dir)
 	l.claude.Store(dir, got)
 	return got
+}
+
+// marketplace is the Claude marketplace at folder m, parsed once per
+// layout (each plugin root it lists asks for it).
+func (l *wsLayout) marketplace(m string) (model.MarketplaceListing, bool) {
+	if v, ok := l.markets.Load(m); ok {
+		ml := v.(model.MarketplaceListing)
+		return ml, ml != nil
+	}
+	var ml model.MarketplaceListing
+	if b, ok := l.read(path.Join(m, ".claude-plugin/marketplace.json")); ok {
+		ml = model.ParseMarketplaceListing(b, m)
+	}
+	l.markets.Store(m, ml)
+	return ml, ml != nil
 }
 
 // read is readRel through the layout's Root and walk when it has them.

@@ -33,8 +33,14 @@ var version = ""
 func versionString() string { return buildinfo.Version(version) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	atExit()
+	os.Exit(code)
 }
+
+// atExit runs before the process exits; a no-op but in the perf gate's
+// slowed-down test build (slowdown_perfgate.go).
+var atExit = func() {}
 
 func run(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
 	cmd := "serve"
