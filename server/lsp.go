@@ -165,15 +165,7 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 }
 
 func (s *Server) registerWatchers(ctx context.Context) {
-	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
-		{GlobPattern: protocol.Pattern("**/*.md")},
-		{GlobPattern: protocol.Pattern("**/*.json")},
-		// The walk honours .gitignore files: a change rescans below it.
-		{GlobPattern: protocol.Pattern("**/.gitignore")},
-		// What the built-in test runner detects projects by (#20): the
-		// bridge hands these changes to the host link, which re-detects.
-		{GlobPattern: protocol.Pattern("**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}")},
-	}}
+	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers()}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {
 		return
@@ -310,14 +302,11 @@ func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidCh
 		s.configChanged(u)
 		switch c.Type {
 		case protocol.FileChangeTypeCreated:
-			s.fileEvent(u, CauseCreated)
+			s.pathCreated(u)
 		case protocol.FileChangeTypeChanged:
 			s.fileEvent(u, CauseChanged)
 		case protocol.FileChangeTypeDeleted:
-			if p, ok := uriPath(u); ok {
-				s.forgetUnder(p)
-			}
-			s.fileEvent(u, CauseDeleted)
+			s.pathDeleted(u)
 		}
 	}
 	if len(p.Changes) > 0 {

@@ -384,8 +384,7 @@ func (s *Server) startFSWatch(roots []string) {
 func (s *Server) onFSEvent(ev fsnotify.Event, addDir func(string)) {
 	p := filepath.Clean(ev.Name)
 	u := uri.File(p)
-	ext := strings.ToLower(filepath.Ext(p))
-	ours := ext == ".md" || ext == ".json"
+	ours := checkedFile(p)
 	switch {
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		// A removed folder takes its files with it.
