@@ -242,7 +242,7 @@ func marketplaceBase(loc location, root *diagnostics.JSONValue) string {
 }
 
 // refAnnotation labels the reference edits of a rename; clients that
-// support change annotations show them for confirmation.
+// support change annotations group them in their preview.
 const refAnnotation protocol.ChangeAnnotationIdentifier = "ahpls.renameReferences"
 
 // refTextEdits converts one file's reference edits to LSP edits, annotated

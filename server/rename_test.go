@@ -141,7 +141,8 @@ func TestRenameCaseOnly(t *testing.T) {
 // leave the marketplace listing ./skills/pptx (the plugin then shipped
 // without the skill). The same edit now updates the marketplace's inline
 // skills path, a plugin manifest's, a Markdown link into the folder and a
-// subagent's `skills` entry, annotated for confirmation.
+// subagent's `skills` entry, annotated for the preview and applied by
+// default.
 func TestRenameUpdatesReferences(t *testing.T) {
 	root := t.TempDir()
 	caps := `{"workspace":{"workspaceEdit":{"documentChanges":true,"resourceOperations":["rename"],"changeAnnotationSupport":{}}}}`
@@ -193,5 +194,7 @@ func TestRenameUpdatesReferences(t *testing.T) {
 	assert.Equal(t, []string{"slides"}, texts[string(agent)], "pptx-extra is another skill")
 	last := we.DocumentChanges[len(we.DocumentChanges)-1]
 	assert.Equal(t, "rename", last.Kind, "the folder moves after the text edits")
-	assert.True(t, we.ChangeAnnotations[string(refAnnotation)].NeedsConfirmation)
+	ann, ok := we.ChangeAnnotations[string(refAnnotation)]
+	require.True(t, ok, "the reference edits are labelled for the preview")
+	assert.False(t, ann.NeedsConfirmation, "applied by default: VS Code leaves edits needing confirmation unticked")
 }
