@@ -76,6 +76,21 @@ local function notify(msg, level)
   vim.notify('ahpls: ' .. msg, level or vim.log.levels.INFO)
 end
 
+--- A one-line notice that never asks to press Enter: shown after the
+--- buffer opens (a message while a file loads stacks with its own), and cut
+--- to fit the command line. The full reason is in :checkhealth ahpls.
+---@param msg string
+function M.notice(msg)
+  msg = 'ahpls: ' .. msg
+  vim.schedule(function()
+    local width = math.max(20, vim.o.columns - 15)
+    if vim.fn.strdisplaywidth(msg) > width then
+      msg = vim.fn.strcharpart(msg, 0, width - 1) .. '…'
+    end
+    vim.notify(msg, vim.log.levels.INFO)
+  end)
+end
+
 local function normalize(path)
   if path == nil then
     return ''
@@ -89,12 +104,17 @@ local function basename(path)
 end
 
 local json_names = {
-  ['hooks.json'] = true,
   ['plugin.json'] = true,
   ['marketplace.json'] = true,
   ['.mcp.json'] = true,
+}
+-- A hooks.json or mcp.json outside .github/hooks is checked only as part of
+-- a plugin: the server classifies it by the plugin's manifest on disk.
+local plugin_json = {
+  ['hooks.json'] = true,
   ['mcp.json'] = true,
 }
+local manifest_paths = { '.plugin/plugin.json', 'plugin.json', '.github/plugin/plugin.json', '.claude-plugin/plugin.json' }
 local always_on = {
   ['AGENTS.md'] = true,
   ['CLAUDE.md'] = true,
@@ -102,6 +122,43 @@ local always_on = {
   ['GEMINI.md'] = true,
   ['copilot-instructions.md'] = true,
 }
+
+--- Whether a plugin's hooks.json or mcp.json belongs to a plugin the server
+--- would see: <P>/hooks/hooks.json, <P>/hooks.json or <P>/mcp.json with a
+--- plugin manifest in P, or <P>/hooks/hooks.json below a Claude marketplace
+--- (which may list P without a manifest). A lone hooks.json is nobody's.
+---@param path string
+---@return boolean
+function M.in_plugin(path)
+  local dir = path:match('^(.*)/[^/]*$')
+  if dir == nil then
+    return false
+  end
+  local nested = basename(path) == 'hooks.json' and basename(dir) == 'hooks'
+  local p = nested and dir:match('^(.*)/[^/]*$') or dir
+  if p == nil then
+    return false
+  end
+  for _, m in ipairs(manifest_paths) do
+    if vim.loop.fs_stat(p .. '/' .. m) ~= nil then
+      return true
+    end
+  end
+  if nested then
+    local up = p
+    while up ~= nil and up ~= '' do
+      if vim.loop.fs_stat(up .. '/.claude-plugin/marketplace.json') ~= nil then
+        return true
+      end
+      local next_up = up:match('^(.*)/[^/]*$')
+      if next_up == up then
+        break
+      end
+      up = next_up
+    end
+  end
+  return false
+end
 
 --- Whether a path is one of the customization file kinds ahpls reads
 --- (customization-formats.md §2.1). A little wider than the server's own
@@ -144,7 +201,13 @@ function M.is_ours(path)
     if json_names[name] then
       return true
     end
-    return dir:match('/%.github/hooks/[^/]+%.json$') ~= nil
+    if dir:match('/%.github/hooks/[^/]+%.json$') ~= nil then
+      return true
+    end
+    if plugin_json[name] then
+      return M.in_plugin(path)
+    end
+    return false
       or dir:match('/%.claude/settings%.json$') ~= nil
       or dir:match('/%.claude/settings%.local%.json$') ~= nil
       or dir:match('/%.github/copilot/settings%.json$') ~= nil
@@ -249,13 +312,7 @@ function M.root_with_reason(path, bufnr, opts)
   end
   if not M._single_file_noticed then
     M._single_file_noticed = true
-    notify(
-      ('no root marker (%s) above %s; serving its folder on its own'):format(
-        table.concat(opts.root_markers or M.root_markers, ', '),
-        basename(path)
-      ),
-      vim.log.levels.INFO
-    )
+    M.notice(('%s: no root marker above, serving its folder on its own (:checkhealth ahpls)'):format(basename(path)))
   end
   return dir, 'single file: no root marker above it; its own folder'
 end
@@ -313,10 +370,25 @@ function M.status(bufnr)
     return ''
   end
   local s = M._host_status[c.id]
-  if s == nil then
+  if s == nil or not M.host_configured(s) then
     return 'ahpls'
   end
   return 'ahpls: host ' .. s.state
+end
+
+--- Whether a host status is about a configured agent host: without one the
+--- server reports "disconnected" with a message saying none is configured,
+--- and a statusline should stay neutral, as VS Code's does (most users only
+--- lint).
+---@param s table { state, message, host }
+---@return boolean
+function M.host_configured(s)
+  if s.host ~= nil then
+    return true
+  end
+  local msg = (s.message or ''):lower()
+  local unconfigured = msg:find('not configured', 1, true) or msg:find('no agent host configured', 1, true)
+  return not (s.state == 'disconnected' and unconfigured)
 end
 
 local function before_init(params, config)
