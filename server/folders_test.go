@@ -111,6 +111,12 @@ func TestFolderMoveRenameFiles(t *testing.T) {
 	assert.NotEmpty(t, init.Capabilities.Workspace.FileOperations.DidRename.Filters)
 	assert.NotEmpty(t, init.Capabilities.Workspace.FileOperations.DidDelete.Filters)
 	m.ready(t, c)
+	// The marketplace is open, as it often is: a disk event for an open
+	// file is ignored, but the re-check after the move must still reach it.
+	text, err := os.ReadFile(filepath.Join(m.root, ".claude-plugin", "marketplace.json"))
+	require.NoError(t, err)
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(m.market, 1, string(text))))
+	c.waitPublish(m.market, ptr(1), nil)
 
 	require.NoError(t, os.Rename(m.oldDir, m.newDir))
 	mark := c.mark()
