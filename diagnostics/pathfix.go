@@ -38,8 +38,8 @@ func missingPathFixes(f File, text []byte, key string, v *JSONValue, rel string,
 }
 
 // movedSkill finds the one sibling folder of the missing skill folder rel
-// whose SKILL.md carries the missing folder's name (the name a folder
-// move leaves behind): its folder name, ok false when none or several.
+// whose SKILL.md carries the missing folder's name, in any case (the name
+// a folder move leaves behind): its folder name, ok false when none or several.
 func movedSkill(f File, rel string) (string, bool) {
 	lister, ok := f.FS.(WorkspaceLister)
 	if !ok {
@@ -72,7 +72,7 @@ func movedSkill(f File, rel string) (string, bool) {
 			continue
 		}
 		for _, x := range fm {
-			if x.Key == "name" && x.Scalar && x.Value == want {
+			if x.Key == "name" && x.Scalar && strings.EqualFold(x.Value, want) {
 				if found != "" {
 					return "", false // two candidates: no guess
 				}
