@@ -3,7 +3,8 @@
 -- skill folder moved in a shell clears the old path's findings, shows the
 -- new path's, and re-checks the marketplace that pointed at it; the
 -- marketplace's quick fix and a rename of the skill finish the move.
--- Also: status() is neutral without an agent host, and a lone hooks.json
+-- Also: completion inside quotes under "hooks", status() is neutral
+-- without an agent host, and a lone hooks.json
 -- (which the server never checks) gets no client.
 local A = require('assert')
 local ahpls = require('ahpls')
@@ -162,6 +163,29 @@ step('renaming the skill to its new folder clears its findings (0.7: the value o
   end, function()
     return vim.inspect(vim.diagnostic.get(buf, { namespace = ns() }))
   end)
+end)
+
+step('completion inside the quotes of a key under "hooks" offers event names, not handler keys', function()
+  local hooks = s.root .. '/.github/hooks/hooks.json'
+  vim.fn.mkdir(vim.fn.fnamemodify(hooks, ':h'), 'p')
+  vim.fn.writefile({ '{', '  "hooks": {', '    ""', '  }', '}' }, hooks)
+  vim.cmd('edit ' .. vim.fn.fnameescape(hooks))
+  local buf = vim.api.nvim_get_current_buf()
+  A.wait_for('ahpls to attach to hooks.json', WAIT, function()
+    return ahpls.clients(buf)[1] ~= nil
+  end)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 2, character = 5 } }
+  local r = (vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, WAIT) or {})[s.client_id]
+  A.truthy(r and r.result, 'completion answer: ' .. vim.inspect(r))
+  local labels = {}
+  for _, it in ipairs(r.result.items or r.result) do
+    table.insert(labels, it.label)
+  end
+  local events = vim.tbl_filter(function(l)
+    return l:find('ToolUse', 1, true) ~= nil
+  end, labels)
+  A.truthy(#events > 0, 'hook events among ' .. vim.inspect(labels))
+  A.truthy(not vim.tbl_contains(labels, 'command') and not vim.tbl_contains(labels, 'type'), 'no handler keys among ' .. vim.inspect(labels))
 end)
 
 step('a lone hooks.json (no plugin, not .github/hooks) gets no client', function()
