@@ -122,44 +122,13 @@ func Check(f File, opts Options) (out []model.Diagnostic) {
 	return r.finish()
 }
 
-// builtinChecker is the checker table: one line per file kind. Rules that
+// builtinChecker is the check function of the kind's Checker. Rules that
 // compare files run inside these (crossfile.go, duplicates.go).
 func builtinChecker(k model.Kind) func(File, *reporter) {
-	switch k {
-	case model.KindSkill:
-		return checkSkill
-	case model.KindAgent:
-		return checkAgent
-	case model.KindClaudeAgent:
-		return checkClaudeAgent
-	case model.KindPrompt:
-		return checkPrompt
-	case model.KindCommand:
-		return checkCommand
-	case model.KindInstructions:
-		return checkInstructions
-	case model.KindRule:
-		return checkRule
-	case model.KindMemory:
-		return checkMemory
-	case model.KindPlugin:
-		return checkPluginManifest
-	case model.KindMarketplace:
-		return checkMarketplace
-	case model.KindHooks:
-		return checkHooksFile
-	case model.KindMCP:
-		return checkMCPFile
-	case model.KindSettings:
-		return checkSettings
-	case model.KindTools:
-		return checkToolsConfig
-	case model.KindConfig:
-		return checkAhplsConfig
-	case model.KindOutputStyle:
-		return checkOutputStyle
-	case model.KindSetupSteps:
-		return checkSetupSteps
+	for i := range checkers {
+		if checkers[i].Kind == k {
+			return checkers[i].Check
+		}
 	}
 	return nil
 }

@@ -34,6 +34,8 @@ var mcpDuplicate = &Rule{
 	Summary:  "One MCP server name in two files that one consumer merges.",
 	Kinds:    "mcp",
 	Severity: "V SKIP (first wins) · CL LOSE (last wins).",
+
+	NameClash: true,
 }
 
 var marketVersion = &Rule{

@@ -28,6 +28,8 @@ var skillNameDuplicate = &Rule{
 	Summary:  "A skill an earlier workspace skill root already defines (same folder for VS Code, same 'name' for its agent host); only the first loads.",
 	Kinds:    "skill",
 	Severity: "Same folder (VS Code ignores case): V SKIP · CL SKIP · CC ok; same `name` in another folder: VH SKIP · CL SKIP?; the first root wins (`.github/skills`, `.claude/skills`, `.agents/skills`); an identical copy: Hint [I].",
+
+	NameClash: true,
 }
 
 var ccagentDuplicate = &Rule{
@@ -37,6 +39,8 @@ var ccagentDuplicate = &Rule{
 	Summary:  "Two subagents of one tree share a 'name'; Claude Code loads only one of them.",
 	Kinds:    "ccagent",
 	Severity: "CC SKIP (file order decides which one loads); both files are reported.",
+
+	NameClash: true,
 }
 
 // WorkspaceLister is an optional extension of WorkspaceFS for rules that

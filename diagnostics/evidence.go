@@ -15,17 +15,6 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// consumerCodes maps an Evidence.Consumer code to the targets it covers.
-var consumerCodes = map[string][]model.Target{
-	"V":  {model.TargetVSCode, model.TargetVSCodeAgentHost},
-	"VS": {model.TargetVSCode},
-	"VH": {model.TargetVSCodeAgentHost},
-	"CC": {model.TargetClaudeCode},
-	"CL": {model.TargetCopilotCLI},
-	"AS": {model.TargetAgentSkills},
-	"UP": {model.TargetClaudeUpload},
-}
-
 // backing is how well a rule's reaction for one target is seen.
 type backing uint8
 
@@ -44,7 +33,7 @@ func backingOf(rule *Rule, t model.Target) backing {
 		if strings.HasSuffix(e.Reaction, "?") {
 			eb = documented
 		}
-		for _, x := range consumerCodes[e.Consumer] {
+		for _, x := range model.TargetsOfCode(e.Consumer) {
 			if x == t {
 				b = max(b, eb)
 			}

@@ -32,6 +32,8 @@ var hooksShape = &Rule{
 		{"CC", "REJ", "`claude plugin validate` 2.1.332 on hooks/hooks.json with an event at the top level: \"PreToolUse/PermissionRequest is declared at the top level, outside the \\\"hooks\\\" object … cannot be loaded\" (success false)"},
 		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: the configuration is {\"version\": 1, \"hooks\": {<event>: [<hook>, …]}} (documented; the reaction is not observed)"},
 	},
+
+	WholeFile: true,
 }
 
 var hooksVersion = &Rule{
@@ -44,6 +46,8 @@ var hooksVersion = &Rule{
 	Evidence: []Evidence{
 		{"CL", "REJ?", "docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference: \"Hook configuration files use JSON format with version 1.\" (documented; the reaction is not observed)"},
 	},
+
+	WholeFile: true,
 }
 
 var hooksEvent = &Rule{

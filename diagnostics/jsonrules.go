@@ -23,6 +23,8 @@ var jsonSyntax = &Rule{
 	Summary:  "The file is not valid JSON; consumers reject the whole file.",
 	Kinds:    jsonKinds,
 	Severity: "All REJ: the plugin is not loaded, the hooks or MCP file is skipped.",
+
+	WholeFile: true,
 }
 
 var jsonJsonc = &Rule{

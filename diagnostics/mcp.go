@@ -32,6 +32,8 @@ var mcpWrapper = &Rule{
 		{Consumer: "CC", Reaction: "SKIP", Source: "Claude Code 2.1.332 `claude plugin validate` on a plugin .mcp.json: {\"servers\": …} → \"Invalid input: expected string, received undefined. The plugin loader silently drops this server at load.\""},
 		{Consumer: "V", Reaction: "ok (plugin)", Source: "src/vs/platform/agentPlugins/common/pluginParsers.ts resolveMcpServersMap takes the wrapped or the flat map"},
 	},
+
+	WholeFile: true,
 }
 
 var mcpType = &Rule{

@@ -3,6 +3,8 @@ package diagnostics
 import (
 	"slices"
 	"sort"
+
+	"github.com/ahpls-dev/ahpls/model"
 )
 
 // Rule is one rule: its id, what hover, SARIF and docs/rules.md say about
@@ -33,6 +35,14 @@ type Rule struct {
 	Fix FixTier
 	// FixWhy says why the fix has its tier (docs/rules.md prints it).
 	FixWhy string
+	// NameClash: the rule reports a name another item already took (its
+	// first Related location is that item), so `ahpls list` shows the item
+	// as shadowed rather than failing.
+	NameClash bool
+	// WholeFile: the rule is about the whole file, not one entry of it
+	// (unparsable JSON, a wrong shape), so a consumer that refuses for it
+	// refuses every item the file holds.
+	WholeFile bool
 }
 
 // FixTier is how freely a rule's quick fix may be applied (as ruff's
@@ -84,34 +94,86 @@ const (
 	hookKinds     = "hooks, settings (`hooks`), agent/ccagent/skill/cmd frontmatter `hooks:`"
 )
 
-// ruleTable is every built-in rule: one group per checker file.
-var ruleTable = slices.Concat(fileRules, headerRules, jsonRules, linkRules, fieldRules,
-	skillRules, agentRules, claudeAgentRules, promptRules, commandRules, instructionRules,
-	claudeRuleRules, memoryRules, pluginRules, marketplaceRules, settingsRules, hookRules,
-	mcpRules, crossFileRules, duplicateRules, toolsRules, suppressRules, configRules, securityRules, toolNameRules, outputStyleRules, setupRules)
+// Checker binds a file kind to its check function and the rules that
+// check reports: the one value a kind's rules hang from. builtinChecker and
+// ruleTable are read from checkers, so a new kind's rules are one Checker
+// in the list below.
+type Checker struct {
+	Kind  model.Kind
+	Rules []*Rule
+	Check func(File, *reporter)
+}
+
+// checkers is every kind's checker, in model.Kinds order. It is set in
+// init, as ruleTable is: a check function looks rules up (the config
+// checker validates rule ids), which a package-level initializer may not.
+var checkers []Checker
+
+func init() {
+	checkers = []Checker{
+		{model.KindSkill, skillRules, checkSkill},
+		{model.KindAgent, agentRules, checkAgent},
+		{model.KindClaudeAgent, claudeAgentRules, checkClaudeAgent},
+		{model.KindPrompt, promptRules, checkPrompt},
+		{model.KindCommand, commandRules, checkCommand},
+		{model.KindInstructions, instructionRules, checkInstructions},
+		{model.KindRule, claudeRuleRules, checkRule},
+		{model.KindMemory, memoryRules, checkMemory},
+		{model.KindPlugin, pluginRules, checkPluginManifest},
+		{model.KindMarketplace, marketplaceRules, checkMarketplace},
+		{model.KindSettings, settingsRules, checkSettings},
+		{model.KindHooks, hookRules, checkHooksFile},
+		{model.KindMCP, mcpRules, checkMCPFile},
+		{model.KindTools, toolsRules, checkToolsConfig},
+		{model.KindConfig, configRules, checkAhplsConfig},
+		{model.KindOutputStyle, outputStyleRules, checkOutputStyle},
+		{model.KindSetupSteps, setupRules, checkSetupSteps},
+	}
+	ruleTable = joinRules(sharedRules, checkers)
+}
+
+// sharedRules are the rule groups no single kind owns: every file, the
+// shared readers of headers, JSON, links and fields, and the rules that
+// compare files or scan any kind.
+var sharedRules = [][]*Rule{fileRules, headerRules, jsonRules, linkRules, fieldRules,
+	crossFileRules, duplicateRules, suppressRules, securityRules, toolNameRules}
+
+// ruleTable is every built-in rule: the shared groups and each checker's.
+var ruleTable []*Rule
+
+func joinRules(shared [][]*Rule, cs []Checker) []*Rule {
+	groups := slices.Clone(shared)
+	for _, c := range cs {
+		groups = append(groups, c.Rules)
+	}
+	return slices.Concat(groups...)
+}
 
 // fileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var fileRules = []*Rule{fileTooLarge, fileUnreadable, fileEncoding, internalError}
 
 var fileTooLarge = &Rule{
-	ID:       "file/too-large",
-	Summary:  "The file is larger than ahpls checks (4 MiB).",
-	Kinds:    "every kind",
-	Severity: "Warning [I]; the file is not parsed.",
+	ID:        "file/too-large",
+	WholeFile: true,
+	Summary:   "The file is larger than ahpls checks (4 MiB).",
+	Kinds:     "every kind",
+	Severity:  "Warning [I]; the file is not parsed.",
 }
 
 var fileUnreadable = &Rule{
-	ID:       "file/unreadable",
-	Summary:  "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it.",
-	Kinds:    "every kind",
-	Severity: "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's).",
+	ID:        "file/unreadable",
+	WholeFile: true,
+	Summary:   "The file is not a regular file inside the workspace folder (a FIFO, a device, a symlink loop or a symlink out of the folder), so ahpls did not read it.",
+	Kinds:     "every kind",
+	Severity:  "Warning [I]; the file is not opened (a FIFO would block, a device never ends, a link out of the folder is not the workspace's).",
 }
 
 var fileEncoding = &Rule{
-	ID:       "file/encoding",
-	Summary:  "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
-	Kinds:    "every kind",
-	Severity: "Error [I]; nothing else is reported.",
+	ID:        "file/encoding",
+	WholeFile: true,
+	Summary:   "The file is not valid UTF-8 or contains a NUL byte; agents read customization files as UTF-8 text.",
+	Kinds:     "every kind",
+	Severity:  "Error [I]; nothing else is reported.",
 }
 
 var internalError = &Rule{

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahpls-dev/ahpls/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -151,4 +152,40 @@ func TestErrorAndWarningClaimsHaveEvidence(t *testing.T) {
 		_, ok := got[id]
 		assert.True(t, ok, "rule %s has its evidence now: delete it from evidenceGaps", id)
 	}
+}
+
+// TestCheckersCoverTheKinds: every kind of model.Kinds has exactly one
+// checker, and every checker's kind is one of them.
+func TestCheckersCoverTheKinds(t *testing.T) {
+	count := map[model.Kind]int{}
+	for _, c := range checkers {
+		count[c.Kind]++
+		if c.Check == nil || len(c.Rules) == 0 {
+			t.Errorf("checker %s: no check function or no rules", c.Kind)
+		}
+		if _, ok := c.Kind.Spec(); !ok {
+			t.Errorf("checker %s: no model.KindSpec", c.Kind)
+		}
+	}
+	for _, k := range model.Kinds {
+		if count[k.Kind] != 1 {
+			t.Errorf("kind %s: %d checkers", k.Kind, count[k.Kind])
+		}
+	}
+}
+
+// TestRuleFacts pins the rules other rooms ask about by their facts
+// (`ahpls list` reads NameClash and WholeFile).
+func TestRuleFacts(t *testing.T) {
+	var clash, whole []string
+	for _, r := range Rules() {
+		if r.NameClash {
+			clash = append(clash, r.ID)
+		}
+		if r.WholeFile {
+			whole = append(whole, r.ID)
+		}
+	}
+	assert.Equal(t, []string{"ccagent/duplicate", "mcp/duplicate", "skill/name-duplicate"}, clash)
+	assert.Equal(t, []string{"file/encoding", "file/too-large", "file/unreadable", "hooks/shape", "hooks/version", "json/syntax", "mcp/wrapper"}, whole)
 }

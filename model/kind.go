@@ -2,6 +2,7 @@ package model
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -35,57 +36,149 @@ const (
 // environment for Copilot coding agent").
 const SetupStepsPath = ".github/workflows/copilot-setup-steps.yml"
 
-// Markdown reports whether the kind is a Markdown file with optional YAML
-// frontmatter (as opposed to a JSON file).
-func (k Kind) Markdown() bool {
-	switch k {
-	case KindSkill, KindAgent, KindClaudeAgent, KindPrompt, KindCommand, KindInstructions, KindRule, KindMemory, KindOutputStyle:
-		return true
+// KindSpec is one file kind as a value: everything about the kind that is
+// not a rule or the path logic of Classify. Kind.Noun, Kind.Markdown,
+// MaybeCustomization, the server's file watchers, the docs generator and
+// the editors' generated file lists (VS Code's filekinds.ts, Neovim's
+// filekinds.lua) all read KindSpecs, so adding a kind is one entry here,
+// its case in Classify and its checker.
+type KindSpec struct {
+	Kind Kind
+	// Noun is how messages and symbol lists name a file of the kind for
+	// people ("this subagent", "MCP config · .mcp.json").
+	Noun string
+	// Title heads the kind's rules in docs/rules.md.
+	Title string
+	// Lang is the file's language: "markdown" (Markdown with optional YAML
+	// frontmatter), "json" or "yaml". It names the docs' code fences too.
+	Lang string
+	// Ext is the file name's extension (".md", ".json"), matched without
+	// regard to case; Paths instead names the few files of a kind whose
+	// extension alone says nothing (a workflow's .yml), matched as the end
+	// of a slash-separated path.
+	Ext   string
+	Paths []string
+	// Languages are the editors' language ids of the kind's buffers (a
+	// JSON file may be opened as jsonc): the VS Code extension activates
+	// on them and Neovim attaches to those filetypes.
+	Languages []string
+	// Documents are VS Code glob patterns of the kind's files, matched
+	// against the absolute path (the document selector; a little wider
+	// than Classify, which has the last word).
+	Documents []string
+	// Activation are `workspaceContains:` patterns: only paths that are
+	// certainly files of the kind.
+	Activation []string
+}
+
+// Markdown reports whether files of the spec are Markdown.
+func (s KindSpec) Markdown() bool { return s.Lang == "markdown" }
+
+var (
+	mdLangs   = []string{"markdown"}
+	jsonLangs = []string{"json", "jsonc"}
+)
+
+// Kinds is every file kind, in the order docs and editors list them.
+var Kinds = []KindSpec{
+	{Kind: KindSkill, Noun: "skill", Title: "Skills (SKILL.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/SKILL.md", "**/skill.md"},
+		Activation: []string{"**/SKILL.md"}},
+	{Kind: KindAgent, Noun: "agent", Title: "VS Code agents (*.agent.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/*.agent.md", "**/*.chatmode.md", "**/.github/agents/**/*.md"},
+		Activation: []string{"**/*.agent.md", "**/*.chatmode.md", "**/.github/agents/*.md"}},
+	{Kind: KindClaudeAgent, Noun: "subagent", Title: "Claude subagents", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.claude/agents/**/*.md", "**/agents/**/*.md"},
+		Activation: []string{"**/.claude/agents/**/*.md"}},
+	{Kind: KindPrompt, Noun: "prompt file", Title: "Prompts", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/*.prompt.md"},
+		Activation: []string{"**/*.prompt.md"}},
+	{Kind: KindCommand, Noun: "command", Title: "Claude commands", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.claude/commands/**/*.md", "**/commands/**/*.md"},
+		Activation: []string{"**/.claude/commands/**/*.md"}},
+	{Kind: KindInstructions, Noun: "instructions file", Title: "Instructions", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/*.instructions.md"},
+		Activation: []string{"**/*.instructions.md"}},
+	{Kind: KindRule, Noun: "rule", Title: "Claude rules", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.claude/rules/**/*.md"},
+		Activation: []string{"**/.claude/rules/**/*.md"}},
+	{Kind: KindMemory, Noun: "memory file", Title: "Always-on files (AGENTS.md, CLAUDE.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/copilot-instructions.md", "**/{AGENTS,CLAUDE,CLAUDE.local,GEMINI}.md"},
+		Activation: []string{"**/.github/copilot-instructions.md", "**/AGENTS.md", "**/CLAUDE.md"}},
+	{Kind: KindPlugin, Noun: "plugin", Title: "Plugin manifests", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/plugin.json"},
+		Activation: []string{"**/.plugin/plugin.json", "**/.claude-plugin/plugin.json", "**/.github/plugin/plugin.json", "plugin.json"}},
+	{Kind: KindMarketplace, Noun: "marketplace", Title: "Marketplaces", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/marketplace.json"},
+		Activation: []string{"**/.plugin/marketplace.json", "**/.claude-plugin/marketplace.json", "**/.github/plugin/marketplace.json", "marketplace.json"}},
+	{Kind: KindSettings, Noun: "settings", Title: "Settings", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/.claude/settings.json", "**/.claude/settings.local.json", "**/.github/copilot/settings.json"},
+		Activation: []string{"**/.claude/settings.json", "**/.github/copilot/settings.json"}},
+	{Kind: KindHooks, Noun: "hooks", Title: "Hooks", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/hooks.json", "**/.github/hooks/*.json"},
+		Activation: []string{"**/.github/hooks/*.json", "**/hooks/hooks.json", "**/hooks.json"}},
+	{Kind: KindMCP, Noun: "MCP config", Title: "MCP servers", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/{mcp,.mcp}.json"},
+		Activation: []string{"**/.mcp.json"}},
+	{Kind: KindTools, Noun: "client tools", Title: "Client tool config (.ahpls/tools.json)", Lang: "json", Ext: ".json", Languages: jsonLangs},
+	{Kind: KindConfig, Noun: "ahpls config", Title: "Workspace config (.ahpls/config.json)", Lang: "json", Ext: ".json", Languages: jsonLangs},
+	{Kind: KindOutputStyle, Noun: "output style", Title: "Claude output styles", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents: []string{"**/output-styles/**/*.md"}},
+	{Kind: KindSetupSteps, Noun: "Copilot setup steps", Title: "Copilot setup steps (copilot-setup-steps.yml)", Lang: "yaml",
+		Paths: []string{SetupStepsPath}, Languages: []string{"yaml"},
+		Documents: []string{"**/" + SetupStepsPath}},
+}
+
+// Spec returns the kind's entry of Kinds (ok false for KindNone and
+// unknown kinds).
+func (k Kind) Spec() (KindSpec, bool) {
+	for _, s := range Kinds {
+		if s.Kind == k {
+			return s, true
+		}
 	}
-	return false
+	return KindSpec{}, false
+}
+
+// Markdown reports whether the kind is a Markdown file with optional YAML
+// frontmatter (as opposed to a JSON or YAML file).
+func (k Kind) Markdown() bool {
+	s, _ := k.Spec()
+	return s.Markdown()
 }
 
 // Noun is how messages and symbol lists name a file of the kind for people
 // ("this subagent", "MCP config · .mcp.json").
 func (k Kind) Noun() string {
-	switch k {
-	case KindSkill:
-		return "skill"
-	case KindAgent:
-		return "agent"
-	case KindClaudeAgent:
-		return "subagent"
-	case KindPrompt:
-		return "prompt file"
-	case KindCommand:
-		return "command"
-	case KindInstructions:
-		return "instructions file"
-	case KindRule:
-		return "rule"
-	case KindMemory:
-		return "memory file"
-	case KindPlugin:
-		return "plugin"
-	case KindMarketplace:
-		return "marketplace"
-	case KindHooks:
-		return "hooks"
-	case KindMCP:
-		return "MCP config"
-	case KindSettings:
-		return "settings"
-	case KindTools:
-		return "client tools"
-	case KindConfig:
-		return "ahpls config"
-	case KindOutputStyle:
-		return "output style"
-	case KindSetupSteps:
-		return "Copilot setup steps"
+	if s, ok := k.Spec(); ok {
+		return s.Noun
 	}
 	return "file"
 }
+
+// customizationExts and customizationPaths are what MaybeCustomization
+// matches, gathered from Kinds once.
+var customizationExts, customizationPaths = func() (exts, paths []string) {
+	for _, s := range Kinds {
+		if s.Ext != "" && !slices.Contains(exts, s.Ext) {
+			exts = append(exts, s.Ext)
+		}
+		for _, p := range s.Paths {
+			if !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return exts, paths
+}()
+
+// CustomizationExts are the file extensions of every kind that has one
+// (".md", ".json"): what file watchers look at.
+func CustomizationExts() []string { return slices.Clone(customizationExts) }
+
+// CustomizationPaths are the folder-relative paths of the kinds that have
+// no extension of their own (SetupStepsPath).
+func CustomizationPaths() []string { return slices.Clone(customizationPaths) }
 
 // PluginFormat is how a plugin folder is read (customization-formats.md §2.2).
 type PluginFormat string
@@ -155,14 +248,21 @@ func SkipDir(name string) bool {
 }
 
 // MaybeCustomization reports whether Classify could give rel a kind under
-// some layout: only Markdown and JSON files are customizations, and the one
-// YAML file SetupStepsPath. It costs no allocation, so walkers can drop the
+// some layout: a file with a kind's extension (Markdown, JSON) or one of a
+// kind's fixed paths (the YAML file SetupStepsPath). It costs no allocation, so walkers can drop the
 // other files before classifying.
 func MaybeCustomization(rel string) bool {
-	n := len(rel)
-	return (n >= 3 && rel[n-3] == '.' && lowerIs(rel[n-2:], "md")) ||
-		(n >= 5 && rel[n-5] == '.' && lowerIs(rel[n-4:], "json")) ||
-		strings.HasSuffix(rel, SetupStepsPath)
+	for _, ext := range customizationExts {
+		if n, e := len(rel), len(ext); n >= e && lowerIs(rel[n-e:], ext) {
+			return true
+		}
+	}
+	for _, p := range customizationPaths {
+		if strings.HasSuffix(rel, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // lowerIs reports whether s equals the lower-case ASCII word w, ignoring

@@ -167,3 +167,48 @@ func TestKindNoun(t *testing.T) {
 	assert.Equal(t, "subagent", KindClaudeAgent.Noun())
 	assert.Equal(t, "file", KindNone.Noun())
 }
+
+// TestKindSpecs checks the kind table: one entry per kind, each with what
+// messages, docs and editors read, and every kind Classify returns has one.
+func TestKindSpecs(t *testing.T) {
+	seen := map[Kind]bool{}
+	for _, s := range Kinds {
+		assert.False(t, seen[s.Kind], "kind %q listed twice", s.Kind)
+		seen[s.Kind] = true
+		assert.NotEqual(t, KindNone, s.Kind)
+		assert.NotEmpty(t, s.Noun, s.Kind)
+		assert.NotEmpty(t, s.Title, s.Kind)
+		assert.Contains(t, []string{"markdown", "json", "yaml"}, s.Lang, s.Kind)
+		assert.True(t, s.Ext != "" || len(s.Paths) > 0, "kind %q: no extension and no path", s.Kind)
+		assert.NotEmpty(t, s.Languages, s.Kind)
+		assert.Equal(t, s.Kind.Noun(), s.Noun)
+	}
+	assert.Equal(t, "file", KindNone.Noun())
+	assert.False(t, KindNone.Markdown())
+	for _, rel := range []string{".github/skills/x/SKILL.md", ".github/agents/a.agent.md", ".claude/agents/a.md",
+		"a.prompt.md", ".claude/commands/c.md", "a.instructions.md", ".claude/rules/r.md", "AGENTS.md",
+		"plugin.json", "marketplace.json", ".github/hooks/h.json", ".mcp.json", ".claude/settings.json",
+		".ahpls/tools.json", ".ahpls/config.json", ".claude/output-styles/s.md", SetupStepsPath} {
+		k := Classify(rel, nil)
+		assert.True(t, seen[k], "%s: kind %q has no KindSpec", rel, k)
+		assert.True(t, MaybeCustomization(rel), rel)
+	}
+}
+
+// TestConsumerSpecs checks the consumer table and what is derived from it.
+func TestConsumerSpecs(t *testing.T) {
+	codes := map[string]bool{}
+	for i, c := range Consumers {
+		assert.Equal(t, c.Target, AllTargets[i])
+		assert.NotEmpty(t, c.Name, c.Target)
+		assert.Equal(t, c.Name, c.Target.DisplayName())
+		assert.False(t, codes[c.Code], "code %s twice", c.Code)
+		codes[c.Code] = true
+		assert.True(t, KnownTarget(string(c.Target)))
+		assert.Equal(t, []Target{c.Target}, TargetsOfCode(c.Code))
+	}
+	assert.Equal(t, []Target{TargetVSCodeAgentHost, TargetAgentSkills}, DefaultTargets)
+	assert.ElementsMatch(t, []Target{TargetVSCode, TargetVSCodeAgentHost}, TargetsOfCode("V"))
+	assert.False(t, KnownTarget("emacs"))
+	assert.Equal(t, "emacs", Target("emacs").DisplayName())
+}

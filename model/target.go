@@ -19,40 +19,126 @@ const (
 	TargetClaudeUpload    Target = "claude-upload"     // UP, opt-in
 )
 
+// ConsumerSpec is one consumer as a value: what it is called, whether it
+// is a default target, what it reads and installs and where its behaviour
+// is seen. AllTargets, DefaultTargets, KnownTarget, DisplayName, the
+// documentation order of targets, the evidence codes of the rule table and
+// the editors' `ahpls.targets` enum are all read from Consumers, so a new
+// consumer is one entry here (and its reactions in the rules it changes).
+type ConsumerSpec struct {
+	Target Target
+	// Name is the plain consumer name used in messages.
+	Name string
+	// Code is its code in docs/rules.md's legend and in rules' evidence.
+	Code string
+	// Groups are legend codes that stand for several consumers at once
+	// ("V": both VS Code targets).
+	Groups []string
+	// Default: the consumer is a target when `ahpls.targets` is unset.
+	Default bool
+	// OptIn: the consumer is a target only when named (no path implies
+	// it, see ImpliedTable).
+	OptIn bool
+	// Legend names the consumer in docs/rules.md's legend when that says
+	// more than Name (other products that read files alike).
+	Legend string
+	// Reads names the paths and manifests the consumer loads.
+	Reads []string
+	// Install says how a plugin or file reaches it.
+	Install string
+	// Evidence is where its behaviour is seen (source, validator, spec).
+	Evidence string
+	// Fields lists, per kind, the header or JSON fields the consumer uses;
+	// nil until rules read it from here.
+	Fields map[Kind][]string
+}
+
+// Consumers is every known target, in documentation order.
+var Consumers = []ConsumerSpec{
+	{Target: TargetVSCodeAgentHost, Name: "the VS Code agent host", Code: "VH", Groups: []string{"V"}, Default: true,
+		Reads:    []string{".github/{agents,prompts,instructions,skills}/", ".claude/{agents,skills}/", ".agents/skills/", "AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md", "plugins (all four manifest locations)"},
+		Install:  "plugins published to its sessions (virtual plugins over AHP) or installed from a marketplace",
+		Evidence: "the agent host's parsers in microsoft/vscode; the repros of issue #13"},
+	{Target: TargetVSCode, Name: "VS Code", Code: "VS", Groups: []string{"V"},
+		Reads:    []string{".github/{agents,prompts,instructions,skills}/", ".claude/{agents,skills,settings*.json}", "AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md", "plugins (all four manifest locations)"},
+		Install:  "workspace files by location; plugins from chat.plugins marketplaces",
+		Evidence: "microsoft/vscode src/vs/workbench/contrib/chat (promptValidator.ts, promptFileLocations.ts)"},
+	{Target: TargetClaudeCode, Name: "Claude Code", Code: "CC",
+		Reads:    []string{".claude/{agents,commands,output-styles,rules,skills}/", ".claude/settings*.json", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json", ".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
+		Install:  "plugins from a marketplace (`/plugin marketplace add`); project files by location",
+		Evidence: "@anthropic-ai/claude-code 2.1.332 (`claude plugin validate DIR --json`, its loaders)"},
+	{Target: TargetCopilotCLI, Name: "Copilot CLI", Code: "CL", Legend: "Copilot CLI and the GitHub.com cloud agent",
+		Reads:    []string{".github/{agents,skills,hooks}/", ".github/plugin/plugin.json", ".github/plugin/marketplace.json", "plugin.json", "AGENTS.md"},
+		Install:  "a folder with a root plugin.json, or from a marketplace",
+		Evidence: "GitHub's Copilot CLI documentation (no source to run): reactions without evidence are Info at most"},
+	{Target: TargetAgentSkills, Name: "the Agent Skills spec", Code: "AS", Default: true,
+		Reads:    []string{"SKILL.md and its folder"},
+		Install:  "none: a specification and its reference validator",
+		Evidence: "agentskills.io specification and skills-ref (agentskills/agentskills)"},
+	{Target: TargetClaudeUpload, Name: "claude.ai upload", Code: "UP", OptIn: true, Legend: "claude.ai upload and the Skills API",
+		Reads:    []string{"SKILL.md and its folder (a zip upload)"},
+		Install:  "a skill uploaded to claude.ai or the Skills API",
+		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
+}
+
 // AllTargets lists every known target id in documentation order.
-var AllTargets = []Target{TargetVSCodeAgentHost, TargetVSCode, TargetClaudeCode, TargetCopilotCLI, TargetAgentSkills, TargetClaudeUpload}
+var AllTargets = func() []Target {
+	out := make([]Target, len(Consumers))
+	for i, c := range Consumers {
+		out[i] = c.Target
+	}
+	return out
+}()
 
 // DefaultTargets is what `ahpls.targets` means when unset or empty.
-var DefaultTargets = []Target{TargetVSCodeAgentHost, TargetAgentSkills}
+var DefaultTargets = func() []Target {
+	var out []Target
+	for _, c := range Consumers {
+		if c.Default {
+			out = append(out, c.Target)
+		}
+	}
+	return out
+}()
+
+// Spec returns the target's entry of Consumers.
+func (t Target) Spec() (ConsumerSpec, bool) {
+	for _, c := range Consumers {
+		if c.Target == t {
+			return c, true
+		}
+	}
+	return ConsumerSpec{}, false
+}
 
 // KnownTarget reports whether id names a target.
 func KnownTarget(id string) bool {
-	for _, t := range AllTargets {
-		if string(t) == id {
-			return true
-		}
-	}
-	return false
+	_, ok := Target(id).Spec()
+	return ok
 }
 
 // DisplayName is the plain consumer name used in messages.
 func (t Target) DisplayName() string {
-	switch t {
-	case TargetVSCodeAgentHost:
-		return "the VS Code agent host"
-	case TargetVSCode:
-		return "VS Code"
-	case TargetClaudeCode:
-		return "Claude Code"
-	case TargetCopilotCLI:
-		return "Copilot CLI"
-	case TargetAgentSkills:
-		return "the Agent Skills spec"
-	case TargetClaudeUpload:
-		return "claude.ai upload"
+	if c, ok := t.Spec(); ok {
+		return c.Name
 	}
 	return string(t)
 }
+
+// TargetsOfCode returns the targets an evidence code of the legend covers:
+// a consumer's own code or a group code; nil for an unknown code. The
+// caller must not change the slice.
+func TargetsOfCode(code string) []Target { return codeTargets[code] }
+
+var codeTargets = func() map[string][]Target {
+	m := map[string][]Target{}
+	for _, c := range Consumers {
+		for _, code := range append([]string{c.Code}, c.Groups...) {
+			m[code] = append(m[code], c.Target)
+		}
+	}
+	return m
+}()
 
 // Reaction is what a consumer does with a mistake. A trailing "?" marks an
 // unverified reaction; a bare "?" means unknown.

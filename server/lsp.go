@@ -164,6 +164,23 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 	s.applySettings(append([]byte(nil), res[0]...), "workspace/configuration")
 }
 
+// watchGlobs are the files whose changes the server asks the client for:
+// every kind's extension and fixed paths (model.Kinds), the .gitignore
+// files the walk honours (a change rescans below it), and what the built-in
+// test runner detects projects by (#20: the bridge hands these changes to
+// the host link, which re-detects).
+func watchGlobs() []string {
+	var out []string
+	for _, ext := range model.CustomizationExts() {
+		out = append(out, "**/*"+ext)
+	}
+	for _, p := range model.CustomizationPaths() {
+		out = append(out, "**/"+p)
+	}
+	return append(out, "**/.gitignore",
+		"**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}")
+}
+
 func (s *Server) registerWatchers(ctx context.Context) {
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers()}
 	raw, err := protocol.Marshal(opts)

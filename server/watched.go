@@ -12,46 +12,25 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// What the server asks the editor to watch, in one place (the kind table
-// may take the file globs over). Contents matter only for the files ahpls
-// checks and the few it reads for other reasons; creation and deletion
-// matter for everything, because a folder that moves or disappears takes
-// its files with it and editors report only the folder (VS Code's and
-// Neovim's watchers both do).
-var (
-	// contentGlobs are the files whose changes the server re-reads.
-	contentGlobs = []string{
-		"**/*.md",
-		"**/*.json",
-		"**/" + model.SetupStepsPath,
-		// The walk honours .gitignore files: a change rescans below it.
-		"**/.gitignore",
-		// What the built-in test runner detects projects by (#20): the
-		// bridge hands these changes to the host link, which re-detects.
-		"**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}",
-	}
-	// presenceGlob catches files and folders appearing and disappearing.
-	presenceGlob = "**/*"
-)
-
-// checkedFile reports whether a path may be a file ahpls checks, by its
-// name alone (the kind needs the workspace; this only filters events).
-func checkedFile(p string) bool {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".md", ".json":
-		return true
-	}
-	return strings.HasSuffix(filepath.ToSlash(p), "/"+model.SetupStepsPath)
-}
+// What the server asks the editor to watch: the contents of the files it
+// reads (watchGlobs, from the kind table), and the creation and deletion
+// of anything, because a folder that moves or disappears takes its files
+// with it and editors report only the folder (VS Code's and Neovim's
+// watchers both do).
+const presenceGlob = "**/*"
 
 // watchers is the registration for workspace/didChangeWatchedFiles.
 func watchers() []protocol.FileSystemWatcher {
 	ws := []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern(presenceGlob), Kind: protocol.WatchKindCreate | protocol.WatchKindDelete}}
-	for _, g := range contentGlobs {
+	for _, g := range watchGlobs() {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(g), Kind: protocol.WatchKindChange})
 	}
 	return ws
 }
+
+// checkedFile reports whether a path may be a file ahpls checks, by its
+// name alone (the kind needs the workspace; this only filters events).
+func checkedFile(p string) bool { return model.MaybeCustomization(filepath.ToSlash(p)) }
 
 // pathCreated handles a file or folder that appeared: a folder is scanned
 // (its files are new to the server, and the editor reports only the

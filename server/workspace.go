@@ -384,7 +384,7 @@ func (s *Server) startFSWatch(roots []string) {
 func (s *Server) onFSEvent(ev fsnotify.Event, addDir func(string)) {
 	p := filepath.Clean(ev.Name)
 	u := uri.File(p)
-	ours := checkedFile(p)
+	ours := model.MaybeCustomization(filepath.ToSlash(p))
 	switch {
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		// A removed folder takes its files with it.

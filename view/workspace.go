@@ -188,22 +188,16 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 	}
 }
 
-// isClash names the rules that report a name another item already took.
+// isClash reports a rule about a name another item already took.
 func isClash(rule string) bool {
-	switch rule {
-	case "skill/name-duplicate", "ccagent/duplicate", "mcp/duplicate":
-		return true
-	}
-	return false
+	r, ok := diagnostics.LookupRule(rule)
+	return ok && r.NameClash
 }
 
-// fileLevel names the rules about a whole JSON file (not one entry).
+// fileLevel reports a rule about a whole file (not one entry).
 func fileLevel(rule string) bool {
-	switch rule {
-	case "json/syntax", "hooks/shape", "mcp/wrapper", "file/too-large", "file/encoding", "file/unreadable", "hooks/version":
-		return true
-	}
-	return false
+	r, ok := diagnostics.LookupRule(rule)
+	return ok && r.WholeFile
 }
 
 // fileNotes are the unverified refusals of a whole file, for each of its

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -169,13 +170,12 @@ func makeExample(rel string, kind model.Kind, text []byte, d model.Diagnostic) d
 		}
 		b.WriteString(l + "\n")
 	}
-	lang := "markdown"
+	spec, _ := kind.Spec()
+	lang := spec.Lang
 	switch {
-	case kind == model.KindSetupSteps:
-		lang = "yaml"
-	case !kind.Markdown():
-		lang = "json"
-	case diagnostics.InHeader(text, d.Span.Start):
+	case lang == "":
+		lang = "text"
+	case spec.Markdown() && diagnostics.InHeader(text, d.Span.Start):
 		lang = "yaml"
 	}
 	return docExample{path: rel, lang: lang, code: b.String(), line: r.Start.Line + 1, col: r.Start.Character + 1, sev: d.Severity, message: d.Message}
@@ -198,16 +198,19 @@ func githubAnchor(heading string) string {
 
 const hrefPrefix = "https://github.com/ahpls-dev/ahpls/blob/main/docs/rules.md#"
 
-var kindTitles = []struct{ prefix, title string }{
-	{"file", "Every file"}, {"internal", "Every file"}, {"fm", "Frontmatter"}, {"yaml", "Frontmatter YAML"},
-	{"json", "JSON files"}, {"md", "Markdown links"}, {"field", "Shared frontmatter fields"}, {"skill", "Skills (SKILL.md)"},
-	{"agent", "VS Code agents (*.agent.md)"}, {"ccagent", "Claude subagents"}, {"prompt", "Prompts"}, {"cmd", "Claude commands"},
-	{"instr", "Instructions"}, {"rule", "Claude rules"}, {"memory", "Always-on files (AGENTS.md, CLAUDE.md)"},
-	{"plugin", "Plugin manifests"}, {"market", "Marketplaces"}, {"settings", "Settings"}, {"hooks", "Hooks"},
-	{"token", "Plugin-root tokens"}, {"mcp", "MCP servers"}, {"tools", "Client tool config (.ahpls/tools.json)"},
-	{"config", "Workspace config (.ahpls/config.json)"}, {"suppress", "Suppression comments"},
-	{"tool", "Tool names"}, {"body", "Empty files"}, {"security", "Security (severities ahpls sets, [I])"},
-	{"style", "Claude output styles"}, {"setup", "Copilot setup steps (copilot-setup-steps.yml)"},
+// sections orders docs/rules.md by rule-id prefix. A kind's section is
+// titled by its model.KindSpec; groupTitles titles the prefixes that are no
+// kind. A kind missing here gets its section after these.
+var sections = []string{"file", "internal", "fm", "yaml", "json", "md", "field",
+	"skill", "agent", "ccagent", "prompt", "cmd", "instr", "rule", "memory",
+	"plugin", "market", "settings", "hooks", "token", "mcp", "tools", "config",
+	"suppress", "tool", "body", "security", "style", "setup"}
+
+var groupTitles = map[string]string{
+	"file": "Every file", "internal": "Every file", "fm": "Frontmatter", "yaml": "Frontmatter YAML",
+	"json": "JSON files", "md": "Markdown links", "field": "Shared frontmatter fields",
+	"token": "Plugin-root tokens", "suppress": "Suppression comments", "tool": "Tool names",
+	"body": "Empty files", "security": "Security (severities ahpls sets, [I])",
 }
 
 // generate renders docs/rules.md from Rules() and the fixtures under root.
@@ -223,21 +226,31 @@ func generate(root string) ([]byte, error) {
 		byPrefix[p] = append(byPrefix[p], r)
 	}
 	var b bytes.Buffer
-	b.WriteString(rulesDocIntro)
+	intro, legendRest, _ := strings.Cut(rulesDocIntro, "{{consumers}}")
+	b.WriteString(intro)
+	writeConsumerLegend(&b)
+	b.WriteString(legendRest)
 	writeImplied(&b)
 	fence := "```"
 	titled := map[string]bool{}
-	for _, kt := range kindTitles {
-		rs := byPrefix[kt.prefix]
+	order := slices.Clone(sections)
+	for _, k := range model.Kinds {
+		if !slices.Contains(order, string(k.Kind)) {
+			order = append(order, string(k.Kind))
+		}
+	}
+	for _, prefix := range order {
+		rs := byPrefix[prefix]
 		if len(rs) == 0 {
 			continue
 		}
-		if !titled[kt.title] { // internal/ shares "Every file" with file/
-			titled[kt.title] = true
-			fmt.Fprintf(&b, "\n## %s\n", kt.title)
+		title := kindTitleOf(prefix)
+		if !titled[title] { // internal/ shares "Every file" with file/
+			titled[title] = true
+			fmt.Fprintf(&b, "\n## %s\n", title)
 		}
 		writeRules(&b, rs, examples, fence)
-		delete(byPrefix, kt.prefix)
+		delete(byPrefix, prefix)
 	}
 	// Prefixes without a title: rules of a checker registered from
 	// another package.
@@ -252,6 +265,25 @@ func generate(root string) ([]byte, error) {
 	}
 	b.WriteString(rulesDocOtherRooms)
 	return b.Bytes(), nil
+}
+
+// writeConsumerLegend writes a legend row for each consumer of
+// model.Consumers that no group row (V, VS / VH) already explains.
+func writeConsumerLegend(b *bytes.Buffer) {
+	for _, c := range model.Consumers {
+		if len(c.Groups) > 0 {
+			continue
+		}
+		name := c.Legend
+		if name == "" {
+			name = c.Name
+		}
+		optIn := ""
+		if c.OptIn {
+			optIn = ", opt-in"
+		}
+		fmt.Fprintf(b, "| %s | %s (`%s`%s) |\n", c.Code, name, c.Target, optIn)
+	}
 }
 
 // rulesDocOtherRooms documents the rule ids that other rooms report
@@ -342,13 +374,13 @@ func withTargets(o diagnostics.Options, ts []model.Target) diagnostics.Options {
 	return o
 }
 
+// kindTitleOf is the section title of a rule-id prefix: its kind's, or
+// its group's.
 func kindTitleOf(prefix string) string {
-	for _, kt := range kindTitles {
-		if kt.prefix == prefix {
-			return kt.title
-		}
+	if spec, ok := model.Kind(prefix).Spec(); ok {
+		return spec.Title
 	}
-	return ""
+	return groupTitles[prefix]
 }
 
 func writeRules(b *bytes.Buffer, rs []diagnostics.Rule, examples map[string]docExample, fence string) {
@@ -428,11 +460,7 @@ message names those consumers.
 |---|---|
 | V | VS Code and the VS Code agent host (` + "`vscode`" + `, ` + "`vscode-agent-host`" + `) |
 | VS / VH | only VS Code / only the VS Code agent host |
-| CC | Claude Code (` + "`claude-code`" + `) |
-| CL | Copilot CLI and the GitHub.com cloud agent (` + "`copilot-cli`" + `) |
-| AS | the Agent Skills spec (` + "`agent-skills`" + `) |
-| UP | claude.ai upload and the Skills API (` + "`claude-upload`" + `, opt-in) |
-| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
+{{consumers}}| AP | Agent Plugins 1.0 (no target of its own: its verdicts count as SPEC) |
 
 | reaction | what the consumer does | severity |
 |---|---|---|

@@ -33,6 +33,8 @@ local ours = {
   '/r/.claude/settings.json',
   '/r/.claude/settings.local.json',
   '/r/.github/copilot/settings.json',
+  '/r/.claude/output-styles/terse.md',
+  '/r/.github/workflows/copilot-setup-steps.yml',
   'C:\\r\\.github\\skills\\x\\SKILL.md',
 }
 local not_ours = {
@@ -47,6 +49,7 @@ local not_ours = {
   '/r/node_modules/x/.github/skills/y/SKILL.md',
   'fugitive:///r/.git//0/.github/skills/x/SKILL.md',
   '/r/.github/skills/x/SKILL.md.bak',
+  '/r/.github/workflows/ci.yml',
 }
 
 test('is_ours accepts every customization file kind', function()
@@ -145,7 +148,7 @@ end)
 
 test('lsp_config.root_dir (0.11) reports a root only for our files', function()
   local cfg = ahpls.lsp_config()
-  A.eq({ 'markdown', 'json', 'jsonc' }, cfg.filetypes, 'filetypes')
+  A.eq({ 'markdown', 'json', 'jsonc', 'yaml' }, cfg.filetypes, 'filetypes')
   A.eq({ 'ahpls', 'serve' }, cfg.cmd, 'cmd')
   local function root_for(path)
     local b = vim.api.nvim_create_buf(false, true)

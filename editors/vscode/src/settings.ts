@@ -5,15 +5,6 @@ import { gateToolTrust } from './trust';
 
 export const SECTION = 'ahpls';
 
-export const KNOWN_TARGETS = [
-  'vscode-agent-host',
-  'vscode',
-  'claude-code',
-  'copilot-cli',
-  'agent-skills',
-  'claude-upload',
-] as const;
-
 export const RULE_LEVELS = ['off', 'error', 'warning', 'info', 'hint'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];
 
@@ -64,11 +55,8 @@ export function toServerSettings(cfg: ConfigReader, workspaceTrusted: boolean): 
   if (rawTargets !== undefined && !Array.isArray(rawTargets)) {
     warnings.push("ahpls.targets must be a list of target ids; using the default targets.");
   }
-  for (const t of targets) {
-    if (!(KNOWN_TARGETS as readonly string[]).includes(t)) {
-      warnings.push(`ahpls.targets: unknown target '${t}' (known: ${KNOWN_TARGETS.join(', ')}).`);
-    }
-  }
+  // Target ids are forwarded as written: the server knows the consumers
+  // (model.Consumers) and warns about an unknown one.
 
   const impliedTargets = cfg.get<unknown>('impliedTargets') !== false;
 

@@ -10,9 +10,11 @@
 --     vim.lsp.start_client + vim.lsp.buf_attach_client (Debian ships 0.7.2).
 -- Both attach only to our file kinds (M.is_ours) under a root (M.find_root).
 local M = {}
+-- Generated from the server's kind table (model.Kinds): filetypes and patterns.
+local filekinds = require('ahpls.filekinds')
 
 M.name = 'ahpls'
-M.filetypes = { 'markdown', 'json', 'jsonc' }
+M.filetypes = vim.deepcopy(filekinds.filetypes)
 -- `.git` wins when present (one server per repository, which also sees the
 -- plugins inside it); otherwise the nearest folder with one of the others
 -- (a plugin folder has only its manifest folder). Without any, a SKILL.md's
@@ -103,11 +105,6 @@ local function basename(path)
   return path:match('([^/]+)$') or path
 end
 
-local json_names = {
-  ['plugin.json'] = true,
-  ['marketplace.json'] = true,
-  ['.mcp.json'] = true,
-}
 -- A hooks.json or mcp.json outside .github/hooks is checked only as part of
 -- a plugin: the server classifies it by the plugin's manifest on disk.
 local plugin_json = {
@@ -115,13 +112,6 @@ local plugin_json = {
   ['mcp.json'] = true,
 }
 local manifest_paths = { '.plugin/plugin.json', 'plugin.json', '.github/plugin/plugin.json', '.claude-plugin/plugin.json' }
-local always_on = {
-  ['AGENTS.md'] = true,
-  ['CLAUDE.md'] = true,
-  ['CLAUDE.local.md'] = true,
-  ['GEMINI.md'] = true,
-  ['copilot-instructions.md'] = true,
-}
 
 --- Whether a plugin's hooks.json or mcp.json belongs to a plugin the server
 --- would see: <P>/hooks/hooks.json, <P>/hooks.json or <P>/mcp.json with a
@@ -161,7 +151,8 @@ function M.in_plugin(path)
 end
 
 --- Whether a path is one of the customization file kinds ahpls reads
---- (customization-formats.md §2.1). A little wider than the server's own
+--- (customization-formats.md §2.1): it matches a kind's document pattern
+--- (filekinds.lua, generated). A little wider than the server's own
 --- classifier for plugin agents/commands folders: the server ignores the rest.
 ---@param path string
 ---@return boolean
@@ -170,47 +161,23 @@ function M.is_ours(path)
   if path == '' or path:match('^%a+://') then
     return false
   end
-  local name = basename(path)
-  local lower = name:lower()
   if path:find('/node_modules/', 1, true) or path:find('/.git/', 1, true) then
     return false
   end
-  if lower:match('%.md$') then
-    if lower == 'skill.md' or always_on[name] then
-      return true
-    end
-    if lower:match('%.prompt%.md$') or lower:match('%.instructions%.md$') or lower:match('%.agent%.md$') or lower:match('%.chatmode%.md$') then
-      return true
-    end
-    if lower == 'readme.md' then
-      return false
-    end
-    local dir = '/' .. path
-    return dir:find('/.github/agents/', 1, true) ~= nil
-      or dir:find('/.claude/agents/', 1, true) ~= nil
-      or dir:find('/.claude/commands/', 1, true) ~= nil
-      or dir:find('/.claude/rules/', 1, true) ~= nil
-      or dir:find('/agents/', 1, true) ~= nil
-      or dir:find('/commands/', 1, true) ~= nil
-  end
-  if lower:match('%.json$') then
-    local dir = '/' .. path
-    if dir:find('/.vscode/mcp.json', 1, true) then
-      return false
-    end
-    if json_names[name] then
-      return true
-    end
-    if dir:match('/%.github/hooks/[^/]+%.json$') ~= nil then
-      return true
-    end
-    if plugin_json[name] then
-      return M.in_plugin(path)
-    end
+  if basename(path):lower() == 'readme.md' then
     return false
-      or dir:match('/%.claude/settings%.json$') ~= nil
-      or dir:match('/%.claude/settings%.local%.json$') ~= nil
-      or dir:match('/%.github/copilot/settings%.json$') ~= nil
+  end
+  local p = '/' .. path
+  if p:find('/.vscode/mcp.json', 1, true) then
+    return false
+  end
+  for _, pattern in ipairs(filekinds.patterns) do
+    if p:match(pattern) then
+      if plugin_json[basename(path)] and not p:match('/%.github/hooks/[^/]*%.json$') then
+        return M.in_plugin(path)
+      end
+      return true
+    end
   end
   return false
 end

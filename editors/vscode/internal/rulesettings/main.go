@@ -1,16 +1,20 @@
-// Command rulesettings writes the `ahpls.rules` setting of the VS Code
-// extension's package.json from the rule table (diagnostics.Rules, which
-// includes tools/config), so the Settings editor and settings.json
-// offer every rule id with its summary and a link to its documentation. A
-// test keeps package.json in step with the table; after a rule change run
+// Command rulesettings writes the parts of the VS Code extension that come
+// from Go tables: in package.json, the `ahpls.rules` setting (from
+// diagnostics.Rules, so the Settings editor and settings.json offer every
+// rule id with its summary and a link to its documentation), the
+// `ahpls.targets` enum and default (from model.Consumers) and the
+// activationEvents (from model.Kinds); and src/filekinds.ts, the document
+// selector and activation patterns (from model.Kinds); and Neovim's
+// lua/ahpls/filekinds.lua, the same patterns as Lua patterns and the
+// filetypes. Tests keep the files in step with the tables; after a rule, kind or consumer change run
 //
 //	cd editors/vscode/internal/rulesettings && go generate
 //
-// Only the `"ahpls.rules": {…}` member is replaced; the rest of the file
+// In package.json only those members are replaced; the rest of the file
 // keeps its text and key order.
 package main
 
-//go:generate go run . -o ../../package.json
+//go:generate go run . -o ../../package.json -filekinds ../../src/filekinds.ts -nvim-filekinds ../../../nvim/lua/ahpls/filekinds.lua
 
 import (
 	"bytes"
@@ -30,6 +34,8 @@ var levels = []string{"off", "error", "warning", "info", "hint"}
 
 func main() {
 	out := flag.String("o", "../../package.json", "package.json to update in place")
+	kinds := flag.String("filekinds", "../../src/filekinds.ts", "filekinds.ts to write")
+	nvimKinds := flag.String("nvim-filekinds", "../../../nvim/lua/ahpls/filekinds.lua", "Neovim's filekinds.lua to write")
 	flag.Parse()
 	old, err := os.ReadFile(*out)
 	if err == nil {
@@ -38,6 +44,12 @@ func main() {
 		if err == nil && !bytes.Equal(old, updated) {
 			err = os.WriteFile(*out, updated, 0o644)
 		}
+	}
+	if err == nil {
+		err = os.WriteFile(*kinds, fileKindsTS(), 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile(*nvimKinds, fileKindsLua(), 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rulesettings:", err)
@@ -104,24 +116,43 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// rewrite replaces the value of the "ahpls.rules" member in package.json.
+// rewrite replaces the generated members of package.json.
 func rewrite(pkg []byte) ([]byte, error) {
-	key := []byte(`"ahpls.rules": `)
-	at := bytes.Index(pkg, key)
-	if at < 0 {
-		return nil, errors.New(`package.json has no "ahpls.rules" setting`)
-	}
-	start := at + len(key)
-	end, err := valueEnd(pkg, start)
+	rules, err := ruleSetting()
 	if err != nil {
 		return nil, err
+	}
+	members := []struct {
+		key string
+		raw []byte
+	}{
+		{"ahpls.rules", rules},
+		{"ahpls.targets", targetSetting()},
+		{"activationEvents", mustMarshal(activationEvents())},
+	}
+	for _, m := range members {
+		if pkg, err = replaceMember(pkg, m.key, m.raw); err != nil {
+			return nil, err
+		}
+	}
+	return pkg, nil
+}
+
+// replaceMember replaces the value of the member key, an object or an
+// array, indented as the member is.
+func replaceMember(pkg []byte, key string, raw []byte) ([]byte, error) {
+	k := []byte(`"` + key + `": `)
+	at := bytes.Index(pkg, k)
+	if at < 0 {
+		return nil, fmt.Errorf("package.json has no %q member", key)
+	}
+	start := at + len(k)
+	end, err := valueEnd(pkg, start)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", key, err)
 	}
 	lineStart := bytes.LastIndexByte(pkg[:at], '\n') + 1
 	indent := string(pkg[lineStart:at])
-	raw, err := ruleSetting()
-	if err != nil {
-		return nil, err
-	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, raw, indent, "  "); err != nil {
 		return nil, err
@@ -131,10 +162,43 @@ func rewrite(pkg []byte) ([]byte, error) {
 	return append(out, pkg[end:]...), nil
 }
 
+func mustMarshal(v any) []byte {
+	b, err := marshal(v)
+	if err != nil {
+		panic(err) // only plain strings and slices are marshalled
+	}
+	return b
+}
+
+// targetSetting is the JSON schema of `ahpls.targets`: the known targets
+// and the default ones. settings.ts forwards what the user wrote; the
+// server warns about an unknown target.
+func targetSetting() []byte {
+	ids := func(ts []model.Target) []string {
+		out := make([]string, len(ts))
+		for i, t := range ts {
+			out[i] = string(t)
+		}
+		return out
+	}
+	type items struct {
+		Type string   `json:"type"`
+		Enum []string `json:"enum"`
+	}
+	return mustMarshal(struct {
+		Type                string   `json:"type"`
+		Items               items    `json:"items"`
+		UniqueItems         bool     `json:"uniqueItems"`
+		Default             []string `json:"default"`
+		MarkdownDescription string   `json:"markdownDescription"`
+	}{"array", items{"string", ids(model.AllTargets)}, true, ids(model.DefaultTargets),
+		"Consumers whose behaviour decides what is reported and how severely. An empty list means the default."})
+}
+
 // valueEnd finds the end of the JSON object that starts at pkg[start].
 func valueEnd(pkg []byte, start int) (int, error) {
-	if start >= len(pkg) || pkg[start] != '{' {
-		return 0, errors.New(`"ahpls.rules" is not an object`)
+	if start >= len(pkg) || pkg[start] != '{' && pkg[start] != '[' {
+		return 0, errors.New("not an object or array")
 	}
 	depth, inString := 0, false
 	for i := start; i < len(pkg); i++ {
@@ -154,5 +218,5 @@ func valueEnd(pkg []byte, start int) (int, error) {
 			}
 		}
 	}
-	return 0, errors.New(`"ahpls.rules" is not closed`)
+	return 0, errors.New("not closed")
 }

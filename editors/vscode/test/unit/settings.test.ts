@@ -50,7 +50,7 @@ describe('toServerSettings', () => {
     { name: 'wss hosts are accepted', values: { host: 'wss://host.example/ahp' }, trusted: true, want: { ...defaults, host: 'wss://host.example/ahp' } },
     { name: 'a non-WebSocket host is dropped with a warning', values: { host: 'http://localhost:1' }, trusted: true, want: defaults, warnings: [/not a ws:\/\/ or wss:\/\/ URL/] },
     { name: 'an empty host means no host', values: { host: '' }, trusted: true, want: defaults },
-    { name: 'unknown targets pass through to the server but are warned about', values: { targets: ['vscode', 'emacs'] }, trusted: true, want: { ...defaults, targets: ['vscode', 'emacs'] }, warnings: [/unknown target 'emacs'/] },
+    { name: 'unknown targets pass through to the server, which validates them', values: { targets: ['vscode', 'emacs'] }, trusted: true, want: { ...defaults, targets: ['vscode', 'emacs'] }, warnings: [] },
     { name: 'non-string targets are dropped', values: { targets: ['vscode', 3, null] }, trusted: true, want: { ...defaults, targets: ['vscode'] } },
     { name: 'targets that are not a list fall back to the default', values: { targets: 'vscode' }, trusted: true, want: defaults, warnings: [/must be a list/] },
     { name: 'a bad sessions value falls back to auto', values: { sessions: 7 }, trusted: true, want: defaults, warnings: [/"auto" or a list/] },
