@@ -431,8 +431,8 @@ async function main() {
   await page.locator('.monaco-editor .view-lines', { hasText: 'Builds slide decks' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor .view-line span', { hasText: /^PPTX$/ }).last().click();
   await page.keyboard.press('F2');
-  const renameInput = page.locator('.monaco-editor .rename-box input, .monaco-editor .rename-box .rename-input').first();
-  await renameInput.waitFor({ state: 'visible', timeout: remaining() });
+  // The rename box (its input's markup changed across VS Code versions; the box did not).
+  await page.locator('.rename-box').first().waitFor({ state: 'visible', timeout: remaining() });
   await page.keyboard.press('Control+A');
   await page.keyboard.type('slides');
   const renamedAt = Date.now();
