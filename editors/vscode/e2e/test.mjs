@@ -141,6 +141,9 @@ async function main() {
   fs.writeFileSync(path.join(ws, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the site to staging.\n---\n\n# Deploy\n');
   fs.mkdirSync(path.join(ws, '.claude/commands'), { recursive: true });
   fs.writeFileSync(path.join(ws, '.claude/commands/deploy.md'), 'Deploy by hand.\n');
+  // A clean hooks file for completion (#41), there from the start so that Quick Open finds it.
+  fs.mkdirSync(path.join(ws, '.github/hooks'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.github/hooks/hooks.json'), '{\n  "hooks": {\n    \n  }\n}\n');
   const exclude = ['.github/skills/draft-skill/**'];
   const userData = path.join(work, 'user-data');
   const extDir = path.join(work, 'extensions');
@@ -427,9 +430,11 @@ async function main() {
   log('Problems: the skills of a folder created outside VS Code are reported');
 
   // F2 on the name: the folder moves, the marketplace entry follows, the old path's finding goes.
-  await palette('pptx/SKILL.md', { pick: 'SKILL.md' });
+  // Quick Open's file index does not know files created outside VS Code yet: open the skill
+  // from its Problems entry, which also puts the cursor on the name.
+  await problems.locator('.monaco-list-row', { hasText: /'PPTX'/ }).first().dblclick();
   await page.locator('.monaco-editor .view-lines', { hasText: 'Builds slide decks' }).waitFor({ timeout: remaining() });
-  await page.locator('.monaco-editor .view-line span', { hasText: /^PPTX$/ }).last().click();
+  await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
   await page.keyboard.press('F2');
   // The rename box (its input's markup changed across VS Code versions; the box did not).
   await page.locator('.rename-box').first().waitFor({ state: 'visible', timeout: remaining() });
@@ -467,9 +472,6 @@ async function main() {
   await page.screenshot({ path: path.join(artifacts, 'mv.png') });
 
   // Completion inside quotes under "hooks": event names, not handler keys.
-  const hooksFile = path.join(ws, '.github/hooks/hooks.json');
-  fs.mkdirSync(path.dirname(hooksFile), { recursive: true });
-  fs.writeFileSync(hooksFile, '{\n  "hooks": {\n    \n  }\n}\n');
   await palette('hooks/hooks.json', { pick: 'hooks.json' });
   await page.locator('.tab.active', { hasText: 'hooks.json' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor .view-line').nth(2).click();
@@ -495,7 +497,8 @@ async function main() {
   await runCommand('View: Close Editor');
 
   // Go to Symbol in marketplace.json: each key once (VS Code's JSON provider only).
-  await palette('office/.claude-plugin/marketplace.json', { pick: 'marketplace.json' });
+  await runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => page.keyboard.press('Control+Shift+M'));
+  await problems.locator('.monaco-list-row', { hasText: /does not exist/ }).first().dblclick();
   await page.locator('.tab.active', { hasText: 'marketplace.json' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor .view-lines').first().click();
   const quick = page.locator('.quick-input-widget .quick-input-box input');
