@@ -198,3 +198,25 @@ func TestRenameUpdatesReferences(t *testing.T) {
 	require.True(t, ok, "the reference edits are labelled for the preview")
 	assert.False(t, ann.NeedsConfirmation, "applied by default: VS Code leaves edits needing confirmation unticked")
 }
+
+// TestRenameUpdatesNestedMarketplace: a marketplace below the workspace
+// folder resolves its sources from its own folder (the rules do), so the
+// rename must too: VS Code's e2e renamed office/skills/pptx and left
+// office/.claude-plugin/marketplace.json on ./skills/pptx.
+func TestRenameUpdatesNestedMarketplace(t *testing.T) {
+	root := t.TempDir()
+	caps := `{"workspace":{"workspaceEdit":{"documentChanges":true,"resourceOperations":["rename"],"changeAnnotationSupport":{}}}}`
+	u := writeFile(t, root, "office/skills/pptx/SKILL.md", "---\nname: pptx\ndescription: Slides.\n---\n")
+	market := writeFile(t, root, "office/.claude-plugin/marketplace.json", `{"name":"m","owner":{"name":"o"},"plugins":[{"name":"p","source":"./","skills":["./skills/pptx"]}]}`)
+	c := newTestClient(t, clientSetup{folders: []string{root}, caps: caps})
+	var got string
+	for range 300 {
+		got = c.request("textDocument/rename", renameParams(u, 1, 7, "slides"))
+		if strings.Contains(got, string(market)) {
+			break
+		}
+		sleepBriefly()
+	}
+	assert.Contains(t, got, string(market), "the marketplace's entry is among the edits")
+	assert.Contains(t, got, `"newText":"./skills/slides"`)
+}
