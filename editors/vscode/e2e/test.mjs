@@ -435,9 +435,15 @@ async function main() {
   await problems.locator('.monaco-list-row', { hasText: /'PPTX'/ }).first().dblclick();
   await page.locator('.monaco-editor .view-lines', { hasText: 'Builds slide decks' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor.focused').waitFor({ timeout: remaining() });
-  await page.keyboard.press('F2');
-  // The rename box (its input's markup changed across VS Code versions; the box did not).
-  await page.locator('.rename-box').first().waitFor({ state: 'visible', timeout: remaining() });
+  // Keys go to the rename box only once it has the focus (its input's markup changed across
+  // VS Code versions; the box did not): typed earlier they replace the file's text.
+  await waitFor('the rename box with the focus', async () => {
+    if (await page.evaluate(() => !!document.activeElement?.closest('.rename-box'))) return true;
+    await page.locator('.monaco-editor .view-line span', { hasText: /^PPTX$/ }).last().click();
+    await page.keyboard.press('F2');
+    await page.waitForTimeout(1500);
+    return page.evaluate(() => !!document.activeElement?.closest('.rename-box'));
+  }, 60000);
   await page.keyboard.press('Control+A');
   await page.keyboard.type('slides');
   const renamedAt = Date.now();
