@@ -150,3 +150,19 @@ func TestFolderMoveFSNotify(t *testing.T) {
 	steps := writeFile(t, m.root, ".github/workflows/copilot-setup-steps.yml", "jobs:\n  other:\n    runs-on: ubuntu-latest\n")
 	c.waitPublishFrom(mark, steps, nil, func(ds []wireDiag) bool { return len(ds) > 0 })
 }
+
+// TestRenamedOpenBufferCleared: F2 renamed a skill whose SKILL.md was open
+// and edited (dirty); VS Code moved the editor but kept the old document
+// open, so its findings stayed on the old path. didRenameFiles now drops
+// the old buffer and clears its findings.
+func TestRenamedOpenBufferCleared(t *testing.T) {
+	m := newFolderMove(t)
+	c := newTestClient(t, clientSetup{folders: []string{m.root}, caps: dynamicWatch})
+	m.ready(t, c)
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(m.oldSkill, 1, "---\nname: Deploy2\ndescription: Deploys.\n---\n")))
+	c.waitPublish(m.oldSkill, ptr(1), hasCode("skill/name-charset"))
+	require.NoError(t, os.Rename(m.oldDir, m.newDir))
+	mark := c.mark()
+	require.NoError(t, c.notify("workspace/didRenameFiles", `{"files":[{"oldUri":"`+string(uri.File(m.oldDir))+`","newUri":"`+string(uri.File(m.newDir))+`"}]}`))
+	c.waitPublishFrom(mark, m.oldSkill, nil, empty)
+}

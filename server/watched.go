@@ -80,7 +80,9 @@ func (s *Server) pathDeleted(u uri.URI) {
 func (l *lspServer) DidRenameFiles(ctx context.Context, p *protocol.RenameFilesParams) error {
 	s := l.s
 	for _, f := range p.Files {
-		s.pathDeleted(uri.URI(strings.Clone(f.OldURI)))
+		old := uri.URI(strings.Clone(f.OldURI))
+		s.pathDeleted(old)
+		s.dropMovedBuffers(old)
 		s.pathCreated(uri.URI(strings.Clone(f.NewURI)))
 	}
 	if len(p.Files) > 0 {
@@ -107,4 +109,29 @@ func fileOperations() *protocol.FileOperationOptions {
 	scheme := "file"
 	all := protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{{Scheme: &scheme, Pattern: protocol.FileOperationPattern{Glob: "**/*"}}}}
 	return &protocol.FileOperationOptions{DidRename: all, DidDelete: all}
+}
+
+// dropMovedBuffers forgets the open buffers at or below a renamed path:
+// the editor moved them to the new path, and VS Code may keep the old
+// document open long after (a dirty SKILL.md whose folder an F2 rename
+// moved kept its findings on the old path in Problems). Each is checked as
+// closed, which clears what was published for it.
+func (s *Server) dropMovedBuffers(old uri.URI) {
+	p, ok := uriPath(old)
+	if !ok {
+		return
+	}
+	prefix := p + string(filepath.Separator)
+	s.mu.Lock()
+	var us []uri.URI
+	for u := range s.docs {
+		if q, ok := uriPath(u); ok && (q == p || strings.HasPrefix(q, prefix)) {
+			us = append(us, u)
+			delete(s.docs, u)
+		}
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.fileEvent(u, CauseClose)
+	}
 }
