@@ -84,6 +84,8 @@ var marketSourcePath = &Rule{
 
 var marketPathMissing = &Rule{
 	ID:       "market/path-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "points the entry at the sibling folder whose SKILL.md has the missing folder's name, or removes the entry",
 	Summary:  "A `skills`, `agents` or `commands` path of a plugin entry that does not exist.",
 	Kinds:    "market",
 	Severity: "CC LOSE (the plugin installs without that component; `validate` passes).",
@@ -345,9 +347,11 @@ func entryPaths(c *jsonCheck, e *JSONValue, pluginDir string) {
 	for _, key := range []string{"skills", "agents", "commands"} {
 		v := e.Get(key)
 		items := []*JSONValue{v}
+		var list *JSONValue
 		if v.Is(JSONArray) {
-			items = v.Items
+			items, list = v.Items, v
 		}
+		member := e.Member(key)
 		for _, it := range items {
 			if !it.Is(JSONString) {
 				continue
@@ -362,7 +366,8 @@ func entryPaths(c *jsonCheck, e *JSONValue, pluginDir string) {
 			}
 			if _, err := c.f.FS.Stat(rel); err != nil {
 				c.report(marketPathMissing, it.Span, model.Verdicts{model.TargetClaudeCode: model.Lose},
-					fmt.Sprintf("%%s will install this plugin without these %s: '%s' does not exist.", key, jClip(p)))
+					fmt.Sprintf("%%s will install this plugin without these %s: '%s' does not exist.", key, jClip(p)),
+					missingPathFixes(c.f, c.text, key, it, rel, list, member)...)
 			}
 		}
 	}

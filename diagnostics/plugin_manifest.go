@@ -159,6 +159,8 @@ var pluginPathEscape = &Rule{
 
 var pluginPathMissing = &Rule{
 	ID:       "plugin/path-missing",
+	Fix:      FixUnsafe,
+	FixWhy:   "points the entry at the sibling folder whose SKILL.md has the missing folder's name, or removes the entry",
 	Summary:  "A component path that does not exist.",
 	Kinds:    "plugin",
 	Severity: "CC REJ · V LOSE (the folder is scanned and yields nothing).",
@@ -588,18 +590,19 @@ func (m *manifest) paths(doc *JSONValue) {
 		}
 		switch {
 		case f.Value.Is(JSONString):
-			m.path(f.Key, f.Value)
+			m.path(f.Key, f.Value, nil, f)
 		case f.Value.Is(JSONArray):
 			for _, it := range f.Value.Items {
 				if it.Is(JSONString) {
-					m.path(f.Key, it)
+					m.path(f.Key, it, f.Value, f)
 				}
 			}
 		}
 	}
 }
 
-func (m *manifest) path(key string, v *JSONValue) {
+// list is the array holding v (nil: v is member's whole value).
+func (m *manifest) path(key string, v *JSONValue, list *JSONValue, member *JSONMember) {
 	p := v.Str
 	if sps := tokenSpans(m.text, v, claudeRootToken); len(sps) > 0 {
 		for _, sp := range sps {
@@ -642,7 +645,8 @@ func (m *manifest) path(key string, v *JSONValue) {
 		// Claude Code 2.1.332: "Path not found: ./nope. The runtime loader will
 		// report this as a load failure."
 		m.report(pluginPathMissing, v.Span, model.V(model.Lose).With(model.Verdicts{model.TargetClaudeCode: model.Reject}),
-			fmt.Sprintf("%%s will not load this plugin's %s: '%s' does not exist.", key, jClip(p)))
+			fmt.Sprintf("%%s will not load this plugin's %s: '%s' does not exist.", key, jClip(p)),
+			missingPathFixes(m.f, m.text, key, v, rel, list, member)...)
 		return
 	}
 	ext := strings.ToLower(path.Ext(clean))

@@ -131,6 +131,7 @@ for t in "${targets[@]}"; do
   cp "$ext/README.md" "$stage/"
   cp "$root/LICENSE" "$stage/LICENSE"
   cp "$ext/dist/extension.js" "$stage/dist/"
+  mkdir -p "$stage/images" && cp "$ext/images/icon.png" "$stage/images/"
   printf '%s\n' '**/*.map' >"$stage/.vscodeignore"
   file="$out/ahpls-$t-$version.vsix"
   rm -f "$file"

@@ -18,5 +18,5 @@ func addFeatureCapabilities(c *protocol.ServerCapabilities) {
 	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 		Supported:           &yes,
 		ChangeNotifications: protocol.Boolean(true),
-	}}
+	}, FileOperations: fileOperations()}
 }

@@ -27,7 +27,7 @@ func TestREADMEListsCapabilities(t *testing.T) {
 		"foldingRangeProvider":    `true`,
 		"hoverProvider":           `true`,
 		"renameProvider":          `{"prepareProvider":true}`,
-		"workspace":               `{"workspaceFolders":{"changeNotifications":true,"supported":true}}`,
+		"workspace":               `{"fileOperations":{"didDelete":{"filters":[{"pattern":{"glob":"**/*"},"scheme":"file"}]},"didRename":{"filters":[{"pattern":{"glob":"**/*"},"scheme":"file"}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}}`,
 		"workspaceSymbolProvider": `true`,
 	}
 	for k, v := range want {

@@ -288,3 +288,45 @@ func jsonKeysAround(text []byte, off int) map[string]bool {
 	}
 	return keys
 }
+
+// hookFileKeys are the keys only a hooks file's top level has; groupKeys
+// those of a matcher group (Claude form), around its handlers.
+var (
+	hookFileKeys = map[string]bool{"hooks": true, "version": true, "description": true}
+	groupKeys    = map[string]bool{"matcher": true, "hooks": true}
+)
+
+// completeHooks completes a key of a hooks file (or of settings' "hooks")
+// by its place: in "hooks", event names; in an event's array, a matcher
+// group's keys and handler keys (the Copilot and VS Code forms put
+// handlers there); in a group's "hooks" array, handler keys; at a hooks
+// file's top, its own keys. ok false leaves the cursor to the caller.
+func completeHooks(kind model.Kind, pos jsonPos, text []byte, off int, targets []model.Target) ([]protocol.CompletionItem, bool) {
+	top, ok := pos.top()
+	if !ok || !top.object || !pos.isKey {
+		return nil, false
+	}
+	parent, _ := pos.parent(1)
+	grand, _ := pos.parent(2)
+	var keep func(string) bool
+	switch {
+	case top.key == "hooks":
+		return documented(valueItems(hookEventNames(targets), "hook event"), hookEventDoc), true
+	case !parent.object && grand.object && grand.key == "hooks" && len(pos.path) >= 3:
+		keep = func(k string) bool { return groupKeys[k] || !hookFileKeys[k] }
+	case !parent.object && parent.key == "hooks" && len(pos.path) >= 3:
+		keep = func(k string) bool { return !groupKeys[k] && !hookFileKeys[k] }
+	case len(pos.path) == 1 && kind == model.KindHooks:
+		keep = func(k string) bool { return hookFileKeys[k] }
+	default:
+		return nil, false
+	}
+	present := jsonKeysAround(text, off)
+	items := []protocol.CompletionItem{}
+	for _, it := range keyItems(model.KindHooks, targets) {
+		if keep(it.Label) && !present[it.Label] {
+			items = append(items, it)
+		}
+	}
+	return items, true
+}

@@ -165,3 +165,67 @@ func TestCompletionItemsSayWhatTheyAre(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionByJSONPosition: the cursor's place in the JSON decides, its
+// quotes included (#41: inside the quotes of a new key under "hooks" the
+// editor was offered the file's and handlers' keys, not event names).
+func TestCompletionByJSONPosition(t *testing.T) {
+	root := t.TempDir()
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	hooks := uri.File(filepath.Join(root, ".github", "hooks", "hooks.json"))
+	settings := uri.File(filepath.Join(root, ".claude", "settings.json"))
+	// cursor marks the place with a '|' and returns the text and position.
+	cursor := func(s string) (string, int, int) {
+		i := strings.IndexByte(s, '|')
+		before := s[:i]
+		return s[:i] + s[i+1:], strings.Count(before, "\n"), i - (strings.LastIndexByte(before, "\n"[0]) + 1)
+	}
+	for _, tc := range []struct {
+		name      string
+		u         uri.URI
+		text      string
+		want, not []string
+	}{
+		{"key inside quotes under hooks", hooks, `{"hooks": {"|"}}`, []string{"PreToolUse", "SessionStart"}, []string{"hooks", "type", "command"}},
+		{"half-typed key inside quotes", hooks, "{\n  \"hooks\": {\n    \"Pre|\n  }\n}", []string{"PreToolUse"}, []string{"matcher", "command"}},
+		{"before the quotes", hooks, `{"hooks": { | }}`, []string{"PreToolUse"}, []string{"command"}},
+		{"after another event", hooks, `{"hooks": {"Stop": [], "|"}}`, []string{"PreToolUse"}, []string{"hooks"}},
+		{"an event's array: group and handler keys", hooks, `{"hooks": {"PreToolUse": [{"|"}]}}`, []string{"matcher", "hooks", "type", "command"}, []string{"PreToolUse", "version", "description"}},
+		{"a group's handlers", hooks, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "|"}]}]}}`, []string{"command", "timeout"}, []string{"matcher", "hooks", "type", "PreToolUse"}},
+		{"the file's top", hooks, `{"|"}`, []string{"hooks", "description"}, []string{"command", "PreToolUse", "matcher"}},
+		{"inside a value's quotes", hooks, `{"hooks": {"Stop": [{"command": "ec|"}]}}`, nil, []string{"command", "Stop", "type"}},
+		{"settings' hooks", settings, `{"hooks": {"|"}}`, []string{"PreToolUse"}, []string{"enabledPlugins"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, line, col := cursor(tc.text)
+			got := completionLabels(t, c, tc.u, text, line, col)
+			for _, w := range tc.want {
+				assert.Contains(t, got, w)
+			}
+			for _, n := range tc.not {
+				assert.NotContains(t, got, n)
+			}
+			require.NoError(t, c.notify("textDocument/didClose", `{"textDocument":{"uri":"`+string(tc.u)+`"}}`))
+		})
+	}
+}
+
+func TestJSONPosAt(t *testing.T) {
+	text := `{"hooks": {"Pre": [{"matcher": "a\"b", "hooks": [{"type": "command", "x`
+	p := jsonPosAt([]byte(text), len(text))
+	require.Len(t, p.path, 6)
+	assert.True(t, p.inString)
+	assert.True(t, p.isKey)
+	assert.Equal(t, []string{"", "hooks", "Pre", "", "hooks", ""}, func() []string {
+		var ks []string
+		for _, f := range p.path {
+			ks = append(ks, f.key)
+		}
+		return ks
+	}())
+	p = jsonPosAt([]byte(`{"a": "`), 7)
+	assert.True(t, p.inString)
+	assert.False(t, p.isKey)
+	p = jsonPosAt([]byte(`{"a": 1 `), 8)
+	assert.True(t, p.isKey, "a value ended: the comma often comes later")
+}

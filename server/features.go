@@ -280,10 +280,16 @@ func completeAt(kind model.Kind, text []byte, off int, targets []model.Target) [
 		return documented(valueItems(hookTypes, "hook type"), hookTypeDoc)
 	case strings.HasSuffix(strings.TrimRight(trimmed, ` "`), ":") && isBoolJSONKey(trimmed):
 		return documented(valueItems([]string{"true", "false"}, "boolean"), func(v string) string { return "`" + v + "`" })
-	case kind == model.KindHooks || kind == model.KindSettings:
-		if insideHooksObject(text[:off]) {
-			return documented(valueItems(hookEventNames(targets), "hook event"), hookEventDoc)
+	}
+	// By the cursor's place in the JSON, quotes included (#41).
+	pos := jsonPosAt(text, off)
+	if kind == model.KindHooks || kind == model.KindSettings {
+		if items, ok := completeHooks(kind, pos, text, off, targets); ok {
+			return items
 		}
+	}
+	if pos.inString && !pos.isKey {
+		return items // inside a value's quotes, a key would be wrong
 	}
 	// Keys: not those the enclosing object already has (#18).
 	present := jsonKeysAround(text, off)

@@ -375,13 +375,17 @@ func (s *Server) scheduleRecheckAll() {
 	if s.recheckTimer != nil {
 		s.recheckTimer.Stop()
 	}
+	// CauseConfig, not CauseChanged: what changed is other files, so open
+	// buffers are re-checked too (a disk event for an open file is
+	// ignored), and an open marketplace learns that the folder it lists
+	// moved (#41).
 	delay := s.opts.Debounce
 	if delay <= 0 {
 		s.recheckTimer = nil
-		go s.recheckAll(CauseChanged)
+		go s.recheckAll(CauseConfig)
 		return
 	}
-	s.recheckTimer = time.AfterFunc(delay, func() { s.recheckAll(CauseChanged) })
+	s.recheckTimer = time.AfterFunc(delay, func() { s.recheckAll(CauseConfig) })
 }
 
 // Recheck sends every open and known workspace file through the funnel

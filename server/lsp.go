@@ -182,11 +182,7 @@ func watchGlobs() []string {
 }
 
 func (s *Server) registerWatchers(ctx context.Context) {
-	var watchers []protocol.FileSystemWatcher
-	for _, g := range watchGlobs() {
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(g)})
-	}
-	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers}
+	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers()}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {
 		return
@@ -323,14 +319,11 @@ func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidCh
 		s.configChanged(u)
 		switch c.Type {
 		case protocol.FileChangeTypeCreated:
-			s.fileEvent(u, CauseCreated)
+			s.pathCreated(u)
 		case protocol.FileChangeTypeChanged:
 			s.fileEvent(u, CauseChanged)
 		case protocol.FileChangeTypeDeleted:
-			if p, ok := uriPath(u); ok {
-				s.forgetUnder(p)
-			}
-			s.fileEvent(u, CauseDeleted)
+			s.pathDeleted(u)
 		}
 	}
 	if len(p.Changes) > 0 {

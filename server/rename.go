@@ -123,10 +123,13 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 		we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: s.docID(u), Edits: s.refTextEdits(u, refs[u].text, refs[u].edits, annotate)})
 	}
 	if annotate && len(refs) > 0 {
-		yes := true
+		// Labelled for the refactor preview, applied by default: a rename
+		// that moved the folder but left the marketplace on the old path
+		// would break the plugin (VS Code shows edits needing confirmation
+		// unticked, and Apply then skipped them).
 		desc := fmt.Sprintf("Paths and names that refer to the skill '%s' in other files", mv.oldName)
 		we.ChangeAnnotations = map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{
-			refAnnotation: {Label: "Update references to the renamed skill", NeedsConfirmation: &yes, Description: &desc},
+			refAnnotation: {Label: "Update references to the renamed skill", Description: &desc},
 		}
 	}
 	for i := 1; i < len(steps); i++ {

@@ -226,12 +226,15 @@ func (s *Server) manifestRefEdits(loc location, kind model.Kind, text []byte, mv
 var componentPathKeys = []string{"skills", "agents", "commands"}
 
 // marketplaceBase is the folder a marketplace's relative sources start
-// from: the workspace folder (the marketplace's repository), moved by
-// metadata.pluginRoot.
+// from: the marketplace root (the folder holding .claude-plugin/, as the
+// rules resolve it: a marketplace below the workspace folder counts from
+// its own folder), moved by metadata.pluginRoot.
 func marketplaceBase(loc location, root *diagnostics.JSONValue) string {
 	base := loc.root
 	if base == "" {
 		base = filepath.Dir(loc.path)
+	} else if mroot, ok := model.MarketplaceRoot(loc.rel); ok && mroot != "" {
+		base = filepath.Join(base, filepath.FromSlash(mroot))
 	}
 	if pr := root.Get("metadata").Get("pluginRoot"); pr.Is(diagnostics.JSONString) {
 		if p, ok := relPath(pr.Str); ok {
@@ -242,7 +245,7 @@ func marketplaceBase(loc location, root *diagnostics.JSONValue) string {
 }
 
 // refAnnotation labels the reference edits of a rename; clients that
-// support change annotations show them for confirmation.
+// support change annotations group them in their preview.
 const refAnnotation protocol.ChangeAnnotationIdentifier = "ahpls.renameReferences"
 
 // refTextEdits converts one file's reference edits to LSP edits, annotated

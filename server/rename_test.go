@@ -141,7 +141,8 @@ func TestRenameCaseOnly(t *testing.T) {
 // leave the marketplace listing ./skills/pptx (the plugin then shipped
 // without the skill). The same edit now updates the marketplace's inline
 // skills path, a plugin manifest's, a Markdown link into the folder and a
-// subagent's `skills` entry, annotated for confirmation.
+// subagent's `skills` entry, annotated for the preview and applied by
+// default.
 func TestRenameUpdatesReferences(t *testing.T) {
 	root := t.TempDir()
 	caps := `{"workspace":{"workspaceEdit":{"documentChanges":true,"resourceOperations":["rename"],"changeAnnotationSupport":{}}}}`
@@ -193,5 +194,29 @@ func TestRenameUpdatesReferences(t *testing.T) {
 	assert.Equal(t, []string{"slides"}, texts[string(agent)], "pptx-extra is another skill")
 	last := we.DocumentChanges[len(we.DocumentChanges)-1]
 	assert.Equal(t, "rename", last.Kind, "the folder moves after the text edits")
-	assert.True(t, we.ChangeAnnotations[string(refAnnotation)].NeedsConfirmation)
+	ann, ok := we.ChangeAnnotations[string(refAnnotation)]
+	require.True(t, ok, "the reference edits are labelled for the preview")
+	assert.False(t, ann.NeedsConfirmation, "applied by default: VS Code leaves edits needing confirmation unticked")
+}
+
+// TestRenameUpdatesNestedMarketplace: a marketplace below the workspace
+// folder resolves its sources from its own folder (the rules do), so the
+// rename must too: VS Code's e2e renamed office/skills/pptx and left
+// office/.claude-plugin/marketplace.json on ./skills/pptx.
+func TestRenameUpdatesNestedMarketplace(t *testing.T) {
+	root := t.TempDir()
+	caps := `{"workspace":{"workspaceEdit":{"documentChanges":true,"resourceOperations":["rename"],"changeAnnotationSupport":{}}}}`
+	u := writeFile(t, root, "office/skills/pptx/SKILL.md", "---\nname: pptx\ndescription: Slides.\n---\n")
+	market := writeFile(t, root, "office/.claude-plugin/marketplace.json", `{"name":"m","owner":{"name":"o"},"plugins":[{"name":"p","source":"./","skills":["./skills/pptx"]}]}`)
+	c := newTestClient(t, clientSetup{folders: []string{root}, caps: caps})
+	var got string
+	for range 300 {
+		got = c.request("textDocument/rename", renameParams(u, 1, 7, "slides"))
+		if strings.Contains(got, string(market)) {
+			break
+		}
+		sleepBriefly()
+	}
+	assert.Contains(t, got, string(market), "the marketplace's entry is among the edits")
+	assert.Contains(t, got, `"newText":"./skills/slides"`)
 }

@@ -204,3 +204,30 @@ func TestDocumentSymbolPluginAndMarketplace(t *testing.T) {
 		"..source/15",
 	}, symbolTree(t, c.request("textDocument/documentSymbol", docParams(market))))
 }
+
+// TestWorkspaceSymbolsOnce: each marketplace entry is listed once, whether
+// the scan or an open buffer indexed it last (#41).
+func TestWorkspaceSymbolsOnce(t *testing.T) {
+	root := t.TempDir()
+	text := `{"name":"m","owner":{"name":"o"},"plugins":[{"name":"alpha","source":"./a"},{"name":"beta","source":"./b"}]}`
+	u := writeFile(t, root, ".claude-plugin/marketplace.json", text)
+	c := newTestClient(t, clientSetup{folders: []string{root}})
+	count := func(name string) int {
+		var syms []struct{ Name string }
+		require.NoError(t, json.Unmarshal([]byte(c.request("workspace/symbol", `{"query":""}`)), &syms))
+		n := 0
+		for _, s := range syms {
+			if s.Name == name {
+				n++
+			}
+		}
+		return n
+	}
+	require.Eventually(t, func() bool { return count("alpha") > 0 }, waitLimit, 10*time.Millisecond)
+	assert.Equal(t, 1, count("alpha"))
+	require.NoError(t, c.notify("textDocument/didOpen", didOpen(u, 1, text)))
+	require.NoError(t, c.notify("textDocument/didChange", didChangeFull(u, 2, strings.Replace(text, "beta", "gamma", 1))))
+	require.Eventually(t, func() bool { return count("gamma") == 1 }, waitLimit, 10*time.Millisecond)
+	assert.Equal(t, 1, count("alpha"))
+	assert.Equal(t, 0, count("beta"))
+}

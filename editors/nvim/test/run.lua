@@ -51,6 +51,7 @@ local ok, err = xpcall(function()
     run_suite('e2e', require('e2e_spec'))
     run_suite('roots', require('roots_spec'))
     run_suite('list-e2e', require('list_e2e_spec'))
+    run_suite('folders', require('folders_spec'))
   end
 end, debug.traceback)
 if not ok then

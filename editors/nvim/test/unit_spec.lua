@@ -27,9 +27,7 @@ local ours = {
   '/r/CLAUDE.md',
   '/r/CLAUDE.local.md',
   '/r/.github/hooks/pre.json',
-  '/r/plugins/p/hooks/hooks.json',
   '/r/.mcp.json',
-  '/r/plugins/p/mcp.json',
   '/r/.plugin/plugin.json',
   '/r/.claude-plugin/marketplace.json',
   '/r/.claude/settings.json',
@@ -136,6 +134,12 @@ test("without a marker a SKILL.md's root holds its skill folder; other files get
   local r1, why1 = ahpls.root_with_reason(loose_prompt, nil, opts)
   local r2 = ahpls.root_with_reason(loose_prompt, nil, opts)
   local refused = ahpls.root_with_reason(loose_prompt, nil, { root_dir = function() return nil end })
+  -- Shown once the buffer has opened (scheduled), so it never stacks with
+  -- the file's own message into a hit-enter prompt.
+  A.eq(0, #notices, 'not while the file loads')
+  vim.wait(1000, function()
+    return #notices > 0
+  end, 10)
   vim.notify = orig
   A.eq(tmp, skill_root, 'skill: the folder holding lonely/')
   A.contains(skill_why, 'skill folder lonely', 'skill reason')
@@ -144,7 +148,9 @@ test("without a marker a SKILL.md's root holds its skill folder; other files get
   A.contains(why1, 'single file', 'single-file reason')
   A.eq(1, #notices, 'one notice for two single-file roots: ' .. vim.inspect(notices))
   A.contains(notices[1], 'notes.prompt.md', 'the notice names the file')
-  A.contains(notices[1], '.claude-plugin', 'the notice names the markers')
+  A.contains(notices[1], 'no root marker', 'the notice says why')
+  A.truthy(not notices[1]:find('\n'), 'one line')
+  A.truthy(vim.fn.strdisplaywidth(notices[1]) < vim.o.columns - 12, 'shorter than the command line: ' .. notices[1])
   A.eq(nil, refused, "a root_dir function's nil is obeyed")
 end)
 
@@ -362,6 +368,42 @@ test('capabilities: no folder renames advertised before Neovim 0.10', function()
   local user = { workspace = { workspaceEdit = { resourceOperations = { 'rename' } } } }
   A.eq(user, ahpls.capabilities(user, true), '0.10+: the user\'s, untouched')
   A.eq(nil, ahpls.capabilities(nil, true), '0.10+: Neovim\'s defaults')
+end)
+
+test("a plugin's hooks.json and mcp.json are ours; a lone hooks.json is not (the server never checks it)", function()
+  touch('plug/.claude-plugin/plugin.json')
+  local hooks = touch('plug/hooks/hooks.json')
+  local mcp = touch('plug/mcp.json')
+  local lone = touch('lone/hooks.json')
+  local lone_nested = touch('lone2/hooks/hooks.json')
+  touch('market/.claude-plugin/marketplace.json')
+  local listed = touch('market/plugins/q/hooks/hooks.json')
+  A.eq(true, ahpls.is_ours(hooks), hooks)
+  A.eq(true, ahpls.is_ours(mcp), mcp)
+  A.eq(true, ahpls.is_ours(listed), 'below a Claude marketplace: ' .. listed)
+  A.eq(false, ahpls.is_ours(lone), lone)
+  A.eq(false, ahpls.is_ours(lone_nested), lone_nested)
+  A.eq(false, ahpls.is_ours(tmp .. '/lone/mcp.json'), 'a lone mcp.json')
+end)
+
+test('status() is neutral without an agent host, and says the state of a configured one', function()
+  local unconfigured = { state = 'disconnected', message = 'no agent host configured (ahpls.host)' }
+  A.eq(false, ahpls.host_configured(unconfigured), 'no host')
+  A.eq(true, ahpls.host_configured({ state = 'disconnected', host = 'ws://h', message = 'EOF' }), 'a host that dropped')
+  A.eq(true, ahpls.host_configured({ state = 'connected' }), 'connected')
+  -- status() itself, with a fake client for the current buffer.
+  local orig = ahpls.clients
+  ahpls.clients = function()
+    return { { id = 4242 } }
+  end
+  ahpls._host_status[4242] = unconfigured
+  local neutral = ahpls.status()
+  ahpls._host_status[4242] = { state = 'refused', host = 'ws://h' }
+  local refused = ahpls.status()
+  ahpls._host_status[4242] = nil
+  ahpls.clients = orig
+  A.eq('ahpls', neutral, 'without a host')
+  A.eq('ahpls: host refused', refused, 'with a host')
 end)
 
 table.insert(tests, {

@@ -114,6 +114,7 @@ function updateStatus(): void {
   const l = presentLanguageStatus(serverState, hostStatus, describeToolTrust(requested, vscode.workspace.isTrusted), serverVersion);
   languageStatus.text = l.text;
   languageStatus.detail = l.detail;
+  languageStatus.command = { title: 'Menu', command: CMD_MENU, tooltip: l.tooltip };
   languageStatus.severity =
     l.level === 'error'
       ? vscode.LanguageStatusSeverity.Error

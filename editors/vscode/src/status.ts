@@ -99,41 +99,48 @@ export function presentStatus(server: ServerState, host: HostStatus | undefined,
 
 export interface LanguageStatusPresentation {
   text: string;
+  /** What fits beside the text in the language status hover: the version and the host's address, no more. */
   detail: string;
+  /** Everything: the host's last message and tool trust (the hover of the item's command). */
+  tooltip: string;
   level: 'normal' | 'warning' | 'error';
 }
 
 /**
  * The language status item (the `{}` entry next to the language mode): the
  * server state, the host connection with its last error, and tool trust.
+ * The detail stays short (a long one ran past the window's edge); the rest
+ * is in the tooltip.
  */
 export function presentLanguageStatus(server: ServerState, host: HostStatus | undefined, trustLine: string, version?: string): LanguageStatusPresentation {
   const v = version !== undefined && version !== '' ? serverLabel(version) : '';
   const trust = trustLine.replace(/\.$/, '');
+  const join = (...xs: (string | undefined)[]): string => xs.filter((x) => x !== undefined && x !== '').join(' · ');
   if (server === 'stopped') {
-    return { text: 'ahpls: stopped', detail: `language server not running · ${trust}`, level: 'error' };
+    return { text: 'ahpls: stopped', detail: v, tooltip: join('language server not running', trust), level: 'error' };
   }
   if (server === 'starting') {
-    return { text: 'ahpls: starting', detail: trust, level: 'normal' };
+    return { text: 'ahpls: starting', detail: v, tooltip: trust, level: 'normal' };
   }
   if (host === undefined) {
-    return { text: 'ahpls: running', detail: [v, 'no agent host status yet', trust].filter((x) => x !== '').join(' · '), level: 'normal' };
+    return { text: 'ahpls: running', detail: v, tooltip: join(v, 'no agent host status yet', trust), level: 'normal' };
   }
   const conn = [host.host, host.message].filter((x) => x !== undefined && x !== '').join(' — ');
-  const detail = (lead: string): string => [v, lead, trust].filter((x) => x !== '').join(' · ');
+  const tooltip = join(v, conn, trust);
+  const short = join(v, host.host);
   const unconfigured = saysUnconfigured(host.message);
   switch (host.state) {
     case 'connected':
-      return { text: 'ahpls: host connected', detail: detail(conn), level: 'normal' };
+      return { text: 'ahpls: host connected', detail: short, tooltip, level: 'normal' };
     case 'connecting':
-      return { text: 'ahpls: connecting', detail: detail(conn), level: 'normal' };
+      return { text: 'ahpls: connecting', detail: short, tooltip, level: 'normal' };
     case 'refused':
-      return { text: 'ahpls: host refused', detail: detail(conn), level: 'error' };
+      return { text: 'ahpls: host refused', detail: short, tooltip, level: 'error' };
     case 'disconnected':
     default:
       return unconfigured
-        ? { text: 'ahpls: running', detail: detail(conn), level: 'normal' }
-        : { text: 'ahpls: host disconnected', detail: detail(conn), level: 'warning' };
+        ? { text: 'ahpls: running', detail: v, tooltip, level: 'normal' }
+        : { text: 'ahpls: host disconnected', detail: short, tooltip, level: 'warning' };
   }
 }
 

@@ -78,6 +78,21 @@ local function notify(msg, level)
   vim.notify('ahpls: ' .. msg, level or vim.log.levels.INFO)
 end
 
+--- A one-line notice that never asks to press Enter: shown after the
+--- buffer opens (a message while a file loads stacks with its own), and cut
+--- to fit the command line. The full reason is in :checkhealth ahpls.
+---@param msg string
+function M.notice(msg)
+  msg = 'ahpls: ' .. msg
+  vim.schedule(function()
+    local width = math.max(20, vim.o.columns - 15)
+    if vim.fn.strdisplaywidth(msg) > width then
+      msg = vim.fn.strcharpart(msg, 0, width - 1) .. '…'
+    end
+    vim.notify(msg, vim.log.levels.INFO)
+  end)
+end
+
 local function normalize(path)
   if path == nil then
     return ''
@@ -100,6 +115,51 @@ function M.setup_filetypes()
     extension = { mdc = 'mdc' },
     filename = { ['.cursorrules'] = 'mdc' }, -- the kind's language (model.Kinds)
   })
+end
+
+-- A hooks.json or mcp.json outside .github/hooks is checked only as part of
+-- a plugin: the server classifies it by the plugin's manifest on disk.
+local plugin_json = {
+  ['hooks.json'] = true,
+  ['mcp.json'] = true,
+}
+local manifest_paths = { '.plugin/plugin.json', 'plugin.json', '.github/plugin/plugin.json', '.claude-plugin/plugin.json' }
+
+--- Whether a plugin's hooks.json or mcp.json belongs to a plugin the server
+--- would see: <P>/hooks/hooks.json, <P>/hooks.json or <P>/mcp.json with a
+--- plugin manifest in P, or <P>/hooks/hooks.json below a Claude marketplace
+--- (which may list P without a manifest). A lone hooks.json is nobody's.
+---@param path string
+---@return boolean
+function M.in_plugin(path)
+  local dir = path:match('^(.*)/[^/]*$')
+  if dir == nil then
+    return false
+  end
+  local nested = basename(path) == 'hooks.json' and basename(dir) == 'hooks'
+  local p = nested and dir:match('^(.*)/[^/]*$') or dir
+  if p == nil then
+    return false
+  end
+  for _, m in ipairs(manifest_paths) do
+    if vim.loop.fs_stat(p .. '/' .. m) ~= nil then
+      return true
+    end
+  end
+  if nested then
+    local up = p
+    while up ~= nil and up ~= '' do
+      if vim.loop.fs_stat(up .. '/.claude-plugin/marketplace.json') ~= nil then
+        return true
+      end
+      local next_up = up:match('^(.*)/[^/]*$')
+      if next_up == up then
+        break
+      end
+      up = next_up
+    end
+  end
+  return false
 end
 
 --- Whether a path is one of the customization file kinds ahpls reads
@@ -125,6 +185,9 @@ function M.is_ours(path)
   end
   for _, pattern in ipairs(filekinds.patterns) do
     if p:match(pattern) then
+      if plugin_json[basename(path)] and not p:match('/%.github/hooks/[^/]*%.json$') then
+        return M.in_plugin(path)
+      end
       return true
     end
   end
@@ -228,13 +291,7 @@ function M.root_with_reason(path, bufnr, opts)
   end
   if not M._single_file_noticed then
     M._single_file_noticed = true
-    notify(
-      ('no root marker (%s) above %s; serving its folder on its own'):format(
-        table.concat(opts.root_markers or M.root_markers, ', '),
-        basename(path)
-      ),
-      vim.log.levels.INFO
-    )
+    M.notice(('%s: no root marker above, serving its folder on its own (:checkhealth ahpls)'):format(basename(path)))
   end
   return dir, 'single file: no root marker above it; its own folder'
 end
@@ -292,10 +349,25 @@ function M.status(bufnr)
     return ''
   end
   local s = M._host_status[c.id]
-  if s == nil then
+  if s == nil or not M.host_configured(s) then
     return 'ahpls'
   end
   return 'ahpls: host ' .. s.state
+end
+
+--- Whether a host status is about a configured agent host: without one the
+--- server reports "disconnected" with a message saying none is configured,
+--- and a statusline should stay neutral, as VS Code's does (most users only
+--- lint).
+---@param s table { state, message, host }
+---@return boolean
+function M.host_configured(s)
+  if s.host ~= nil then
+    return true
+  end
+  local msg = (s.message or ''):lower()
+  local unconfigured = msg:find('not configured', 1, true) or msg:find('no agent host configured', 1, true)
+  return not (s.state == 'disconnected' and unconfigured)
 end
 
 local function before_init(params, config)

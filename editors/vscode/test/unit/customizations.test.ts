@@ -94,7 +94,8 @@ describe('presentLanguageStatus', () => {
       const p = presentLanguageStatus(t.server, t.host, trust);
       assert.equal(p.text, t.text, JSON.stringify(t.host));
       assert.equal(p.level, t.level, t.text);
-      assert.match(p.detail, t.detail, t.text);
+      assert.match(p.tooltip, t.detail, t.text);
+      assert.ok(p.detail.length <= 40, `a short detail: ${p.detail}`);
     }
   });
 });

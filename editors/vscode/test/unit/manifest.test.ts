@@ -53,6 +53,11 @@ describe('package.json', () => {
     assert.equal(pkg.engines.vscode, '^1.91.0');
     assert.ok(fs.existsSync(path.join(__dirname, '../../../dist/extension.js')), 'bundle missing (npm run bundle)');
   });
+  it('has an icon: a PNG of at least 128x128 pixels, as the Marketplace asks', () => {
+    const png = fs.readFileSync(path.join(__dirname, '../../..', pkg.icon));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.ok(png.readUInt32BE(16) >= 128 && png.readUInt32BE(20) >= 128, `size ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`);
+  });
   it('contributes every ahpls.* setting the extension reads', () => {
     // Generated from settings.Specs (rulesettings' TestEverySettingIsASpec);
     // here: every server key the extension forwards is declared, plus its own two.

@@ -67,7 +67,8 @@ describe('without an agent host configured', () => {
   it('the language status names the server version', () => {
     const l = presentLanguageStatus('running', unconfigured, 'Workspace tools: off.', '0.1.0');
     assert.equal(l.text, 'ahpls: running');
-    assert.match(l.detail, /^ahpls 0\.1\.0 · /);
+    assert.equal(l.detail, 'ahpls 0.1.0');
+    assert.match(l.tooltip, /^ahpls 0\.1\.0 · .*Workspace tools: off/);
   });
 });
 
@@ -106,9 +107,10 @@ describe('formatHostConnection', () => {
 });
 
 describe('document symbols', () => {
-  it("leaves Markdown to VS Code's own provider and keeps JSON", () => {
+  it("leaves Markdown and JSON to VS Code's own providers", () => {
     assert.equal(leaveSymbolsToVSCode('markdown'), true);
-    assert.equal(leaveSymbolsToVSCode('json'), false);
-    assert.equal(leaveSymbolsToVSCode('jsonc'), false);
+    assert.equal(leaveSymbolsToVSCode('json'), true);
+    assert.equal(leaveSymbolsToVSCode('jsonc'), true);
+    assert.equal(leaveSymbolsToVSCode('yaml'), false);
   });
 });
