@@ -122,6 +122,13 @@ func headerUnproven(before, after []byte, rule string, span model.Span) string {
 	if !ok {
 		return "the header cannot be read before the fix"
 	}
+	// A map or list used as a key (`{a, {b, c}}`) is where YAML readers
+	// part ways: Go's decoder refuses the header, JavaScript readers key
+	// it by some text of their own. What a consumer then reads cannot be
+	// compared before and after, so such a fix is not proven.
+	if hasCollectionKey(oldRoot) {
+		return "the header uses a map or list as a key, which YAML readers read differently"
+	}
 	// A header that parsed stays parsing; one that only Claude Code's
 	// retry read (two tabs, one fixed at a time) may still need it.
 	newRoot, newStrict, ok := readHeaderAsClaudeCode(after[nfm.Body.Start:nfm.Body.End])
@@ -161,6 +168,23 @@ func readHeaderAsClaudeCode(body []byte) (root *yaml.Node, strict, ok bool) {
 		return nil, false, false
 	}
 	return docContent(&doc), false, true
+}
+
+// hasCollectionKey reports a mapping key anywhere in n that is itself a
+// map or a list.
+func hasCollectionKey(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && (c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode) {
+			return true
+		}
+		if hasCollectionKey(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func docContent(doc *yaml.Node) *yaml.Node {

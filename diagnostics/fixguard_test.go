@@ -55,6 +55,9 @@ var issue39Cases = []struct {
 	{"brace glob paths", "rule/paths", ".claude/rules/r.md", "---\npaths: src/{a,b}/**/*.ts\n---\nBody.\n", "paths: ['src/{a,b}/**/*.ts']\n", false},
 	{"tools with spaces", "skill/allowed-tools", ".claude/skills/a/SKILL.md", "---\nname: a\ndescription: d\nallowed-tools: [\"Bash(git status:*)\", Read]\n---\n", "", true},
 	{"brace glob applyTo", "instr/apply-to", ".github/instructions/x.instructions.md", "---\napplyTo: [\"src/{a,b}/**/*.ts\", \"docs/**\"]\n---\nBody.\n", "", true},
+	// Found by TestFixProperty in CI: a map used as a key, which Go's YAML
+	// decoder refuses and JavaScript readers key by text of their own.
+	{"collection key", "skill/metadata", ".github/skills/a/SKILL.md", "---\nname: a\ndescription: d\nmetadata: {k: 1, j: {a,{b,c}}}\n---\n", "metadata: {k: '1', j: {a,{b,c}}}\n", true},
 	{"trailing comment", "yaml/unquoted-special", ".github/skills/a/SKILL.md", "---\nname: a\ndescription: Use when: deploying # note\n---\n", "description: 'Use when: deploying' # note\n", true},
 }
 
