@@ -15,14 +15,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -31,6 +28,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/settings"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -325,62 +323,30 @@ func sortFindings(out []Finding) {
 }
 
 // checkFolder walks a workspace folder the way the server's scan does
-// (wsfs.Walk: any depth, default and configured excludes, .gitignore, no
-// symlinked folders), then GOMAXPROCS workers read and check the files it
-// found. Each file is read once, through the safe reader. t hears of every
-// file checked and every entry left out.
+// (wsfolder: any depth, default and configured excludes, .gitignore, no
+// symlinked folders) and checks each customization file as the walk hands
+// it on: each worker lists a folder and checks its files, so listing
+// (syscalls) and checking overlap on every core. Each file is read once,
+// through the safe reader. The findings of each file stay together; the
+// final sort makes the order the same whichever worker got there first. t
+// hears of every file checked and every entry left out.
 func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
-	ex, gitignore, overrides, err := folderConfig(root, cfg)
+	fc, err := wsfolder.ReadConfig(root, cfg.Exclude, cfg.NoGitIgnore, cfg.Warn)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Rules.Overrides = overrides
-	securityNotices(root, overrides, t)
-	r := wsfs.NewRoot(root)
-	layout := newDirLayout(r)
-	dfs := dirFS{r, layout}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-
-	// Walk and check at once: each worker lists a folder and checks its
-	// files, so listing (syscalls) and checking overlap on every core. The
-	// findings of each file stay together; the final sort makes the order
-	// the same whichever worker got there first. The layout hears of every
-	// listing before any of its entries is checked, so its "absent"
-	// answers hold while the walk is still under way.
-	walked := wsfs.NewSeen(ex)
-	layout.seen = walked
-	// A folder the walk listed as a folder was reached without a symlink
-	// (the walk enters none): a file below it resolves with one lstat, even
-	// before the walk lists it (a SKILL.md's references/ are linked before
-	// they are listed).
-	r.SetKnownRealDirs(walked.RealDir)
+	ex := fc.Exclude
+	cfg.Rules.Overrides = fc.Overrides
+	securityNotices(root, fc.Overrides, t)
+	f := wsfolder.New(root, ex, nil)
 	var (
 		resMu   sync.Mutex
 		results [][]Finding
 	)
-	skipped := func(e wsfs.Entry, why wsfs.SkipReason) {
-		t.skip(e, why)
-		if why == wsfs.SkipGitIgnored {
-			walked.Saw(e) // it exists: a link to it is not broken
-		}
-	}
-	opt := wsfs.WalkOptions{Exclude: ex, Listed: walked.Listed, Skipped: skipped, GitIgnore: gitignore, Keep: model.LoadedWhenIgnored}
-	werr := wsfs.WalkParallel(root, opt, workers, func(e wsfs.Entry) error {
-		if e.IsDir() {
-			return nil
-		}
-		if !model.MaybeCustomization(e.Rel) {
-			return nil // no manifest can make it one
-		}
-		kind := model.Classify(e.Rel, layout)
-		if kind == model.KindNone {
-			return nil
-		}
+	opt := wsfolder.WalkOptions{Exclude: ex, GitIgnore: fc.GitIgnore, Workers: cfg.Workers, Skipped: t.skip}
+	werr := f.Walk(opt, func(e wsfs.Entry, kind model.Kind) error {
 		t.check(kind)
-		if fs := checkEntry(root, r, layout, dfs, e, kind, cfg); len(fs) > 0 {
+		if fs := checkEntry(f, e, kind, cfg); len(fs) > 0 {
 			resMu.Lock()
 			results = append(results, fs)
 			resMu.Unlock()
@@ -390,50 +356,37 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	if werr != nil {
 		return nil, werr
 	}
-	n := len(results)
 	// Manifests the layout refused to read (a FIFO named plugin.json) are
 	// findings too, unless the walk already reported that path.
 	seen := map[string]bool{}
 	var out []Finding
-	for i := range n {
-		for _, f := range results[i] {
+	for _, fs := range results {
+		for _, f := range fs {
 			seen[f.Rel] = true
 		}
-		out = append(out, results[i]...)
+		out = append(out, fs...)
 	}
-	for _, u := range layout.refused() {
-		if seen[u.rel] || ex.Match(u.rel) {
+	for _, u := range f.Layout.Refused() {
+		if seen[u.Rel] || ex.Match(u.Rel) {
 			continue
 		}
-		seen[u.rel] = true
+		seen[u.Rel] = true
 		t.check(model.KindPlugin)
-		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.rel)), u.rel, nil, false,
-			diagnostics.Check(diagnostics.File{Path: u.rel, Kind: model.KindPlugin, Unreadable: u.why}, cfg.Rules))...)
+		out = append(out, findings(filepath.Join(root, filepath.FromSlash(u.Rel)), u.Rel, nil, false,
+			diagnostics.Check(diagnostics.File{Path: u.Rel, Kind: model.KindPlugin, Unreadable: u.Why}, cfg.Rules))...)
 	}
 	return out, nil
 }
 
-// folderConfig is what decides a folder walk besides the walker's own
-// rules, for `ahpls check` and `ahpls list` alike: the exclude globs (the
-// caller's and the folder's .ahpls/config.json), whether .gitignore files
-// count, and the config's rule overrides.
-func folderConfig(root string, cfg Config) (ex *wsfs.Matcher, gitignore bool, overrides []diagnostics.Override, err error) {
-	folder, err := settings.Settings{Exclude: cfg.Exclude}.FolderOf(root, cfg.NoGitIgnore)
-	if err != nil && cfg.Warn != nil {
-		cfg.Warn(fmt.Sprintf("%s: %v (ignored)", root, err))
-	}
-	ex, err = wsfs.NewMatcher(folder.Exclude)
-	return ex, folder.GitIgnore, folder.Overrides, err
-}
-
-// checkEntry classifies, reads and checks one walked entry. A customization
-// file that is not a regular file (a FIFO, a device, a symlink loop, a
-// symlink out of the folder or to nothing) gets one file/unreadable
-// finding; a symlink to a regular file inside the folder is left to the
-// file it points to, as before.
-func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.Entry, kind model.Kind, cfg Config) []Finding {
-	p := filepath.Join(root, filepath.FromSlash(e.Rel))
-	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: dfs, Layout: layout}
+// checkEntry reads and checks one walked entry of folder f. A
+// customization file that is not a regular file (a FIFO, a device, a
+// symlink loop, a symlink out of the folder or to nothing) gets one
+// file/unreadable finding; a symlink to a regular file inside the folder is
+// left to the file it points to, as before.
+func checkEntry(f *wsfolder.Folder, e wsfs.Entry, kind model.Kind, cfg Config) []Finding {
+	r := f.Root
+	p := filepath.Join(f.Dir, filepath.FromSlash(e.Rel))
+	file := diagnostics.File{Path: e.Rel, Kind: kind, FS: f.FS, Layout: f.Layout}
 	if e.Type&fs.ModeSymlink != 0 {
 		st, err := r.Stat(e.Rel)
 		switch {
@@ -443,7 +396,7 @@ func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.
 			// safe reader keeps the link inside the folder.
 			text, rerr := r.Read(e.Rel, diagnostics.MaxFileSize+1)
 			if rerr != nil {
-				file.Unreadable = unreadableWhy(rerr)
+				file.Unreadable = wsfolder.Unreadable(rerr)
 				break
 			}
 			file.Text = text
@@ -452,10 +405,10 @@ func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.
 		case wsfs.ReasonOf(err) == wsfs.NotExist:
 			file.Unreadable = "a symlink to a file that does not exist"
 		default:
-			file.Unreadable = unreadableWhy(err)
+			file.Unreadable = wsfolder.Unreadable(err)
 		}
 	} else if text, err := r.ReadEntry(e, diagnostics.MaxFileSize+1); err != nil {
-		file.Unreadable = unreadableWhy(err)
+		file.Unreadable = wsfolder.Unreadable(err)
 	} else {
 		file.Text = text
 		if len(text) > diagnostics.MaxFileSize {
@@ -465,28 +418,6 @@ func checkEntry(root string, r *wsfs.Root, layout *dirLayout, dfs dirFS, e wsfs.
 		}
 	}
 	return findings(p, e.Rel, file.Text, cfg.keepText, diagnostics.Check(file, cfg.Rules))
-}
-
-// unreadableWhy phrases a refusal for the file/unreadable message.
-func unreadableWhy(err error) string {
-	var we *wsfs.Error
-	if !errors.As(err, &we) {
-		return "it could not be read"
-	}
-	switch we.Reason {
-	case wsfs.NotRegular:
-		return we.Detail + ", not a regular file"
-	case wsfs.OutsideRoot:
-		return "a symlink that leads out of the workspace folder"
-	case wsfs.LinkLoop:
-		return "a symlink loop"
-	case wsfs.NotExist:
-		return "it disappeared while being read"
-	}
-	if we.Detail != "" {
-		return "it could not be read (" + we.Detail + ")"
-	}
-	return "it could not be read"
 }
 
 // checkFile checks one named file. Its workspace folder is the current
@@ -511,7 +442,7 @@ func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
 	}
 	if err == nil {
 		if r, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(r, "..") {
-			if model.Classify(filepath.ToSlash(r), DirLayout(cwd)) != model.KindNone {
+			if model.Classify(filepath.ToSlash(r), wsfolder.DirLayout(cwd)) != model.KindNone {
 				root, rel = cwd, filepath.ToSlash(r)
 			}
 		}
@@ -533,8 +464,8 @@ func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
 	if rel == "" {
 		return nil, nil // not a customization file
 	}
-	wr := wsfs.NewRoot(root)
-	layout := newDirLayout(wr)
+	fsys := wsfolder.DirFS(root)
+	layout := wsfolder.NewLayout(fsys)
 	kind := model.Classify(rel, layout)
 	if kind == model.KindNone {
 		return nil, nil
@@ -545,7 +476,7 @@ func checkFile(p string, cfg Config, t *tally) ([]Finding, error) {
 		opts.Overrides = folder.Overrides // the folder's .ahpls/config.json, as in a folder walk
 		securityNotices(root, folder.Overrides, t)
 	}
-	out := findings(p, rel, text, cfg.keepText, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: dirFS{r: wr}, Layout: layout}, opts))
+	out := findings(p, rel, text, cfg.keepText, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: fsys, Layout: layout}, opts))
 	for i := range out {
 		out[i].named, out[i].root = true, base
 	}
@@ -700,145 +631,4 @@ func (f Finding) editsInText(i int) bool {
 		}
 	}
 	return true
-}
-
-// DirFS is diagnostics.WorkspaceFS (with ReadFile and ReadDir) over a
-// folder on disk, through the safe reader: symlinks resolve inside it only.
-func DirFS(root string) diagnostics.WorkspaceFS { return dirFS{r: wsfs.NewRoot(root)} }
-
-type dirFS struct {
-	r *wsfs.Root
-	// walk, when set, answers existence from the folder walk's listings
-	// (links in Markdown, a parent skill's SKILL.md: thousands of stats
-	// in a large check), falling back to the disk for what it did not see.
-	walk *dirLayout
-}
-
-func (d dirFS) Stat(rel string) (fs.FileInfo, error) {
-	if d.walk != nil {
-		if fi, err, known := d.walk.seen.Stat(rel); known {
-			return fi, err
-		}
-	}
-	return d.r.Stat(rel)
-}
-
-// ReadFile implements diagnostics.WorkspaceReader for the cross-file rules
-// (a parent skill that links a nested one, CLAUDE.md imports, manifest
-// copies); it reads at most one byte over the rules' size limit.
-func (d dirFS) ReadFile(rel string) ([]byte, error) {
-	return d.r.Read(rel, diagnostics.MaxFileSize+1)
-}
-
-// ReadDir implements diagnostics.WorkspaceLister for rules that compare
-// siblings (duplicate skill and subagent names).
-func (d dirFS) ReadDir(rel string) ([]fs.DirEntry, error) { return d.r.ReadDir(rel) }
-
-// DirLayout is model.Layout from manifests on disk, memoised per folder and
-// safe for concurrent use.
-func DirLayout(root string) model.Layout { return newDirLayout(wsfs.NewRoot(root)) }
-
-func newDirLayout(r *wsfs.Root) *dirLayout {
-	return &dirLayout{r: r}
-}
-
-type dirLayout struct {
-	r    *wsfs.Root
-	memo memo[model.PluginFormat] // folder → its plugin format
-	// listedMemo: plugin root → whether a Claude marketplace lists it.
-	listedMemo memo[bool]
-	// markets: folder → its Claude marketplace parsed (nil: none there).
-	markets memo[model.MarketplaceListing]
-	mu      sync.Mutex
-	bad     []refusal // guarded by mu
-	// seen is what the folder walk saw (nil outside a folder check):
-	// probing a folder for its manifest paths, nearly always absent, is
-	// then answered without a syscall.
-	seen *wsfs.Seen
-}
-
-// refusal is a manifest the layout could not read for a reason worth a
-// finding (not a plain absence).
-type refusal struct{ rel, why string }
-
-// PluginRoot is asked for every folder above every file, from every
-// worker: a memo hit takes a read lock only. Two workers may detect the same folder
-// at once; both get the same answer, and refused drops the double.
-func (l *dirLayout) PluginRoot(dir string) model.PluginFormat {
-	if f, ok := l.memo.load(dir); ok {
-		return f
-	}
-	f := diagnostics.DetectPluginFormat(func(rel string) ([]byte, bool) {
-		if l.seen.Absent(rel) {
-			return nil, false
-		}
-		b, err := l.r.Read(rel, diagnostics.MaxFileSize+1)
-		if err != nil && wsfs.ReasonOf(err) != wsfs.NotExist {
-			l.mu.Lock()
-			l.bad = append(l.bad, refusal{rel, unreadableWhy(err)})
-			l.mu.Unlock()
-		}
-		return b, err == nil
-	}, dir)
-	return l.memo.store(dir, f)
-}
-
-// ClaudeListed implements model.ClaudeListing (implied targets), memoised
-// like PluginRoot; marketplaces the walk saw absent are not read.
-func (l *dirLayout) ClaudeListed(dir string) bool {
-	if v, ok := l.listedMemo.load(dir); ok {
-		return v
-	}
-	got := model.ClaudeListedBy(func(m string) (model.MarketplaceListing, bool) {
-		if v, ok := l.markets.load(m); ok {
-			return v, v != nil
-		}
-		var v model.MarketplaceListing
-		rel := path.Join(m, ".claude-plugin/marketplace.json")
-		if !l.seen.Absent(rel) {
-			if b, err := l.r.Read(rel, diagnostics.MaxFileSize+1); err == nil {
-				v = model.ParseMarketplaceListing(b, m)
-			}
-		}
-		v = l.markets.store(m, v)
-		return v, v != nil
-	}, dir)
-	return l.listedMemo.store(dir, got)
-}
-
-// memo is a map safe for concurrent use: a plain map under a read-write
-// lock, since a sync.Map costs several times the memory per entry and a
-// big check memoises every folder of the tree.
-type memo[V any] struct {
-	mu sync.RWMutex
-	m  map[string]V
-}
-
-func (m *memo[V]) load(k string) (V, bool) {
-	m.mu.RLock()
-	v, ok := m.m[k]
-	m.mu.RUnlock()
-	return v, ok
-}
-
-// store keeps the first value stored for k and returns it.
-func (m *memo[V]) store(k string, v V) V {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old, ok := m.m[k]; ok {
-		return old
-	}
-	if m.m == nil {
-		m.m = map[string]V{}
-	}
-	m.m[k] = v
-	return v
-}
-
-func (l *dirLayout) refused() []refusal {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := append([]refusal(nil), l.bad...)
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return slices.Compact(out)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/settings"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -236,14 +237,14 @@ func recheckInMemory(found []Finding, plans []FileFix, cfg Config) []Finding {
 			redone[p.Path] = noFixes(unfixed(found, []FileFix{p}), p.Path)
 			continue
 		}
-		wr := wsfs.NewRoot(root)
-		layout := newDirLayout(wr)
+		fsys := wsfolder.DirFS(root)
+		layout := wsfolder.NewLayout(fsys)
 		kind := model.Classify(rel, layout)
 		o := opts
 		if folder, err := (settings.Settings{}).FolderOf(root, false); err == nil {
 			o.Overrides = folder.Overrides // as the folder walk applied them
 		}
-		redone[p.Path], _ = splitSuppressed(findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: dirFS{r: wr}, Layout: layout}, o)), cfg.NoSuppress)
+		redone[p.Path], _ = splitSuppressed(findings(p.Path, rel, p.New, true, diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: p.New, FS: fsys, Layout: layout}, o)), cfg.NoSuppress)
 		if redone[p.Path] == nil {
 			redone[p.Path] = []Finding{}
 		}

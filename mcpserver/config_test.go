@@ -12,6 +12,7 @@ import (
 	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 )
 
 // TestREADMEConfigsPassAhplsCheck: the configs the README tells users to
@@ -39,7 +40,7 @@ func TestREADMEConfigsPassAhplsCheck(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, found, "%s: ahpls check reports nothing", c.file)
 		rel, _ := filepath.Rel(root, c.file)
-		kind := model.Classify(filepath.ToSlash(rel), check.DirLayout(root))
+		kind := model.Classify(filepath.ToSlash(rel), wsfolder.DirLayout(root))
 		assert.Equal(t, c.checked, kind == model.KindMCP, "%s classified as %q", c.file, kind)
 	}
 	// The Copilot file is not one for Claude Code: the check tells so.

@@ -15,11 +15,12 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // The workspace scan walks and checks at once, as `ahpls check` does
-// (#30): wsfs.WalkParallel with one worker per allowed check, each worker
+// (#30): wsfolder.Folder.Walk (wsfs.WalkParallel) with one worker per allowed check, each worker
 // listing a folder and checking its customization files inline, so
 // listing and rules overlap on every core and no goroutine or timer waits
 // per file. A file is published as soon as its check ends; one with
@@ -68,36 +69,14 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 		}
 		under = filepath.ToSlash(r)
 	}
-	fsRoot := wsfs.NewRoot(root)
 	ex := s.excludes(root)
-	seen := wsfs.NewSeen(ex.m)
-	// A folder the walk listed as a folder was reached without a symlink
-	// (the walk enters none): files below it resolve with one lstat.
-	fsRoot.SetKnownRealDirs(seen.RealDir)
-	layout := &wsLayout{s: s, root: root, r: fsRoot, seen: seen}
-	run := &scanRun{root: root, r: fsRoot, layout: layout, wfs: wsFS{s: s, root: root, r: fsRoot, seen: seen}, folder: ex}
-	opt := wsfs.WalkOptions{
-		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
-		Listed: seen.Listed,
-		Skipped: func(e wsfs.Entry, why wsfs.SkipReason) {
-			if why == wsfs.SkipGitIgnored {
-				seen.Saw(e) // it exists: a link to it is not broken
-			}
-		},
-	}
+	f := wsfolder.New(root, ex.m, s.bufferIn(root))
+	run := &scanRun{root: root, r: f.Root, layout: f.Layout, wfs: f.FS, folder: ex}
+	opt := wsfolder.WalkOptions{Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Workers: s.scanWorkers(), Ctx: s.ctx}
 	var n atomic.Int64
-	_ = wsfs.WalkParallel(root, opt, s.scanWorkers(), func(e wsfs.Entry) error {
-		if s.ctx.Err() != nil {
-			return s.ctx.Err()
-		}
-		if e.IsDir() || !model.MaybeCustomization(e.Rel) {
-			return nil
-		}
+	_ = f.Walk(opt, func(e wsfs.Entry, _ model.Kind) error {
 		if !e.Type.IsRegular() && e.Type&fs.ModeSymlink == 0 {
 			return nil // FIFOs and devices are not files to check
-		}
-		if model.Classify(e.Rel, layout) == model.KindNone {
-			return nil
 		}
 		n.Add(1)
 		count.found.Add(1)
@@ -124,8 +103,8 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 type scanRun struct {
 	root   string
 	r      *wsfs.Root
-	layout *wsLayout
-	wfs    wsFS
+	layout *wsfolder.Layout
+	wfs    wsfolder.FS
 	folder exEntry
 	bufs   sync.Pool
 }

@@ -9,16 +9,16 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 
-	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/view"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 )
 
 // What each agent sees (issue #32): the server offers package view's
 // model as a command (editors render it: VS Code's Customizations view
 // without a host, Neovim's :AhplsList) and as the first lines of the
 // hover on a customization file's first line. The model comes from the
-// folder on disk (check.Inventory: the walker `ahpls list` uses), cached
+// folder on disk (wsfolder.Inventory: the walk `ahpls list` uses), cached
 // per folder until any file event.
 
 // CommandListView returns the view of a workspace folder as JSON. Its one
@@ -75,7 +75,7 @@ func (s *Server) viewInput(root string) (view.Input, error) {
 	c.mu.Unlock()
 	// The same excludes as the scan: `ahpls.exclude` (the folder's
 	// .ahpls/config.json and .gitignore are read by Inventory itself).
-	in, err := check.Inventory(root, check.Config{Exclude: s.Settings().Exclude})
+	in, err := wsfolder.Inventory(root, wsfolder.InventoryOptions{Exclude: s.Settings().Exclude})
 	if err != nil {
 		return view.Input{}, err
 	}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fsnotify/fsnotify"
 	"go.lsp.dev/uri"
@@ -17,6 +15,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/settings"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
@@ -116,147 +115,60 @@ func (s *Server) readPath(p string) ([]byte, error) {
 	return wsfs.ReadFile(p, diagnostics.MaxFileSize+1)
 }
 
-// wsLayout answers plugin-root questions from manifests on disk or in open
-// buffers; one per check (or one per scan, shared by its walkers),
-// memoised.
+// bufferIn is the wsfolder.Overlay of workspace folder root: its open
+// buffers by path below it.
+func (s *Server) bufferIn(root string) wsfolder.Overlay {
+	return func(rel string) ([]byte, bool) {
+		snap, ok := s.DocumentSnapshot(uri.File(filepath.Join(root, filepath.FromSlash(rel))))
+		return snap.Text, ok
+	}
+}
+
+// wsLayout is the wsfolder.Layout of one check outside a scan: manifests on
+// disk or in open buffers, memoised; made on first use, so that a check
+// outside every folder (root "") costs nothing.
 type wsLayout struct {
 	s    *Server
 	root string
-	r    *wsfs.Root // when set (a scan), reads share its resolved folders
-	seen *wsfs.Seen // when set (a scan), absences are answered from the walk
-	memo sync.Map   // folder → model.PluginFormat
-	// claude: plugin root → whether a Claude marketplace lists it.
-	claude sync.Map
-	// markets: folder → its Claude marketplace parsed (nil: none there).
-	markets sync.Map
+	once sync.Once
+	l    *wsfolder.Layout
 }
 
-// PluginRoot is asked for every folder above every file: a memo hit takes
-// no lock. Two walkers may detect the same folder at once and get the same
-// answer.
+func (l *wsLayout) layout() *wsfolder.Layout {
+	l.once.Do(func() { l.l = wsfolder.NewLayout(wsFS{s: l.s, root: l.root}.folderFS()) })
+	return l.l
+}
+
+// PluginRoot implements model.Layout.
 func (l *wsLayout) PluginRoot(dir string) model.PluginFormat {
 	if l.root == "" {
 		return model.FormatNone
 	}
-	if f, ok := l.memo.Load(dir); ok {
-		return f.(model.PluginFormat)
-	}
-	got, _ := l.memo.LoadOrStore(dir, diagnostics.DetectPluginFormat(l.read, dir))
-	return got.(model.PluginFormat)
+	return l.layout().PluginRoot(dir)
 }
 
-// ClaudeListed implements model.ClaudeListing (implied targets) from
-// manifests on disk or in open buffers, memoised like PluginRoot.
+// ClaudeListed implements model.ClaudeListing (implied targets).
 func (l *wsLayout) ClaudeListed(dir string) bool {
 	if l.root == "" {
 		return false
 	}
-	if v, ok := l.claude.Load(dir); ok {
-		return v.(bool)
-	}
-	got := model.ClaudeListedBy(l.marketplace, dir)
-	l.claude.Store(dir, got)
-	return got
+	return l.layout().ClaudeListed(dir)
 }
 
-// marketplace is the Claude marketplace at folder m, parsed once per
-// layout (each plugin root it lists asks for it).
-func (l *wsLayout) marketplace(m string) (model.MarketplaceListing, bool) {
-	if v, ok := l.markets.Load(m); ok {
-		ml := v.(model.MarketplaceListing)
-		return ml, ml != nil
-	}
-	var ml model.MarketplaceListing
-	if b, ok := l.read(path.Join(m, ".claude-plugin/marketplace.json")); ok {
-		ml = model.ParseMarketplaceListing(b, m)
-	}
-	l.markets.Store(m, ml)
-	return ml, ml != nil
-}
-
-// read is readRel through the layout's Root and walk when it has them.
-func (l *wsLayout) read(rel string) ([]byte, bool) {
-	if l.r == nil {
-		return l.s.readRel(l.root, rel)
-	}
-	return wsFS{s: l.s, root: l.root, r: l.r, seen: l.seen}.readBuffered(rel)
-}
-
-// wsFS is diagnostics.WorkspaceFS confined to one folder; open buffers count
-// as existing files.
+// wsFS is the wsfolder.FS of one check outside a scan: confined to the
+// folder, open buffers counted as existing files.
 type wsFS struct {
 	s    *Server
 	root string
-	r    *wsfs.Root // nil: a fresh one per call
-	seen *wsfs.Seen // nil: ask the disk
 }
 
-func (w wsFS) fsRoot() *wsfs.Root {
-	if w.r != nil {
-		return w.r
-	}
-	return wsfs.NewRoot(w.root)
+func (w wsFS) folderFS() wsfolder.FS {
+	return wsfolder.FS{Root: wsfs.NewRoot(w.root), Overlay: w.s.bufferIn(w.root)}
 }
 
-// readBuffered is ReadFile as a found/not-found answer.
-func (w wsFS) readBuffered(rel string) ([]byte, bool) {
-	b, err := w.ReadFile(rel)
-	return b, err == nil
-}
-
-func (w wsFS) Stat(rel string) (fs.FileInfo, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	p := filepath.Join(w.root, filepath.FromSlash(rel))
-	if fi, err, known := w.seen.Stat(rel); known {
-		if err == nil {
-			return fi, nil
-		}
-		if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
-			return bufferInfo{name: filepath.Base(p), size: int64(len(snap.Text))}, nil
-		}
-		return nil, err
-	}
-	// wsfs refuses symlinks that lead out of the workspace.
-	st, err := w.fsRoot().Stat(rel)
-	if err == nil {
-		return st, nil
-	}
-	if wsfs.ReasonOf(err) == wsfs.OutsideRoot {
-		return nil, fs.ErrNotExist
-	}
-	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
-		return bufferInfo{name: filepath.Base(p), size: int64(len(snap.Text))}, nil
-	}
-	return nil, err
-}
-
-// ReadFile implements diagnostics.WorkspaceReader for cross-file rules: an
-// open buffer wins, else the disk, never outside the folder.
-func (w wsFS) ReadFile(rel string) ([]byte, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	p := filepath.Join(w.root, filepath.FromSlash(rel))
-	if snap, ok := w.s.DocumentSnapshot(uri.File(p)); ok {
-		return snap.Text, nil
-	}
-	if w.seen.Absent(rel) {
-		return nil, &wsfs.Error{Path: rel, Reason: wsfs.NotExist, Err: fs.ErrNotExist}
-	}
-	return w.fsRoot().Read(rel, diagnostics.MaxFileSize+1)
-}
-
-// ReadDir implements diagnostics.WorkspaceLister (duplicate-name rules),
-// with Stat's confinement: a folder reached through a symlink out of the
-// workspace lists as missing.
-func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) {
-	if !fs.ValidPath(rel) {
-		return nil, fs.ErrNotExist
-	}
-	return w.fsRoot().ReadDir(rel)
-}
+func (w wsFS) Stat(rel string) (fs.FileInfo, error)      { return w.folderFS().Stat(rel) }
+func (w wsFS) ReadFile(rel string) ([]byte, error)       { return w.folderFS().ReadFile(rel) }
+func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) { return w.folderFS().ReadDir(rel) }
 
 // gitIgnoreChanged rescans below a .gitignore that was created, changed or
 // deleted: files it no longer ignores are new to the server. Files it now
@@ -432,16 +344,3 @@ func (s *Server) onFSEvent(ev fsnotify.Event, addDir func(string)) {
 	}
 	s.scheduleRecheckAll()
 }
-
-// bufferInfo describes an open buffer that is not on disk yet.
-type bufferInfo struct {
-	name string
-	size int64
-}
-
-func (b bufferInfo) Name() string       { return b.name }
-func (b bufferInfo) Size() int64        { return b.size }
-func (b bufferInfo) Mode() fs.FileMode  { return 0o644 }
-func (b bufferInfo) ModTime() time.Time { return time.Time{} }
-func (b bufferInfo) IsDir() bool        { return false }
-func (b bufferInfo) Sys() any           { return nil }

@@ -128,6 +128,7 @@ func TestImportInvariants(t *testing.T) {
 	only("diagnostics", "model", "wsfs")
 	only("view", "diagnostics", "model")
 	only("ahpclient", "ahpclient")
+	only("wsfolder", "diagnostics", "model", "settings", "view", "wsfs")
 	if slices.Contains(pkgs["diagnostics"], "os") {
 		t.Error("diagnostics imports os: it reads the disk only through its file-system interfaces")
 	}
@@ -137,6 +138,11 @@ func TestImportInvariants(t *testing.T) {
 				t.Errorf("server imports %s, an AHP package", imp)
 			}
 		}
+	}
+	// The language server reads folders through wsfolder, not through the
+	// command line's package.
+	if slices.Contains(ours("server"), "check") {
+		t.Error("server imports check: folders are read through wsfolder")
 	}
 	for p, imps := range pkgs {
 		for _, imp := range imps {

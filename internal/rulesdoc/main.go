@@ -19,10 +19,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/ahpls-dev/ahpls/check"
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/tools"
+	"github.com/ahpls-dev/ahpls/wsfolder"
 )
 
 func main() {
@@ -104,7 +104,7 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 		return nil, err
 	}
 	sort.Strings(files)
-	layout := check.DirLayout(root)
+	layout := wsfolder.DirLayout(root)
 	out := map[string]docExample{}
 	for _, p := range files {
 		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
@@ -116,7 +116,7 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: check.DirFS(root), Layout: layout}, options) {
+		for _, d := range diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wsfolder.DirFS(root), Layout: layout}, options) {
 			// The first of the most severe findings shows the rule's main case.
 			if prev, ok := out[d.Rule]; !ok || d.Severity < prev.sev { // LSP numbering: Error is 1
 				out[d.Rule] = makeExample(rel, kind, text, d)
