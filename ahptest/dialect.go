@@ -213,7 +213,8 @@ func relax(v any) {
 
 // ProtocolVersion is the version negotiated with a connected client ("" if
 // it is not connected).
-func (h *Host) ProtocolVersion(clientID string) string {
+func (part Recorder) ProtocolVersion(clientID string) string {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if cr := h.clients[clientID]; cr != nil && cr.conn != nil {

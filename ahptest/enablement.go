@@ -54,7 +54,8 @@ func (s *hostSessions) set(id string, info enablement.SessionInfo, known bool) {
 	s.m[id] = info
 }
 
-func (h *Host) initEnablement() {
+func (part EnablementState) initEnablement() {
+	h := part.h
 	x := &h.x
 	store := enablement.OpenStore(h.opts.EnablementStore, h.log)
 	var data enablement.SessionData
@@ -91,7 +92,8 @@ func (h *Host) initEnablement() {
 
 // republisher republishes sessions whose resolutions an overlay event may
 // have changed.
-func (h *Host) republisher() {
+func (part EnablementState) republisher() {
+	h := part.h
 	defer h.x.wg.Done()
 	for {
 		select {
@@ -119,7 +121,8 @@ func (h *Host) republisher() {
 // sessionInfoLocked derives the overlay's facts from host state. A session
 // the host created without working directories is workspaceless (the host
 // made it so), not pending.
-func (h *Host) refreshSessionInfoLocked(session string) {
+func (part EnablementState) refreshSessionInfoLocked(session string) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil || hc.kind != reduce.Session {
 		h.x.sessions.set(session, enablement.SessionInfo{}, false)
@@ -144,7 +147,8 @@ func (h *Host) refreshSessionInfoLocked(session string) {
 
 // afterEmitLocked keeps the overlay's session facts current after a change
 // of host state (called by emitLocked and session creation/disposal).
-func (h *Host) afterEmitLocked(hc *hostChannel, before map[string]any) {
+func (part EnablementState) afterEmitLocked(hc *hostChannel, before map[string]any) {
+	h := part.h
 	if hc == nil {
 		return
 	}
@@ -167,12 +171,14 @@ func (h *Host) afterEmitLocked(hc *hostChannel, before map[string]any) {
 	}
 }
 
-func (h *Host) sessionCreatedLocked(session string) {
+func (part EnablementState) sessionCreatedLocked(session string) {
+	h := part.h
 	h.refreshSessionInfoLocked(session)
 	h.x.overlay.InitSession(session)
 }
 
-func (h *Host) sessionDisposedLocked(session string) {
+func (part EnablementState) sessionDisposedLocked(session string) {
+	h := part.h
 	h.x.sessions.set(session, enablement.SessionInfo{}, false)
 	h.x.overlay.CloseSession(session)
 	delete(h.x.shown, session)
@@ -263,7 +269,8 @@ func applyNode(m map[string]any, n enablement.Node, pending map[string]bool) map
 
 // clientMapsLocked rebuilds the gate's client maps from every client's
 // latest activeClientSet in the session (never appended to).
-func (h *Host) clientMapsLocked(session string) (map[string]map[string]enablement.List, map[string]enablement.ClientPlugin) {
+func (part EnablementState) clientMapsLocked(session string) (map[string]map[string]enablement.List, map[string]enablement.ClientPlugin) {
+	h := part.h
 	var plugins []enablement.ClientPlugin
 	hc := h.channels[session]
 	if hc != nil {
@@ -294,18 +301,21 @@ func (h *Host) clientMapsLocked(session string) (map[string]map[string]enablemen
 }
 
 // resolveEntryLocked runs one top-level customization through the gate.
-func (h *Host) resolveEntryLocked(session string, m map[string]any) (map[string]any, enablement.Resolved) {
+func (part EnablementState) resolveEntryLocked(session string, m map[string]any) (map[string]any, enablement.Resolved) {
+	h := part.h
 	cc, cp := h.clientMapsLocked(session)
 	res := enablement.ResolveTree(h.x.overlay, session, []enablement.Node{nodeOf(m)}, cc, cp, nil)
 	return applyNode(m, res.Tree[0], res.PendingIDs), res
 }
 
-func (h *Host) pendingIDsLocked(session string, m map[string]any) map[string]bool {
+func (part EnablementState) pendingIDsLocked(session string, m map[string]any) map[string]bool {
+	h := part.h
 	_, res := h.resolveEntryLocked(session, m)
 	return res.PendingIDs
 }
 
-func (h *Host) gatedLocked(session string, m map[string]any) bool {
+func (part EnablementState) gatedLocked(session string, m map[string]any) bool {
+	h := part.h
 	if str(m["clientId"]) != "" || h.x.decided[session][str(m["id"])] {
 		return true
 	}
@@ -319,7 +329,8 @@ func (h *Host) gatedLocked(session string, m map[string]any) bool {
 }
 
 // emitGatedLocked publishes a container after the gate.
-func (h *Host) emitGatedLocked(session string, m map[string]any) {
+func (part EnablementState) emitGatedLocked(session string, m map[string]any) {
+	h := part.h
 	if h.gatedLocked(session, m) {
 		m, _ = h.resolveEntryLocked(session, m)
 	}
@@ -329,7 +340,8 @@ func (h *Host) emitGatedLocked(session string, m map[string]any) {
 // republishLocked runs the session's gated customizations through
 // ResolveTree and publishes those whose resolution changed, then brings
 // their MCP servers in line with the launch verdicts.
-func (h *Host) republishLocked(session string) {
+func (part EnablementState) republishLocked(session string) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil {
 		return
@@ -350,7 +362,8 @@ func (h *Host) republishLocked(session string) {
 
 // targetLocked finds a plugin or MCP server by id (top level or a child)
 // and builds its enablement target the way ResolveTree does.
-func (h *Host) targetLocked(session, id string) (enablement.Target, bool) {
+func (part EnablementState) targetLocked(session, id string) (enablement.Target, bool) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil {
 		return enablement.Target{}, false
@@ -392,7 +405,8 @@ func (h *Host) targetLocked(session, id string) (enablement.Target, bool) {
 // replacement, a 0.8 boolean as the Session scope — and the session is
 // republished through the gate. Leaves and directories keep what the
 // reducer did (their `enabled` is per-session host state).
-func (h *Host) onToggleLocked(session string, a map[string]any) {
+func (part EnablementState) onToggleLocked(session string, a map[string]any) {
+	h := part.h
 	id := str(a["id"])
 	t, ok := h.targetLocked(session, id)
 	if !ok {
@@ -414,7 +428,8 @@ func (h *Host) onToggleLocked(session string, a map[string]any) {
 	h.republishLocked(session)
 }
 
-func (h *Host) markDecidedLocked(session, id string) {
+func (part EnablementState) markDecidedLocked(session, id string) {
+	h := part.h
 	if h.x.decided[session] == nil {
 		h.x.decided[session] = map[string]bool{}
 	}
@@ -430,7 +445,8 @@ var ErrNotScoped = errors.New("ahptest: no plugin or MCP server with that id in 
 // MCP server in a session (Overlay.Replace: a host-side decision, which —
 // unlike a client's toggle — may set Global, masking the client's base),
 // then republishes the session.
-func (h *Host) SetDecision(session, id string, l enablement.List) (enablement.Resolution, error) {
+func (part EnablementState) SetDecision(session, id string, l enablement.List) (enablement.Resolution, error) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	defer h.notifyWatchersLocked()
@@ -449,7 +465,13 @@ func (h *Host) SetDecision(session, id string, l enablement.List) (enablement.Re
 
 // Overlay is the host's enablement overlay (read it, or write through it;
 // its change events republish the affected sessions).
-func (h *Host) Overlay() *enablement.Overlay { return h.x.overlay }
+func (part EnablementState) Overlay() *enablement.Overlay {
+	h := part.h
+	return h.x.overlay
+}
 
 // DurableDecisions copies the host's stored Global and Workspace decisions.
-func (h *Host) DurableDecisions() enablement.Durable { return h.x.store.Snapshot() }
+func (part EnablementState) DurableDecisions() enablement.Durable {
+	h := part.h
+	return h.x.store.Snapshot()
+}

@@ -11,7 +11,8 @@ import (
 
 // Drop closes a client's socket abruptly (no close handshake), as a network
 // failure would. The client keeps its slot for the grace period.
-func (h *Host) Drop(clientID string) error {
+func (part Faults) Drop(clientID string) error {
+	h := part.h
 	h.mu.Lock()
 	cr := h.clients[clientID]
 	var c *hconn
@@ -28,7 +29,8 @@ func (h *Host) Drop(clientID string) error {
 
 // SetFrameDelay delays every frame the host sends to that client from now on
 // (0 restores immediate delivery); frames keep their order.
-func (h *Host) SetFrameDelay(clientID string, d time.Duration) error {
+func (part Faults) SetFrameDelay(clientID string, d time.Duration) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]
@@ -44,7 +46,8 @@ func (h *Host) SetFrameDelay(clientID string, d time.Duration) error {
 // ForceReplayGap forgets the replay buffer, so every client that reconnects
 // from a serverSeq seen so far gets a snapshot instead of a replay, as after
 // an outage longer than the buffer.
-func (h *Host) ForceReplayGap() {
+func (part Faults) ForceReplayGap() {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.floor = h.serverSeq + 1
@@ -54,7 +57,8 @@ func (h *Host) ForceReplayGap() {
 // ForceSnapshot makes the next per-channel reconnect answer a snapshot for
 // channel whatever its cursor (a one-shot, as after that channel's replay
 // buffer overflowed), so one reconnect can mix replay, snapshot and missing.
-func (h *Host) ForceSnapshot(channel string) {
+func (part Faults) ForceSnapshot(channel string) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.forceSnapshot == nil {
@@ -65,7 +69,8 @@ func (h *Host) ForceSnapshot(channel string) {
 
 // UnknownRecovery makes the next per-channel reconnect answer channel with
 // a recovery kind no client knows (the kinds are an open enum).
-func (h *Host) UnknownRecovery(channel string) {
+func (part Faults) UnknownRecovery(channel string) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.unknownRecovery == nil {
@@ -77,7 +82,8 @@ func (h *Host) UnknownRecovery(channel string) {
 // PerChannelReconnectOnly makes a 1.1 host refuse the connection-wide
 // reconnect shape with -32602, as a host built from the per-channel spec
 // commits would.
-func (h *Host) PerChannelReconnectOnly(on bool) {
+func (part Faults) PerChannelReconnectOnly(on bool) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.perChannelOnly = on
@@ -93,7 +99,8 @@ type ReconnectRecord struct {
 }
 
 // Reconnects returns every accepted reconnect, oldest first.
-func (h *Host) Reconnects() []ReconnectRecord {
+func (part Recorder) Reconnects() []ReconnectRecord {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]ReconnectRecord(nil), h.reconnects...)
@@ -101,7 +108,8 @@ func (h *Host) Reconnects() []ReconnectRecord {
 
 // SendRaw sends a frame to a client without validation (garbage, binary or
 // oversize frames, unknown methods or actions), in order with other frames.
-func (h *Host) SendRaw(clientID string, binary bool, data []byte) error {
+func (part Faults) SendRaw(clientID string, binary bool, data []byte) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]
@@ -121,7 +129,8 @@ func (h *Host) SendRaw(clientID string, binary bool, data []byte) error {
 
 // NextServerSeq reserves a serverSeq for a hand-made envelope sent with
 // SendRaw (so the client's sequence tracking stays consistent).
-func (h *Host) NextServerSeq() int64 {
+func (part Recorder) NextServerSeq() int64 {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.serverSeq++
@@ -130,7 +139,8 @@ func (h *Host) NextServerSeq() int64 {
 
 // SwallowActions makes the host silently drop a client's dispatchAction
 // notifications (no echo ever arrives), or stop doing so.
-func (h *Host) SwallowActions(clientID string, on bool) error {
+func (part Faults) SwallowActions(clientID string, on bool) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]
@@ -144,7 +154,8 @@ func (h *Host) SwallowActions(clientID string, on bool) error {
 // RefuseConnections makes the host answer new WebSocket upgrades with 503
 // (a host that is down) until called with false. Established connections are
 // not touched; combine with Drop for an outage of controlled length.
-func (h *Host) RefuseConnections(on bool) {
+func (part Faults) RefuseConnections(on bool) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.refuse = on
@@ -152,7 +163,8 @@ func (h *Host) RefuseConnections(on bool) {
 
 // RefuseReconnect makes the host answer reconnect with -32602 (as a host that
 // lost its memory of the client would), so clients fall back to initialize.
-func (h *Host) RefuseReconnect(on bool) {
+func (part Faults) RefuseReconnect(on bool) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.refuseReconnect = on
@@ -164,7 +176,8 @@ func (h *Host) RefuseReconnect(on bool) {
 // client that publishes `enabled` and `enablement` side by side sees its
 // own `enablement` list come back (issue 15). Entries of other clients and
 // host-discovered children keep the connection's shape.
-func (h *Host) EchoClientExtras(clientID string, on bool) error {
+func (part Faults) EchoClientExtras(clientID string, on bool) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]
@@ -195,7 +208,8 @@ const (
 // re-sent chat/toolCallStart arrives after the call is running. (The last
 // envelope's copy waits for one more.) NoDuplicates restores normal
 // delivery.
-func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
+func (part Faults) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]
@@ -211,7 +225,8 @@ func (h *Host) DuplicateEnvelopes(clientID string, mode DuplicateMode) error {
 // read again (off): the client's writes then fill the socket buffers and
 // block, as against a host that is hung or hostile. Frames the host sends
 // still go out.
-func (h *Host) StopReading(clientID string, on bool) error {
+func (part Faults) StopReading(clientID string, on bool) error {
+	h := part.h
 	h.mu.Lock()
 	cr := h.clients[clientID]
 	var c *hconn
@@ -237,7 +252,8 @@ func (h *Host) StopReading(clientID string, on bool) error {
 // Flood sends n requests of one method to a connected client without
 // waiting for any answer (a pipelining or hostile host); answers are
 // validated and dropped.
-func (h *Host) Flood(clientID, method string, params map[string]any, n int) error {
+func (part Faults) Flood(clientID, method string, params map[string]any, n int) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cr := h.clients[clientID]

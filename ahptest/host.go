@@ -151,6 +151,14 @@ type Host struct {
 	// for them so none holds the host, or a frame, once it returns.
 	serving sync.WaitGroup
 	x       pluginState // client plugins and enablement (plugins.go, enablement.go)
+
+	// The parts by job (parts.go).
+	SessionState
+	ToolCalls
+	PluginStore
+	EnablementState
+	Faults
+	Recorder
 }
 
 type hostChannel struct {
@@ -224,6 +232,7 @@ func New(opts Options) *Host {
 		h.root["_meta"] = opts.RootMeta
 	}
 	h.channels[RootURI] = &hostChannel{uri: RootURI, kind: reduce.Root, state: h.root}
+	h.attachParts()
 	h.initPlugins()
 	return h
 }
@@ -658,7 +667,8 @@ func (h *Host) subscribeLocked(c *hconn, id *int64, params map[string]any) {
 	reply(c, id, map[string]any{"snapshot": h.snapshotLocked(hc)})
 }
 
-func (h *Host) createSessionRequestLocked(c *hconn, id *int64, params map[string]any) {
+func (part SessionState) createSessionRequestLocked(c *hconn, id *int64, params map[string]any) {
+	h := part.h
 	uri, _ := params["channel"].(string)
 	if h.channels[uri] != nil {
 		replyErr(c, id, -32003, "session exists: "+uri, nil)
@@ -681,7 +691,8 @@ func (h *Host) createSessionRequestLocked(c *hconn, id *int64, params map[string
 	reply(c, id, nil)
 }
 
-func (h *Host) createChatRequestLocked(c *hconn, id *int64, params map[string]any) {
+func (part SessionState) createChatRequestLocked(c *hconn, id *int64, params map[string]any) {
+	h := part.h
 	s, _ := params["channel"].(string)
 	chat, _ := params["chat"].(string)
 	if h.channels[s] == nil || h.channels[s].kind != reduce.Session {
@@ -696,7 +707,8 @@ func (h *Host) createChatRequestLocked(c *hconn, id *int64, params map[string]an
 	reply(c, id, nil)
 }
 
-func (h *Host) disposeRequestLocked(c *hconn, id *int64, params map[string]any) {
+func (part SessionState) disposeRequestLocked(c *hconn, id *int64, params map[string]any) {
+	h := part.h
 	uri, _ := params["channel"].(string)
 	if h.channels[uri] == nil {
 		replyErr(c, id, -32001, "not found: "+uri, nil)
@@ -924,7 +936,8 @@ func (h *Host) recoveriesLocked(subs []string, cursor map[string]int64) []any {
 	return out
 }
 
-func (h *Host) listSessionsLocked(c *hconn, id *int64, p map[string]any) {
+func (part SessionState) listSessionsLocked(c *hconn, id *int64, p map[string]any) {
+	h := part.h
 	limit := h.opts.PageSize
 	if n, ok := p["limit"].(json.Number); ok {
 		if v, err := n.Int64(); err == nil && v > 0 && int(v) < limit {
@@ -1163,7 +1176,8 @@ func (h *Host) SetResource(uri, data, contentType string) {
 }
 
 // Clients lists connected clientIds, sorted.
-func (h *Host) Clients() []string {
+func (part Recorder) Clients() []string {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []string
@@ -1177,7 +1191,8 @@ func (h *Host) Clients() []string {
 }
 
 // Subscriptions lists the channels a connected client is subscribed to.
-func (h *Host) Subscriptions(clientID string) []string {
+func (part Recorder) Subscriptions(clientID string) []string {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []string
@@ -1191,14 +1206,16 @@ func (h *Host) Subscriptions(clientID string) []string {
 }
 
 // Accepted counts WebSocket connections accepted so far.
-func (h *Host) Accepted() int {
+func (part Recorder) Accepted() int {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.accepted
 }
 
 // ServerSeq is the last serverSeq the host assigned.
-func (h *Host) ServerSeq() int64 {
+func (part Recorder) ServerSeq() int64 {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.serverSeq

@@ -77,7 +77,8 @@ type pluginState struct {
 	wake     chan struct{}
 }
 
-func (h *Host) initPlugins() {
+func (part PluginStore) initPlugins() {
+	h := part.h
 	x := &h.x
 	x.ctx, x.cancel = context.WithCancel(context.Background())
 	x.cache = map[loadKey]*loadResult{}
@@ -93,12 +94,14 @@ func (h *Host) initPlugins() {
 
 // closePlugins stops loaders and the republisher and waits for them. Call
 // without h.mu held.
-func (h *Host) closePlugins() {
+func (part PluginStore) closePlugins() {
+	h := part.h
 	h.x.cancel()
 	h.x.wg.Wait()
 }
 
-func (h *Host) loadEnabled() bool {
+func (part PluginStore) loadEnabled() bool {
+	h := part.h
 	return h.opts.LoadClientPlugins == nil || *h.opts.LoadClientPlugins
 }
 
@@ -132,7 +135,8 @@ func publishedPlugins(ac map[string]any) []clientPlugin {
 // onActiveClientSetLocked reacts to an accepted activeClientSet: plugins the
 // client no longer publishes go, new or changed ones are (re)loaded, and the
 // session's enablement is republished (the client's Global may have moved).
-func (h *Host) onActiveClientSetLocked(session, clientID string, ac map[string]any) {
+func (part PluginStore) onActiveClientSetLocked(session, clientID string, ac map[string]any) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil {
 		return
@@ -205,7 +209,8 @@ func pluginEntry(p clientPlugin, clientID string, load map[string]any, res *pars
 	return e
 }
 
-func (h *Host) startLoadLocked(session, clientID string, p clientPlugin) {
+func (part PluginStore) startLoadLocked(session, clientID string, p clientPlugin) {
+	h := part.h
 	key := loadKey{p.uri, p.nonce}
 	w := loadWaiter{session, clientID, p.id}
 	if r, ok := h.x.cache[key]; ok && p.hasNonce {
@@ -277,7 +282,8 @@ func (h *Host) startLoadLocked(session, clientID string, p clientPlugin) {
 // whose last read failed (typically because the socket dropped mid-read):
 // the client keeps its entry and will not republish, so the host must ask
 // again.
-func (h *Host) retryFailedLoadsLocked(clientID string) {
+func (part PluginStore) retryFailedLoadsLocked(clientID string) {
+	h := part.h
 	if !h.loadEnabled() {
 		return
 	}
@@ -295,7 +301,8 @@ func (h *Host) retryFailedLoadsLocked(clientID string) {
 // finishLoadLocked publishes a load result for one waiter if its session
 // still shows that plugin at that (uri, nonce) from that client; a newer
 // publication superseded it otherwise.
-func (h *Host) finishLoadLocked(w loadWaiter, p clientPlugin, r *loadResult) {
+func (part PluginStore) finishLoadLocked(w loadWaiter, p clientPlugin, r *loadResult) {
+	h := part.h
 	hc := h.channels[w.session]
 	if hc == nil || h.x.shown[w.session][w.id] != (loadKey{p.uri, p.nonce}) {
 		return
@@ -337,7 +344,8 @@ func (h *Host) finishLoadLocked(w loadWaiter, p clientPlugin, r *loadResult) {
 // readPluginTree walks a client's plugin through reverse requests:
 // resourceResolve the root, resourceList every directory, resourceRead
 // every file. Any failure is "cannot read <uri>: <error>".
-func (h *Host) readPluginTree(ctx context.Context, clientID, root string) (map[string][]byte, error) {
+func (part PluginStore) readPluginTree(ctx context.Context, clientID, root string) (map[string][]byte, error) {
+	h := part.h
 	root = strings.TrimSuffix(root, "/")
 	call := func(method, uri string, params map[string]any) (json.RawMessage, error) {
 		h.mu.Lock()
@@ -405,7 +413,7 @@ func (h *Host) readPluginTree(ctx context.Context, clientID, root string) (map[s
 				if len(files) >= maxPluginFiles {
 					return fmt.Errorf("cannot read %s: more than %d files", root, maxPluginFiles)
 				}
-				data, err := h.readFile(call, root+"/"+child)
+				data, err := readFile(call, root+"/"+child)
 				if err != nil {
 					return err
 				}
@@ -425,7 +433,7 @@ func (h *Host) readPluginTree(ctx context.Context, clientID, root string) (map[s
 	return files, nil
 }
 
-func (h *Host) readFile(call func(method, uri string, params map[string]any) (json.RawMessage, error), uri string) ([]byte, error) {
+func readFile(call func(method, uri string, params map[string]any) (json.RawMessage, error), uri string) ([]byte, error) {
 	res, err := call(wire.MethodResourceRead, uri, nil)
 	if err != nil {
 		return nil, err
@@ -454,7 +462,8 @@ func (h *Host) readFile(call func(method, uri string, params map[string]any) (js
 // load or an enablement change: a server whose config has neither command
 // nor url fails; an eligible, enabled one becomes ready; one the gate
 // keeps off is stopped. Only changes of the verdict are emitted.
-func (h *Host) launchLocked(session, containerID string) {
+func (part PluginStore) launchLocked(session, containerID string) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil {
 		return
@@ -502,7 +511,8 @@ func (h *Host) launchLocked(session, containerID string) {
 
 // Reads counts the reverse requests (resolve, list, read) the host has sent
 // for the plugin rooted at pluginURI, so tests can assert "no re-read".
-func (h *Host) Reads(pluginURI string) int {
+func (part PluginStore) Reads(pluginURI string) int {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.x.reads[strings.TrimSuffix(pluginURI, "/")]
@@ -513,7 +523,8 @@ func (h *Host) Reads(pluginURI string) int {
 // as {"kind":"error","message":"…"}) instead of what parsing said; the
 // parsed children are kept unless the state is an error. The override is
 // used once and the result is cached for that (uri, nonce).
-func (h *Host) SetLoadOverride(pluginURI string, state map[string]any) error {
+func (part PluginStore) SetLoadOverride(pluginURI string, state map[string]any) error {
+	h := part.h
 	st, err := toObject(state)
 	if err != nil {
 		return err
@@ -530,7 +541,8 @@ func (h *Host) SetLoadOverride(pluginURI string, state map[string]any) error {
 // EmitLoadState sets the load state of a published container (a plugin or
 // directory with that id in the session) by hand and republishes it with
 // session/customizationUpdated.
-func (h *Host) EmitLoadState(session, pluginID string, state map[string]any) error {
+func (part PluginStore) EmitLoadState(session, pluginID string, state map[string]any) error {
+	h := part.h
 	st, err := toObject(state)
 	if err != nil {
 		return err

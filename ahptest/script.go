@@ -6,7 +6,8 @@ import (
 
 // StartTurn starts a turn in a chat with a user message (chat/turnStarted)
 // and returns its id.
-func (h *Host) StartTurn(chat, text string) (string, error) {
+func (part ToolCalls) StartTurn(chat, text string) (string, error) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc := h.channels[chat]
@@ -21,7 +22,8 @@ func (h *Host) StartTurn(chat, text string) (string, error) {
 
 // CompleteTurn ends the active turn (chat/turnComplete); calls that are not
 // finished are cancelled by the reducer.
-func (h *Host) CompleteTurn(chat, turnID string) error {
+func (part ToolCalls) CompleteTurn(chat, turnID string) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.channels[chat] == nil {
@@ -48,7 +50,8 @@ type ClientToolCall struct {
 // "not-needed" (running), then the session's toolClientExecution inputNeeded
 // entry. The client answers with toolCallContentChanged / toolCallComplete;
 // the entry is removed when the owner completes the call.
-func (h *Host) StartClientToolCall(chat, turnID string, call ClientToolCall) (string, error) {
+func (part ToolCalls) StartClientToolCall(chat, turnID string, call ClientToolCall) (string, error) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc := h.channels[chat]

@@ -22,15 +22,20 @@ type SessionSpec struct {
 
 // CreateSession creates a ready session, announces it with
 // root/sessionAdded and returns its URI.
-func (h *Host) CreateSession(spec SessionSpec) string {
+func (part SessionState) CreateSession(spec SessionSpec) string {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.createSessionLocked(spec)
 }
 
-func (h *Host) isoNow() string { return h.opts.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
+func (part SessionState) isoNow() string {
+	h := part.h
+	return h.opts.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+}
 
-func (h *Host) createSessionLocked(spec SessionSpec) string {
+func (part SessionState) createSessionLocked(spec SessionSpec) string {
+	h := part.h
 	if spec.URI == "" {
 		spec.URI = fmt.Sprintf("ahp-session:/s%d", len(h.order)+1)
 		for h.channels[spec.URI] != nil {
@@ -64,7 +69,8 @@ func (h *Host) createSessionLocked(spec SessionSpec) string {
 	return spec.URI
 }
 
-func (h *Host) summaryLocked(uri string) map[string]any {
+func (part SessionState) summaryLocked(uri string) map[string]any {
+	h := part.h
 	st := h.channels[uri].state
 	ts := h.created[uri].UTC().Format("2006-01-02T15:04:05.000Z")
 	sum := map[string]any{"resource": uri, "provider": st["provider"], "title": st["title"], "status": st["status"], "createdAt": ts, "modifiedAt": ts}
@@ -76,7 +82,8 @@ func (h *Host) summaryLocked(uri string) map[string]any {
 
 // CreateChat adds a chat to a session (session/chatAdded) and returns its
 // URI; chat may be empty for a generated one.
-func (h *Host) CreateChat(session, chat, title string) (string, error) {
+func (part SessionState) CreateChat(session, chat, title string) (string, error) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hc := h.channels[session]; hc == nil || hc.kind != reduce.Session {
@@ -98,7 +105,8 @@ func (h *Host) CreateChat(session, chat, title string) (string, error) {
 	return chat, nil
 }
 
-func (h *Host) createChatLocked(session, chat, title string) {
+func (part SessionState) createChatLocked(session, chat, title string) {
+	h := part.h
 	now := h.isoNow()
 	state, _ := toObject(map[string]any{"resource": chat, "title": title, "status": 1, "modifiedAt": now, "turns": []any{}})
 	h.channels[chat] = &hostChannel{uri: chat, kind: reduce.Chat, session: session, state: state}
@@ -108,7 +116,8 @@ func (h *Host) createChatLocked(session, chat, title string) {
 
 // DisposeSession removes a session (with its chats; a chat URI works too). Clients that
 // reconnect later find it in `missing`.
-func (h *Host) DisposeSession(uri string) error {
+func (part SessionState) DisposeSession(uri string) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.channels[uri] == nil {
@@ -118,7 +127,8 @@ func (h *Host) DisposeSession(uri string) error {
 	return nil
 }
 
-func (h *Host) disposeLocked(uri string) {
+func (part SessionState) disposeLocked(uri string) {
+	h := part.h
 	hc := h.channels[uri]
 	switch hc.kind {
 	case reduce.Session:
@@ -146,7 +156,8 @@ func (h *Host) disposeLocked(uri string) {
 	h.notifyWatchersLocked()
 }
 
-func (h *Host) dropChannelLocked(uri string) {
+func (part SessionState) dropChannelLocked(uri string) {
+	h := part.h
 	delete(h.channels, uri)
 	for c := range h.conns {
 		delete(c.subs, uri)
@@ -155,7 +166,8 @@ func (h *Host) dropChannelLocked(uri string) {
 
 // removeActiveClientLocked ends a client's role in a session (§4.8): its
 // running tool calls fail, its plugins go, its entry is removed.
-func (h *Host) removeActiveClientLocked(session, clientID, why string) {
+func (part SessionState) removeActiveClientLocked(session, clientID, why string) {
+	h := part.h
 	if cr := h.clients[clientID]; cr != nil {
 		delete(cr.sessions, session)
 	}
@@ -198,7 +210,8 @@ func (h *Host) removeActiveClientLocked(session, clientID, why string) {
 
 func inputNeededID(chat, toolCallID string) string { return chat + "#" + toolCallID }
 
-func (h *Host) clearInputNeededLocked(session, chat, toolCallID string) {
+func (part SessionState) clearInputNeededLocked(session, chat, toolCallID string) {
+	h := part.h
 	hc := h.channels[session]
 	if hc == nil {
 		return
@@ -288,7 +301,8 @@ var clientDispatchable = map[string]bool{
 }
 
 // validateLocked is §3's host validation; "" accepts.
-func (h *Host) validateLocked(clientID string, hc *hostChannel, a map[string]any) string {
+func (part SessionState) validateLocked(clientID string, hc *hostChannel, a map[string]any) string {
+	h := part.h
 	t, _ := a["type"].(string)
 	if !clientDispatchable[t] {
 		return t + " is not client-dispatchable"
@@ -368,7 +382,8 @@ func (h *Host) validateLocked(clientID string, hc *hostChannel, a map[string]any
 
 // dispatchLocked validates a client action and echoes it (accepted: applied
 // with origin; refused: with rejectionReason, not applied).
-func (h *Host) dispatchLocked(c *hconn, p map[string]any) {
+func (part SessionState) dispatchLocked(c *hconn, p map[string]any) {
+	h := part.h
 	channel, _ := p["channel"].(string)
 	action, _ := p["action"].(map[string]any)
 	hc := h.channels[channel]
@@ -424,7 +439,8 @@ func (h *Host) dispatchLocked(c *hconn, p map[string]any) {
 // ---- observing ----
 
 // State returns a channel's current host state (read-only).
-func (h *Host) State(uri string) (map[string]any, bool) {
+func (part Recorder) State(uri string) (map[string]any, bool) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc := h.channels[uri]
@@ -446,14 +462,16 @@ const maxProgressKept = 10000
 
 // ToolCallProgress returns the progress reports accepted for a call, in
 // arrival order.
-func (h *Host) ToolCallProgress(toolCallID string) []ProgressReport {
+func (part ToolCalls) ToolCallProgress(toolCallID string) []ProgressReport {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]ProgressReport(nil), h.progress[toolCallID]...)
 }
 
 // versionOfLocked is the protocol version a client negotiated.
-func (h *Host) versionOfLocked(clientID string) string {
+func (part Recorder) versionOfLocked(clientID string) string {
+	h := part.h
 	if cr := h.clients[clientID]; cr != nil {
 		return cr.version
 	}
@@ -461,7 +479,8 @@ func (h *Host) versionOfLocked(clientID string) string {
 }
 
 // ToolCall returns a tool call's state in a chat's active turn.
-func (h *Host) ToolCall(chat, toolCallID string) (map[string]any, bool) {
+func (part ToolCalls) ToolCall(chat, toolCallID string) (map[string]any, bool) {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc := h.channels[chat]
@@ -479,7 +498,8 @@ func (h *Host) ToolCall(chat, toolCallID string) (map[string]any, bool) {
 // Wait blocks until cond holds or ctx ends. cond runs with the host lock
 // held (so it must only read through the View) and is re-checked after every
 // change of host state or of a connection.
-func (h *Host) Wait(ctx context.Context, cond func(h *View) bool) error {
+func (part Recorder) Wait(ctx context.Context, cond func(h *View) bool) error {
+	h := part.h
 	h.mu.Lock()
 	v := &View{h: h}
 	if cond(v) {
@@ -549,7 +569,8 @@ func (v *View) ActiveClient(session, clientID string) map[string]any {
 	return nil
 }
 
-func (h *Host) notifyWatchersLocked() {
+func (part Recorder) notifyWatchersLocked() {
+	h := part.h
 	kept := h.watchers[:0]
 	for _, w := range h.watchers {
 		if w.pred() {
@@ -564,7 +585,8 @@ func (h *Host) notifyWatchersLocked() {
 func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }
 
 // DisposeChat removes a chat (session/chatRemoved on its session).
-func (h *Host) DisposeChat(uri string) error {
+func (part SessionState) DisposeChat(uri string) error {
+	h := part.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc := h.channels[uri]
