@@ -184,10 +184,18 @@ func resolve(root, p string) (string, bool) {
 // `mcpServers` merge with hooks/hooks.json and .mcp.json), named
 // "<plugin>:<name>".
 func (w *workspace) ccComponents(root, name string, doc *diagnostics.JSONValue) []Item {
-	t := model.TargetClaudeCode
 	prefix := name + ":"
-	var out []Item
+	out := w.ccSkills(root, name, prefix, doc)
+	out = append(out, w.ccMarkdown(root, prefix, doc, "commands", "commands", model.KindCommand)...)
+	out = append(out, w.ccMarkdown(root, prefix, doc, "agents", "agents", model.KindClaudeAgent)...)
+	out = append(out, w.ccHooks(root, doc)...)
+	return append(out, w.ccMCP(root, prefix, doc)...)
+}
 
+// ccSkills are the skills of a Claude Code plugin at root.
+func (w *workspace) ccSkills(root, name, prefix string, doc *diagnostics.JSONValue) []Item {
+	t := model.TargetClaudeCode
+	var out []Item
 	// Skills: skills/ plus the manifest's folders; a folder holding a
 	// SKILL.md is one skill, else each sub-folder with one is.
 	var dirs []string
@@ -234,59 +242,79 @@ func (w *workspace) ccComponents(root, name string, doc *diagnostics.JSONValue) 
 			}
 		}
 	}
+	return out
+}
 
+// ccMarkdown are the commands or agents (kind) of a Claude Code plugin at
+// root, from the manifest's field or the default folder.
+func (w *workspace) ccMarkdown(root, prefix string, doc *diagnostics.JSONValue, field, folder string, kind model.Kind) []Item {
+	t := model.TargetClaudeCode
+	var out []Item
 	// Commands and agents: the default folder unless the manifest names
 	// its own (which replace it).
-	mdItems := func(field, folder string, kind model.Kind) {
-		var paths []string
-		if ps, ok := manifestPaths(doc.Get(field)); ok {
-			for _, p := range ps {
-				if r, ok := resolve(root, p); ok {
-					paths = append(paths, r)
-				}
+	var paths []string
+	if ps, ok := manifestPaths(doc.Get(field)); ok {
+		for _, p := range ps {
+			if r, ok := resolve(root, p); ok {
+				paths = append(paths, r)
 			}
-		} else {
-			paths = []string{join(root, folder)}
 		}
-		names := map[string]bool{}
-		for _, p := range paths {
-			for _, rel := range w.markdownUnder(p) {
-				f := w.file(rel, kind)
-				h := readHeader(f.Text)
-				var n string
-				if kind == model.KindCommand {
-					if rel == p {
-						n = strings.TrimSuffix(path.Base(rel), ".md")
-					} else {
-						n = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(rel, p+"/"), ".md"), "/", ":")
-					}
+	} else {
+		paths = []string{join(root, folder)}
+	}
+	names := map[string]bool{}
+	for _, p := range paths {
+		for _, rel := range w.markdownUnder(p) {
+			f := w.file(rel, kind)
+			h := readHeader(f.Text)
+			var n string
+			if kind == model.KindCommand {
+				if rel == p {
+					n = strings.TrimSuffix(path.Base(rel), ".md")
 				} else {
-					n = h.name
-					if n == "" {
-						n = strings.TrimSuffix(path.Base(rel), ".md")
-					}
+					n = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(rel, p+"/"), ".md"), "/", ":")
 				}
-				if names[n] {
-					continue
+			} else {
+				n = h.name
+				if n == "" {
+					n = strings.TrimSuffix(path.Base(rel), ".md")
 				}
-				names[n] = true
-				cat := CatCommands
-				if kind == model.KindClaudeAgent {
-					cat = CatAgents
-				}
-				shown := prefix + n
-				if kind == model.KindCommand {
-					shown = "/" + shown
-				}
-				it := Item{Category: cat, Name: shown, Source: rel, Status: Loads, Description: describe(t, kind, h)}
-				applyFindings(t, &it, f.Findings, nil)
-				out = append(out, it)
 			}
+			if names[n] {
+				continue
+			}
+			names[n] = true
+			cat := CatCommands
+			if kind == model.KindClaudeAgent {
+				cat = CatAgents
+			}
+			shown := prefix + n
+			if kind == model.KindCommand {
+				shown = "/" + shown
+			}
+			it := Item{Category: cat, Name: shown, Source: rel, Status: Loads, Description: describe(t, kind, h)}
+			applyFindings(t, &it, f.Findings, nil)
+			out = append(out, it)
 		}
 	}
-	mdItems("commands", "commands", model.KindCommand)
-	mdItems("agents", "agents", model.KindClaudeAgent)
+	return out
+}
 
+// jsonFile is a JSON file of the folder parsed, with its findings (nil
+// when it is not there).
+func (w *workspace) jsonFile(rel string) (*diagnostics.JSONValue, []model.Diagnostic) {
+	f := w.file(rel, model.KindNone)
+	if f.Text == nil {
+		return nil, nil
+	}
+	v, _ := diagnostics.ParseJSON(f.Text)
+	return v, f.Findings
+}
+
+// ccHooks are the hooks of a Claude Code plugin at root.
+func (w *workspace) ccHooks(root string, doc *diagnostics.JSONValue) []Item {
+	t := model.TargetClaudeCode
+	var out []Item
 	// Hooks: hooks/hooks.json, then the manifest's files or inline object.
 	hookDoc := func(rel string, v *diagnostics.JSONValue, diags []model.Diagnostic) {
 		if v == nil {
@@ -300,16 +328,8 @@ func (w *workspace) ccComponents(root, name string, doc *diagnostics.JSONValue) 
 		}
 	}
 	hooksFile := join(root, "hooks/hooks.json")
-	jsonFile := func(rel string) (*diagnostics.JSONValue, []model.Diagnostic) {
-		f := w.file(rel, model.KindNone)
-		if f.Text == nil {
-			return nil, nil
-		}
-		v, _ := diagnostics.ParseJSON(f.Text)
-		return v, f.Findings
-	}
 	hv := doc.Get("hooks")
-	if v, diags := jsonFile(hooksFile); v != nil {
+	if v, diags := w.jsonFile(hooksFile); v != nil {
 		hookDoc(hooksFile, v, diags)
 	}
 	if hv.Is(diagnostics.JSONObject) {
@@ -317,12 +337,18 @@ func (w *workspace) ccComponents(root, name string, doc *diagnostics.JSONValue) 
 	} else if ps, ok := manifestPaths(hv); ok {
 		for _, p := range ps {
 			if r, ok := resolve(root, p); ok && r != hooksFile {
-				v, diags := jsonFile(r)
+				v, diags := w.jsonFile(r)
 				hookDoc(r, v, diags)
 			}
 		}
 	}
+	return out
+}
 
+// ccMCP are the MCP servers of a Claude Code plugin at root.
+func (w *workspace) ccMCP(root, prefix string, doc *diagnostics.JSONValue) []Item {
+	t := model.TargetClaudeCode
+	var out []Item
 	// MCP servers: .mcp.json, then the manifest's files or inline map.
 	servers := map[string]bool{}
 	mcpDoc := func(rel string, v *diagnostics.JSONValue, diags []model.Diagnostic) {
@@ -343,12 +369,12 @@ func (w *workspace) ccComponents(root, name string, doc *diagnostics.JSONValue) 
 	} else if ps, ok := manifestPaths(mv); ok {
 		for _, p := range ps {
 			if r, ok := resolve(root, p); ok {
-				v, diags := jsonFile(r)
+				v, diags := w.jsonFile(r)
 				mcpDoc(r, v, diags)
 			}
 		}
 	}
-	if v, diags := jsonFile(join(root, ".mcp.json")); v != nil {
+	if v, diags := w.jsonFile(join(root, ".mcp.json")); v != nil {
 		mcpDoc(join(root, ".mcp.json"), v, diags)
 	}
 	return out

@@ -50,26 +50,7 @@ func scanned(t model.Target, f File) (bool, string) {
 	rel := f.Rel
 	switch f.Kind {
 	case model.KindSkill:
-		root, _, ok := skillRootOf(rel)
-		switch t {
-		case model.TargetAgentSkills:
-			// The client guide discovers <dir>/skills/<name>/SKILL.md (and
-			// a plugin's root SKILL.md); one below another skill's folder
-			// is never discovered (skill/nested).
-			if below := path.Dir(path.Dir(rel)); path.Base(below) == "skills" || path.Dir(rel) == "." {
-				return true, ""
-			}
-			return false, agentSkillsMiss(rel)
-		case model.TargetClaudeCode:
-			if root == ".claude/skills" {
-				return true, ""
-			}
-			return false, "Claude Code reads project skills from .claude/skills/<name>/SKILL.md"
-		}
-		if ok {
-			return true, ""
-		}
-		return false, "not in a skills folder it reads (.github/skills, .claude/skills, .agents/skills)"
+		return skillScanned(t, rel)
 	case model.KindAgent:
 		switch t {
 		case model.TargetVSCode, model.TargetCopilotCLI:
@@ -166,6 +147,30 @@ func scanned(t model.Target, f File) (bool, string) {
 		}
 	}
 	return false, "" // the consumer has no such kind: not listed
+}
+
+// skillScanned is scanned for a skill file: which skills folders t reads.
+func skillScanned(t model.Target, rel string) (bool, string) {
+	root, _, ok := skillRootOf(rel)
+	switch t {
+	case model.TargetAgentSkills:
+		// The client guide discovers <dir>/skills/<name>/SKILL.md (and
+		// a plugin's root SKILL.md); one below another skill's folder
+		// is never discovered (skill/nested).
+		if below := path.Dir(path.Dir(rel)); path.Base(below) == "skills" || path.Dir(rel) == "." {
+			return true, ""
+		}
+		return false, agentSkillsMiss(rel)
+	case model.TargetClaudeCode:
+		if root == ".claude/skills" {
+			return true, ""
+		}
+		return false, "Claude Code reads project skills from .claude/skills/<name>/SKILL.md"
+	}
+	if ok {
+		return true, ""
+	}
+	return false, "not in a skills folder it reads (.github/skills, .claude/skills, .agents/skills)"
 }
 
 // memoryScanned covers always-on files (copilot-instructions.md,
