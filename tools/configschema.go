@@ -129,9 +129,6 @@ func (c *schemaCompiler) compile(v any, at string) (*cschema, error) {
 	if s, ok := c.byPointer[at]; ok {
 		return s, nil
 	}
-	fail := func(format string, args ...any) (*cschema, error) {
-		return nil, fmt.Errorf("%s: %s", pointerOrRoot(at), fmt.Sprintf(format, args...))
-	}
 	s := &cschema{}
 	switch m := v.(type) {
 	case bool:
@@ -147,140 +144,11 @@ func (c *schemaCompiler) compile(v any, at string) (*cschema, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if !schemaKeyword(k) {
-				return fail("keyword %q is not supported by the tools config validator", k)
+				return nil, schemaError(at, "keyword %q is not supported by the tools config validator", k)
 			}
-		}
-		sub := func(key string, v any) (*cschema, error) {
-			return c.compile(v, at+"/"+escapeToken(key))
 		}
 		for _, k := range keys {
-			val := m[k]
-			var err error
-			switch k {
-			case "$ref":
-				ref, ok := val.(string)
-				if !ok || !strings.HasPrefix(ref, "#") {
-					return fail("$ref must be a local reference starting with '#'")
-				}
-				s.ref = ref
-			case "$defs":
-				defs, ok := val.(map[string]any)
-				if !ok {
-					return fail("$defs must be an object")
-				}
-				for name, d := range defs {
-					if _, err = c.compile(d, at+"/$defs/"+escapeToken(name)); err != nil {
-						return nil, err
-					}
-				}
-			case "type":
-				switch t := val.(type) {
-				case string:
-					s.types = []string{t}
-				case []any:
-					for _, e := range t {
-						name, ok := e.(string)
-						if !ok {
-							return fail("type must be a string or an array of strings")
-						}
-						s.types = append(s.types, name)
-					}
-				default:
-					return fail("type must be a string or an array of strings")
-				}
-				for _, t := range s.types {
-					if !jsonType(t) {
-						return fail("unknown type %q", t)
-					}
-				}
-			case "const":
-				s.hasConst, s.constVal = true, val
-				b, _ := json.Marshal(val)
-				s.constText = string(b)
-			case "properties":
-				props, ok := val.(map[string]any)
-				if !ok {
-					return fail("properties must be an object")
-				}
-				s.properties = map[string]*cschema{}
-				for name, p := range props {
-					if s.properties[name], err = c.compile(p, at+"/properties/"+escapeToken(name)); err != nil {
-						return nil, err
-					}
-				}
-			case "additionalProperties":
-				s.additionalSet = true
-				s.additional, err = sub(k, val)
-			case "propertyNames":
-				s.propertyNames, err = sub(k, val)
-			case "items":
-				s.itemsSet = true
-				s.items, err = sub(k, val)
-			case "prefixItems":
-				list, ok := val.([]any)
-				if !ok {
-					return fail("prefixItems must be an array")
-				}
-				for i, p := range list {
-					ps, err := c.compile(p, fmt.Sprintf("%s/prefixItems/%d", at, i))
-					if err != nil {
-						return nil, err
-					}
-					s.prefixItems = append(s.prefixItems, ps)
-				}
-			case "required":
-				list, ok := val.([]any)
-				if !ok {
-					return fail("required must be an array of strings")
-				}
-				for _, e := range list {
-					name, ok := e.(string)
-					if !ok {
-						return fail("required must be an array of strings")
-					}
-					s.required = append(s.required, name)
-				}
-			case "minItems", "minLength":
-				n, ok := val.(json.Number)
-				i, err2 := strconv.Atoi(string(n))
-				if !ok || err2 != nil || i < 0 {
-					return fail("%s must be a non-negative integer", k)
-				}
-				if k == "minItems" {
-					s.minItems = i
-				} else {
-					s.minLength = i
-				}
-			case "minimum", "maximum", "exclusiveMinimum":
-				n, ok := val.(json.Number)
-				if !ok {
-					return fail("%s must be a number", k)
-				}
-				dec, ok := jsonnum.ParseDecimal(string(n))
-				if !ok {
-					return fail("%s must be a number", k)
-				}
-				b := &bound{text: string(n), dec: dec}
-				switch k {
-				case "minimum":
-					s.minimum = b
-				case "maximum":
-					s.maximum = b
-				default:
-					s.exclMinimum = b
-				}
-			case "pattern":
-				p, ok := val.(string)
-				if !ok {
-					return fail("pattern must be a string")
-				}
-				if s.pattern, err = regexp.Compile(p); err != nil {
-					return fail("pattern: %v", err)
-				}
-			case "$id", "$schema", "title", "description":
-				// annotations and identification only
-			}
-			if err != nil {
+			if err := c.keyword(s, at, k, m[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -290,7 +158,160 @@ func (c *schemaCompiler) compile(v any, at string) (*cschema, error) {
 		}
 		return s, nil
 	}
-	return fail("a schema must be an object or a boolean")
+	return nil, schemaError(at, "a schema must be an object or a boolean")
+}
+
+// schemaError is a problem of the schema at pointer at.
+func schemaError(at, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", pointerOrRoot(at), fmt.Sprintf(format, args...))
+}
+
+// schemaTypes reads a "type" keyword: a known JSON type or a list of them.
+func schemaTypes(at string, val any) ([]string, error) {
+	var types []string
+	switch t := val.(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, e := range t {
+			name, ok := e.(string)
+			if !ok {
+				return nil, schemaError(at, "type must be a string or an array of strings")
+			}
+			types = append(types, name)
+		}
+	default:
+		return nil, schemaError(at, "type must be a string or an array of strings")
+	}
+	for _, t := range types {
+		if !jsonType(t) {
+			return nil, schemaError(at, "unknown type %q", t)
+		}
+	}
+	return types, nil
+}
+
+// schemaRequired reads a "required" keyword: an array of strings.
+func schemaRequired(at string, val any) ([]string, error) {
+	list, ok := val.([]any)
+	if !ok {
+		return nil, schemaError(at, "required must be an array of strings")
+	}
+	var out []string
+	for _, e := range list {
+		name, ok := e.(string)
+		if !ok {
+			return nil, schemaError(at, "required must be an array of strings")
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// keyword compiles keyword k (value val) of the schema object at at into s.
+func (c *schemaCompiler) keyword(s *cschema, at, k string, val any) error {
+	fail := func(format string, args ...any) error { return schemaError(at, format, args...) }
+	sub := func(key string, v any) (*cschema, error) {
+		return c.compile(v, at+"/"+escapeToken(key))
+	}
+	var err error
+	switch k {
+	case "$ref":
+		ref, ok := val.(string)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			return fail("$ref must be a local reference starting with '#'")
+		}
+		s.ref = ref
+	case "$defs":
+		defs, ok := val.(map[string]any)
+		if !ok {
+			return fail("$defs must be an object")
+		}
+		for name, d := range defs {
+			if _, err = c.compile(d, at+"/$defs/"+escapeToken(name)); err != nil {
+				return err
+			}
+		}
+	case "type":
+		s.types, err = schemaTypes(at, val)
+	case "const":
+		s.hasConst, s.constVal = true, val
+		b, _ := json.Marshal(val)
+		s.constText = string(b)
+	case "properties":
+		props, ok := val.(map[string]any)
+		if !ok {
+			return fail("properties must be an object")
+		}
+		s.properties = map[string]*cschema{}
+		for name, p := range props {
+			if s.properties[name], err = c.compile(p, at+"/properties/"+escapeToken(name)); err != nil {
+				return err
+			}
+		}
+	case "additionalProperties":
+		s.additionalSet = true
+		s.additional, err = sub(k, val)
+	case "propertyNames":
+		s.propertyNames, err = sub(k, val)
+	case "items":
+		s.itemsSet = true
+		s.items, err = sub(k, val)
+	case "prefixItems":
+		list, ok := val.([]any)
+		if !ok {
+			return fail("prefixItems must be an array")
+		}
+		for i, p := range list {
+			ps, err := c.compile(p, fmt.Sprintf("%s/prefixItems/%d", at, i))
+			if err != nil {
+				return err
+			}
+			s.prefixItems = append(s.prefixItems, ps)
+		}
+	case "required":
+		s.required, err = schemaRequired(at, val)
+	case "minItems", "minLength":
+		n, ok := val.(json.Number)
+		i, err2 := strconv.Atoi(string(n))
+		if !ok || err2 != nil || i < 0 {
+			return fail("%s must be a non-negative integer", k)
+		}
+		if k == "minItems" {
+			s.minItems = i
+		} else {
+			s.minLength = i
+		}
+	case "minimum", "maximum", "exclusiveMinimum":
+		n, ok := val.(json.Number)
+		if !ok {
+			return fail("%s must be a number", k)
+		}
+		dec, ok := jsonnum.ParseDecimal(string(n))
+		if !ok {
+			return fail("%s must be a number", k)
+		}
+		b := &bound{text: string(n), dec: dec}
+		switch k {
+		case "minimum":
+			s.minimum = b
+		case "maximum":
+			s.maximum = b
+		default:
+			s.exclMinimum = b
+		}
+	case "pattern":
+		p, ok := val.(string)
+		if !ok {
+			return fail("pattern must be a string")
+		}
+		if s.pattern, err = regexp.Compile(p); err != nil {
+			return fail("pattern: %v", err)
+		}
+	case "$id", "$schema", "title", "description":
+		// annotations and identification only
+	}
+	return err
 }
 
 // resolve finds the compiled schema a local $ref points at.
