@@ -141,7 +141,8 @@ func (p *publisher) close() {
 
 // logToClient mirrors a log line to window/logMessage (the server's own log
 // already went to stderr).
-func (s *Server) logToClient(t protocol.MessageType, msg string) {
+func (part outbound) logToClient(t protocol.MessageType, msg string) {
+	s := part.s
 	if s.pub != nil {
 		s.pub.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: t, Message: msg})
 	}
@@ -150,7 +151,8 @@ func (s *Server) logToClient(t protocol.MessageType, msg string) {
 // LogMessage logs msg at the level matching t: errors and warnings to
 // stderr, the rest to the editor's output (window/logMessage). With a logger
 // that is not a LogHandler the message goes to both, as before.
-func (s *Server) LogMessage(t protocol.MessageType, msg string) {
+func (part outbound) LogMessage(t protocol.MessageType, msg string) {
+	s := part.s
 	level := slog.LevelInfo
 	switch t {
 	case protocol.MessageTypeError:
@@ -167,7 +169,8 @@ func (s *Server) LogMessage(t protocol.MessageType, msg string) {
 }
 
 // ShowMessage shows msg to the user (window/showMessage).
-func (s *Server) ShowMessage(t protocol.MessageType, msg string) {
+func (part outbound) ShowMessage(t protocol.MessageType, msg string) {
+	s := part.s
 	s.log.Info("showMessage", "message", msg)
 	if s.pub != nil {
 		s.pub.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: t, Message: msg})
@@ -180,7 +183,8 @@ func (s *Server) ShowMessage(t protocol.MessageType, msg string) {
 // to its editor extension this way without the server learning its
 // protocol. Use a method name of your own namespace ("ahpls/…"). Safe from
 // any goroutine; before the connection exists nothing is sent.
-func (s *Server) Notify(method string, params any) {
+func (part outbound) Notify(method string, params any) {
+	s := part.s
 	if s.pub != nil {
 		s.pub.notify(method, params)
 	}
@@ -189,12 +193,16 @@ func (s *Server) Notify(method string, params any) {
 // Client returns the typed client dispatcher for requests the server makes.
 // Never call a request method from inside a handler that has not released
 // the read loop with jsonrpc2.Async: the reply could never be read (trap 2).
-func (s *Server) Client() protocol.Client { return s.client }
+func (part outbound) Client() protocol.Client {
+	s := part.s
+	return s.client
+}
 
 // ShowDocument asks the editor to open a document (window/showDocument). Call
 // it from a goroutine of your own or a command handler, never from the read
 // loop. It returns an error when the client did not announce support.
-func (s *Server) ShowDocument(ctx context.Context, params *protocol.ShowDocumentParams) (*protocol.ShowDocumentResult, error) {
+func (part outbound) ShowDocument(ctx context.Context, params *protocol.ShowDocumentParams) (*protocol.ShowDocumentResult, error) {
+	s := part.s
 	s.mu.Lock()
 	ok := s.caps.showDocument
 	s.mu.Unlock()
@@ -218,7 +226,8 @@ var progressSeq atomic.Int64
 // StartProgress creates a work-done progress token on the client
 // (window/workDoneProgress/create) and sends the begin report. Call it from a
 // goroutine of your own, never from the read loop.
-func (s *Server) StartProgress(ctx context.Context, title, message string) *Progress {
+func (part outbound) StartProgress(ctx context.Context, title, message string) *Progress {
+	s := part.s
 	s.mu.Lock()
 	ok := s.caps.workDone
 	s.mu.Unlock()

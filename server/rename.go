@@ -40,7 +40,8 @@ var skillNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 const errRequestFailed = jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed)
 
 // skillNameAt finds the `name` value of a skill under the cursor.
-func (s *Server) skillNameAt(u uri.URI, pos protocol.Position) (d docInfo, value model.Span, err error) {
+func (part renamer) skillNameAt(u uri.URI, pos protocol.Position) (d docInfo, value model.Span, err error) {
+	s := part.s
 	d, ok := s.doc(u)
 	if !ok || d.kind != model.KindSkill {
 		return d, value, jsonrpc2.NewError(errRequestFailed, "ahpls renames a skill's name: put the cursor on the value of 'name' in a SKILL.md")
@@ -84,7 +85,7 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 	s.mu.Lock()
 	canRename, annotate := s.caps.renameFiles, s.caps.changeAnnotations
 	s.mu.Unlock()
-	why := s.notOwnFolder(d.loc, dir)
+	why := notOwnFolder(d.loc, dir)
 	var steps []string
 	if why == "" && filepath.Base(dir) != name {
 		oldRel := path.Dir(d.loc.rel)
@@ -141,7 +142,8 @@ func (l *lspServer) Rename(ctx context.Context, p *protocol.RenameParams) (*prot
 }
 
 // docID names a file in a TextDocumentEdit, with its version when open.
-func (s *Server) docID(u uri.URI) protocol.OptionalVersionedTextDocumentIdentifier {
+func (part renamer) docID(u uri.URI) protocol.OptionalVersionedTextDocumentIdentifier {
+	s := part.s
 	id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
 	if snap, open := s.DocumentSnapshot(u); open {
 		v := snap.Version
@@ -154,7 +156,7 @@ func (s *Server) docID(u uri.URI) protocol.OptionalVersionedTextDocumentIdentifi
 // own folder to move with its name, or "" when it is: the workspace folder
 // itself, a folder outside every workspace folder, a hidden or container
 // folder (.github, skills), or a plugin's root.
-func (s *Server) notOwnFolder(loc location, dir string) string {
+func notOwnFolder(loc location, dir string) string {
 	switch {
 	case loc.root == "":
 		return "outside every workspace folder"
@@ -174,7 +176,8 @@ func (s *Server) notOwnFolder(loc location, dir string) string {
 }
 
 // explainValueOnly tells the user why a rename changed the name only.
-func (s *Server) explainValueOnly(dir, name, why string, canRename bool) {
+func (part renamer) explainValueOnly(dir, name, why string, canRename bool) {
+	s := part.s
 	if filepath.Base(dir) == name {
 		return
 	}

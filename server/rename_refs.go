@@ -49,7 +49,8 @@ const maxRefFiles = 20000
 // renameRefs returns the edits, per file, that keep references to the
 // skill whole after mv. self (the SKILL.md) is searched too: a link from
 // it through its own folder's name changes as well.
-func (s *Server) renameRefs(mv skillMove) map[uri.URI]refFile {
+func (part renamer) renameRefs(mv skillMove) map[uri.URI]refFile {
+	s := part.s
 	type file struct {
 		u    uri.URI
 		kind model.Kind
@@ -80,7 +81,7 @@ func (s *Server) renameRefs(mv skillMove) map[uri.URI]refFile {
 		var edits []refEdit
 		switch {
 		case f.kind.Markdown():
-			edits = s.markdownRefEdits(loc, f.kind, text, mv)
+			edits = markdownRefEdits(loc, f.kind, text, mv)
 		case f.kind == model.KindPlugin, f.kind == model.KindMarketplace:
 			edits = s.manifestRefEdits(loc, f.kind, text, mv)
 		}
@@ -114,7 +115,7 @@ func movedPath(base, p string, mv skillMove) (string, bool) {
 
 // markdownRefEdits: links into the moved folder, and the skill's name in
 // a header's `skills` list.
-func (s *Server) markdownRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
+func markdownRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
 	var out []refEdit
 	dir := filepath.Dir(loc.path)
 	for _, r := range markdownRefs(text) {
@@ -169,7 +170,8 @@ func wordSpans(text []byte, within model.Span, name string) []model.Span {
 
 // manifestRefEdits: component paths of a plugin manifest, and the
 // `source` and inline component paths of a marketplace's plugin entries.
-func (s *Server) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
+func (part renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
+	s := part.s
 	root, _ := diagnostics.ParseJSON(text)
 	if root == nil {
 		return nil
@@ -250,7 +252,8 @@ const refAnnotation protocol.ChangeAnnotationIdentifier = "ahpls.renameReference
 
 // refTextEdits converts one file's reference edits to LSP edits, annotated
 // when the client supports it.
-func (s *Server) refTextEdits(u uri.URI, text []byte, edits []refEdit, annotate bool) []protocol.TextDocumentEditElement {
+func (part renamer) refTextEdits(u uri.URI, text []byte, edits []refEdit, annotate bool) []protocol.TextDocumentEditElement {
+	s := part.s
 	idx := model.NewLineIndex(text)
 	enc := s.Encoding()
 	var out []protocol.TextDocumentEditElement

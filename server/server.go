@@ -166,6 +166,12 @@ type Server struct {
 	// scanHook, set by tests before Serve, hears the scan reach a file
 	// (its path relative to the folder) before checking it.
 	scanHook func(rel string)
+
+	// The parts of the server with one job each (parts.go); their methods
+	// are the Server's by promotion.
+	outbound
+	renamer
+	folderViews
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.
@@ -210,6 +216,7 @@ func New(opts Options) *Server {
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
+	s.outbound, s.renamer, s.folderViews = outbound{s}, renamer{s}, folderViews{s}
 	// The host commands are the bridge's (package bridge); the server's own
 	// is the list view (what each consumer loads), others come with
 	// opts.Commands.

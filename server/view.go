@@ -64,7 +64,8 @@ func (c *viewCache) invalidate() {
 // input returns the folder's inventory, walking it again only when a file
 // event came since the last walk. fresh reports whether the cache
 // answered.
-func (s *Server) viewInput(root string) (view.Input, error) {
+func (part folderViews) viewInput(root string) (view.Input, error) {
+	s := part.s
 	c := &s.views
 	c.mu.Lock()
 	gen := c.gen
@@ -89,7 +90,8 @@ func (s *Server) viewInput(root string) (view.Input, error) {
 }
 
 // viewCached reports whether root's view is built and current.
-func (s *Server) viewCached(root string) bool {
+func (part folderViews) viewCached(root string) bool {
+	s := part.s
 	c := &s.views
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -98,7 +100,8 @@ func (s *Server) viewCached(root string) bool {
 }
 
 // listView runs CommandListView.
-func (s *Server) listView(_ context.Context, args []json.RawMessage) (any, error) {
+func (part folderViews) listView(_ context.Context, args []json.RawMessage) (any, error) {
+	s := part.s
 	var a ListViewArgs
 	if len(args) > 0 && len(args[0]) > 0 && string(args[0]) != "null" {
 		if err := json.Unmarshal(args[0], &a); err != nil {
@@ -129,7 +132,8 @@ func (s *Server) listView(_ context.Context, args []json.RawMessage) (any, error
 
 // viewHover is the hover's first part on a customization file's first
 // line: one line per consumer saying what it does with the file.
-func (s *Server) viewHover(ctx context.Context, u uri.URI) string {
+func (part folderViews) viewHover(ctx context.Context, u uri.URI) string {
+	s := part.s
 	loc, ok := s.locate(u)
 	if !ok || loc.root == "" {
 		return ""
