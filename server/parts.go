@@ -18,3 +18,9 @@ type renamer struct{ s *Server }
 // folderViews answers what each agent sees per folder: the list view
 // command and the hover's first lines (view.go).
 type folderViews struct{ s *Server }
+
+// workspace knows the workspace folders on disk: where a URI sits, reads
+// below a folder, each folder's excludes and config, and the folder scans
+// (workspace.go, scan.go). The scan's check of one file (scanCheck) and
+// file watching stay with the Server: they feed the funnel.
+type workspace struct{ s *Server }

@@ -35,7 +35,10 @@ type scanCount struct {
 }
 
 // scanFolder scans a whole workspace folder (see scanUnder).
-func (s *Server) scanFolder(root string) { s.scanUnder(root, root) }
+func (part workspace) scanFolder(root string) {
+	s := part.s
+	s.scanUnder(root, root)
+}
 
 // scanUnder walks the part of workspace folder root below start for
 // customization files (wsfs.WalkParallel: any depth, default and
@@ -43,7 +46,8 @@ func (s *Server) scanFolder(root string) { s.scanUnder(root, root) }
 // folders never entered) and checks each, in the background: its callers
 // (a changed .gitignore, new excludes, a new folder) may be on the read
 // loop, and checking a whole folder there would hold every request.
-func (s *Server) scanUnder(root, start string) {
+func (part workspace) scanUnder(root, start string) {
+	s := part.s
 	s.mu.Lock()
 	s.scansRunning++
 	s.mu.Unlock()
@@ -57,7 +61,8 @@ func (s *Server) scanUnder(root, start string) {
 	}()
 }
 
-func (s *Server) scan(root, start string, count *scanCount) int {
+func (part workspace) scan(root, start string, count *scanCount) int {
+	s := part.s
 	if count == nil {
 		count = &scanCount{}
 	}
@@ -191,7 +196,8 @@ func (s *Server) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
 // the editor supports work-done progress, reports it with $/progress
 // (begin, counts as files are checked, end) (#18, #30). It returns at
 // once; requests are answered while the scan runs.
-func (s *Server) scanWithProgress(ctx context.Context, roots []string) {
+func (part workspace) scanWithProgress(ctx context.Context, roots []string) {
+	s := part.s
 	s.mu.Lock()
 	s.scanStarted = true
 	s.scansRunning++
@@ -199,7 +205,8 @@ func (s *Server) scanWithProgress(ctx context.Context, roots []string) {
 	go s.runScan(ctx, roots)
 }
 
-func (s *Server) runScan(ctx context.Context, roots []string) {
+func (part workspace) runScan(ctx context.Context, roots []string) {
+	s := part.s
 	defer func() {
 		s.mu.Lock()
 		s.scansRunning--
@@ -253,6 +260,7 @@ func (s *Server) runScan(ctx context.Context, roots []string) {
 // the scan on two cores take twice check's time and did not shorten the
 // slowest hovers, which wait on the operating system's scheduler when the
 // machine is busy, not on the walkers.
-func (s *Server) scanWorkers() int {
+func (part workspace) scanWorkers() int {
+	s := part.s
 	return max(1, cap(s.sem))
 }

@@ -172,6 +172,7 @@ type Server struct {
 	outbound
 	renamer
 	folderViews
+	workspace
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.
@@ -216,7 +217,7 @@ func New(opts Options) *Server {
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
-	s.outbound, s.renamer, s.folderViews = outbound{s}, renamer{s}, folderViews{s}
+	s.outbound, s.renamer, s.folderViews, s.workspace = outbound{s}, renamer{s}, folderViews{s}, workspace{s}
 	// The host commands are the bridge's (package bridge); the server's own
 	// is the list view (what each consumer loads), others come with
 	// opts.Commands.

@@ -47,7 +47,8 @@ func uriPath(u uri.URI) (string, bool) {
 }
 
 // locate finds the innermost workspace folder holding u.
-func (s *Server) locate(u uri.URI) (location, bool) {
+func (part workspace) locate(u uri.URI) (location, bool) {
+	s := part.s
 	p, ok := uriPath(u)
 	if !ok {
 		return location{}, false
@@ -83,7 +84,8 @@ func (s *Server) locate(u uri.URI) (location, bool) {
 
 // readRel reads a file of a workspace folder, preferring an open buffer;
 // rel must stay inside the folder.
-func (s *Server) readRel(root, rel string) ([]byte, bool) {
+func (part workspace) readRel(root, rel string) ([]byte, bool) {
+	s := part.s
 	if root == "" || !fs.ValidPath(rel) {
 		return nil, false
 	}
@@ -108,7 +110,8 @@ func readLoc(loc location) ([]byte, error) {
 }
 
 // readPath is readLoc for a path the server has not located yet.
-func (s *Server) readPath(p string) ([]byte, error) {
+func (part workspace) readPath(p string) ([]byte, error) {
+	s := part.s
 	if loc, ok := s.locate(uri.File(p)); ok {
 		return readLoc(loc)
 	}
@@ -117,7 +120,8 @@ func (s *Server) readPath(p string) ([]byte, error) {
 
 // bufferIn is the wsfolder.Overlay of workspace folder root: its open
 // buffers by path below it.
-func (s *Server) bufferIn(root string) wsfolder.Overlay {
+func (part workspace) bufferIn(root string) wsfolder.Overlay {
+	s := part.s
 	return func(rel string) ([]byte, bool) {
 		snap, ok := s.DocumentSnapshot(uri.File(filepath.Join(root, filepath.FromSlash(rel))))
 		return snap.Text, ok
@@ -174,7 +178,8 @@ func (w wsFS) ReadDir(rel string) ([]fs.DirEntry, error) { return w.folderFS().R
 // deleted: files it no longer ignores are new to the server. Files it now
 // ignores are cleared by the workspace re-check that follows every batch
 // of watched-file changes (excluded reads the .gitignore files afresh).
-func (s *Server) gitIgnoreChanged(u uri.URI) {
+func (part workspace) gitIgnoreChanged(u uri.URI) {
+	s := part.s
 	p, ok := uriPath(u)
 	if !ok || filepath.Base(p) != wsfs.GitIgnoreFile {
 		return
@@ -187,7 +192,8 @@ func (s *Server) gitIgnoreChanged(u uri.URI) {
 // configChanged re-checks every known file when a workspace folder's
 // .ahpls/config.json changed on disk: its overrides change findings
 // anywhere (rulesFor's memo is keyed by the config's size and mtime).
-func (s *Server) configChanged(u uri.URI) {
+func (part workspace) configChanged(u uri.URI) {
+	s := part.s
 	p, ok := uriPath(u)
 	if !ok || !strings.HasSuffix(filepath.ToSlash(p), "/"+settings.ConfigFile) {
 		return
@@ -200,7 +206,8 @@ func (s *Server) configChanged(u uri.URI) {
 // .gitignore files count there (yes unless the config says "gitignore":
 // false). It is rebuilt when the settings or the config file (size,
 // mtime) change.
-func (s *Server) excludes(root string) exEntry {
+func (part workspace) excludes(root string) exEntry {
+	s := part.s
 	st := s.Settings()
 	key := strings.Join(st.Exclude, "\x00")
 	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(settings.ConfigFile))); err == nil {
@@ -250,7 +257,8 @@ type exEntry struct {
 // (and so from publication): by a glob, or by .gitignore as the scan
 // skips it (the .gitignore files on its path are read each time: a few
 // small reads per paced check, and never stale).
-func (s *Server) excluded(loc location) bool {
+func (part workspace) excluded(loc location) bool {
+	s := part.s
 	if loc.root == "" {
 		return false
 	}
