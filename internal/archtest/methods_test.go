@@ -1,0 +1,87 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxMethods bounds the methods declared on one type in non-test code: a
+// type with more is a hub that every change passes through. Split it by job
+// into parts embedded in it (as ahptest.Host and server.Server are).
+const maxMethods = 40
+
+// hubs are the types allowed past maxMethods, by package folder and type
+// name, each with the most methods it may have: the ceiling only comes
+// down (lower it when a type shrinks).
+var hubs = map[string]int{
+	// One Markdown file under check: each rule of the Markdown kinds is a
+	// method reading the same parsed file; the rules are the product.
+	"diagnostics.mdFile": 78,
+	// TODO(#37): the funnel and the edit path, file watching and the
+	// features (hover, completion, links, symbols) are still the Server's
+	// own; outbound, renamer, folderViews and workspace are parts already.
+	"server.Server": 65,
+}
+
+// TestNoHubTypes fails when a type of the module's non-test code declares
+// more than maxMethods methods, or a listed hub more than its ceiling.
+func TestNoHubTypes(t *testing.T) {
+	count := map[string]int{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil {
+				if typ, _, ok := strings.Cut(funcName(fd), "."); ok {
+					count[filepath.ToSlash(rel)+"."+typ]++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count["ahptest.Host"] == 0 {
+		t.Fatal("found no methods of ahptest.Host: the walk is broken")
+	}
+	for typ, n := range count {
+		limit, listed := hubs[typ]
+		if !listed {
+			limit = maxMethods
+		}
+		if n > limit {
+			t.Errorf("%s declares %d methods (at most %d): split it by job into parts embedded in it", typ, n, limit)
+		}
+	}
+	for typ := range hubs {
+		if count[typ] <= maxMethods {
+			t.Errorf("%s is in hubs but declares %d methods, within %d: take it off the list", typ, count[typ], maxMethods)
+		}
+	}
+}
