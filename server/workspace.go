@@ -222,12 +222,11 @@ func (part workspace) excludes(root string) exEntry {
 	if c, ok := s.exCache[root]; ok && c.key == key {
 		return c
 	}
-	folder, err := st.FolderOf(root, false)
-	if err != nil {
-		s.log.Warn("workspace config ignored", "folder", root, "error", err)
-	}
-	all, noGitIgnore := folder.Exclude, !folder.GitIgnore
-	m, err := wsfs.NewMatcher(all)
+	// The folder's config is read as `ahpls check` reads it (wsfolder).
+	folder, err := wsfolder.ReadConfig(root, st.Exclude, false, func(msg string) {
+		s.log.Warn("workspace config ignored", "detail", msg)
+	})
+	m, noGitIgnore := folder.Exclude, !folder.GitIgnore
 	if err != nil {
 		m, _ = wsfs.NewMatcher(nil) // globs were validated when parsed; keep the defaults
 	}
