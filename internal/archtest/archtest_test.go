@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -18,11 +19,11 @@ const module = "github.com/ahpls-dev/ahpls"
 // root is the module root, two folders up.
 var root = filepath.Join("..", "..")
 
-// packages maps each package folder of the module (slash path relative to
-// the root) to the imports of its non-test files.
-func packages(t *testing.T) map[string][]string {
+// eachGoFile parses every non-test Go file of the module (testdata,
+// node_modules, hidden folders and nested modules left out) with mode and
+// calls fn with its folder (slash path relative to the root).
+func eachGoFile(t *testing.T, mode parser.Mode, fn func(dir string, fset *token.FileSet, f *ast.File)) {
 	t.Helper()
-	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -40,25 +41,35 @@ func packages(t *testing.T) map[string][]string {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, filepath.Dir(p))
-		rel = filepath.ToSlash(rel)
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, nil, mode)
 		if err != nil {
 			return err
 		}
-		imps := out[rel]
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		fn(filepath.ToSlash(rel), fset, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// packages maps each package folder of the module (slash path relative to
+// the root) to the imports of its non-test files.
+func packages(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	eachGoFile(t, parser.ImportsOnly, func(dir string, _ *token.FileSet, f *ast.File) {
+		imps := out[dir]
 		for _, s := range f.Imports {
 			path, _ := strconv.Unquote(s.Path.Value)
 			if !slices.Contains(imps, path) {
 				imps = append(imps, path)
 			}
 		}
-		out[rel] = imps
-		return nil
+		out[dir] = imps
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

@@ -4,10 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
+	"path"
 	"testing"
 )
 
@@ -30,29 +27,8 @@ var longFuncs = map[string]string{
 // Tests are not counted: a scenario test reads top to bottom.
 func TestFunctionLength(t *testing.T) {
 	found := map[string]int{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
+	eachGoFile(t, parser.SkipObjectResolution, func(dir string, fset *token.FileSet, f *ast.File) {
+		file := path.Join(dir, path.Base(fset.File(f.Pos()).Name()))
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -60,14 +36,10 @@ func TestFunctionLength(t *testing.T) {
 			}
 			n := fset.Position(fd.Body.Rbrace).Line - fset.Position(fd.Body.Lbrace).Line - 1
 			if n > maxFuncLines {
-				found[filepath.ToSlash(rel)+" "+funcName(fd)] = n
+				found[file+" "+funcName(fd)] = n
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for fn, n := range found {
 		if _, ok := longFuncs[fn]; !ok {
 			t.Errorf("%s has a body of %d lines (at most %d): split it, or list it in longFuncs with why", fn, n, maxFuncLines)
