@@ -338,7 +338,7 @@ func checkFolder(root string, cfg Config, t *tally) ([]Finding, error) {
 	securityNotices(root, overrides, t)
 	r := wsfs.NewRoot(root)
 	layout := newDirLayout(r)
-	dfs := dirFS{r, layout}
+	dfs := dirFS{r: r, walk: layout, trees: diagnostics.NewAgentTrees()}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -712,7 +712,13 @@ type dirFS struct {
 	// (links in Markdown, a parent skill's SKILL.md: thousands of stats
 	// in a large check), falling back to the disk for what it did not see.
 	walk *dirLayout
+	// trees, when set, keeps the agent trees the duplicate check read,
+	// for the other files of the run (diagnostics.TreeMemo).
+	trees *diagnostics.AgentTrees
 }
+
+// AgentTrees implements diagnostics.TreeMemo.
+func (d dirFS) AgentTrees() *diagnostics.AgentTrees { return d.trees }
 
 func (d dirFS) Stat(rel string) (fs.FileInfo, error) {
 	if d.walk != nil {

@@ -264,6 +264,18 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 		return
 	}
 	var others []model.Related
+	if tm, ok := m.f.FS.(TreeMemo); ok && tm.AgentTrees() != nil {
+		others = tm.AgentTrees().tree(tree, ls, rd).others(m.f.Path, name, m.plugin)
+	} else {
+		others = m.walkAgentTree(tree, name, ls, rd)
+	}
+	m.ccReport(nf, name, others)
+}
+
+// walkAgentTree is ccDuplicate's search without a TreeMemo: it lists and
+// reads the tree itself (AgentTrees.tree and others do the same once per run).
+func (m *mdFile) walkAgentTree(tree, name string, ls WorkspaceLister, rd WorkspaceReader) []model.Related {
+	var others []model.Related
 	seen := 0
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
@@ -306,6 +318,11 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 		}
 	}
 	walk(tree, strings.Count(tree, "/"))
+	return others
+}
+
+// ccReport reports the subagent as one of several named name.
+func (m *mdFile) ccReport(nf *mdField, name string, others []model.Related) {
 	if len(others) == 0 {
 		return
 	}
