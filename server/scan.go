@@ -75,7 +75,7 @@ func (s *Server) scan(root, start string, count *scanCount) int {
 	// (the walk enters none): files below it resolve with one lstat.
 	fsRoot.SetKnownRealDirs(seen.RealDir)
 	layout := &wsLayout{s: s, root: root, r: fsRoot, seen: seen}
-	run := &scanRun{root: root, r: fsRoot, layout: layout, wfs: wsFS{s: s, root: root, r: fsRoot, seen: seen}, folder: ex}
+	run := &scanRun{root: root, r: fsRoot, layout: layout, wfs: wsFS{s: s, root: root, r: fsRoot, seen: seen, trees: diagnostics.NewAgentTrees()}, folder: ex}
 	opt := wsfs.WalkOptions{
 		Exclude: ex.m, Under: under, GitIgnore: !ex.noGitIgnore, Keep: model.LoadedWhenIgnored,
 		Listed: seen.Listed,

@@ -189,7 +189,14 @@ type wsFS struct {
 	root string
 	r    *wsfs.Root // nil: a fresh one per call
 	seen *wsfs.Seen // nil: ask the disk
+	// trees, when set (a scan), keeps the agent trees the subagent
+	// duplicate check read, for the scan's other files
+	// (diagnostics.TreeMemo); nil: each check reads the tree itself.
+	trees *diagnostics.AgentTrees
 }
+
+// AgentTrees implements diagnostics.TreeMemo.
+func (w wsFS) AgentTrees() *diagnostics.AgentTrees { return w.trees }
 
 func (w wsFS) fsRoot() *wsfs.Root {
 	if w.r != nil {
