@@ -208,3 +208,15 @@ func TestGrowthAnchorsAliases(t *testing.T) {
 		return sb.String()
 	}))
 }
+
+// TestGrowthAgentTree: n subagents in one .claude/agents tree, each name
+// used twice. The duplicate check read the whole tree for every subagent
+// (n² reads) until the run kept each tree as read once (diagnostics.AgentTrees).
+// 4n stays under the check's 500-file bound on a tree.
+func TestGrowthAgentTree(t *testing.T) {
+	growth.Linear(t, 120, folderRun(func(tb testing.TB, root string, n int) {
+		for i := range n {
+			write(tb, root, fmt.Sprintf(".claude/agents/a%04d.md", i), fmt.Sprintf("---\nname: agent-%d\ndescription: Growth test.\n---\nBody.\n", i/2))
+		}
+	}))
+}

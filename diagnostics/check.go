@@ -181,6 +181,9 @@ type reporter struct {
 	opts      Options
 	effective []model.Target
 	diags     []model.Diagnostic
+	// header is the fix guard's parse of the file's header as it is,
+	// read once for all of the file's fixes (fixguard.go).
+	header headerParse
 }
 
 func newReporter(f File, opts Options) *reporter {

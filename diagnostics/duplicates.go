@@ -264,6 +264,18 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 		return
 	}
 	var others []model.Related
+	if tm, ok := m.f.FS.(TreeMemo); ok && tm.AgentTrees() != nil {
+		others = tm.AgentTrees().tree(tree, ls, rd).others(m.f.Path, name, m.plugin)
+	} else {
+		others = walkAgentTree(m.f.Path, m.plugin, tree, name, ls, rd)
+	}
+	m.ccReport(nf, name, others)
+}
+
+// walkAgentTree (self: the subagent's own path; plugin: it is in a plugin) is ccDuplicate's search without a TreeMemo: it lists and
+// reads the tree itself (AgentTrees.tree and others do the same once per run).
+func walkAgentTree(self string, plugin bool, tree, name string, ls WorkspaceLister, rd WorkspaceReader) []model.Related {
+	var others []model.Related
 	seen := 0
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
@@ -283,7 +295,7 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 				}
 				continue
 			}
-			if rel == m.f.Path || !strings.HasSuffix(e.Name(), ".md") || strings.EqualFold(e.Name(), "README.md") {
+			if rel == self || !strings.HasSuffix(e.Name(), ".md") || strings.EqualFold(e.Name(), "README.md") {
 				continue
 			}
 			seen++
@@ -292,11 +304,11 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 				continue
 			}
 			stem := strings.TrimSuffix(e.Name(), ".md")
-			if !bytes.Contains(b, []byte(name)) && !(m.plugin && stem == name) {
+			if !bytes.Contains(b, []byte(name)) && !(plugin && stem == name) {
 				continue // cannot be named the same: skip the YAML parse
 			}
 			other, sp, ok := headerName(b)
-			if !ok && m.plugin {
+			if !ok && plugin {
 				// A plugin's subagent without a name is named after its file.
 				other, sp, ok = stem, line1(b), true
 			}
@@ -306,6 +318,11 @@ func (m *mdFile) ccDuplicate(nf *mdField, name string) {
 		}
 	}
 	walk(tree, strings.Count(tree, "/"))
+	return others
+}
+
+// ccReport reports the subagent as one of several named name.
+func (m *mdFile) ccReport(nf *mdField, name string, others []model.Related) {
 	if len(others) == 0 {
 		return
 	}

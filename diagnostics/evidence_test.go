@@ -59,7 +59,7 @@ func TestEvidenceOrSilence(t *testing.T) {
 	}))
 	sort.Strings(unbacked)
 	assert.Empty(t, unbacked, "Error/Warning without an evidence entry")
-	for id, ts := range evidenceDebt {
+	for id, ts := range evidenceDebt() {
 		for _, tg := range ts {
 			assert.NotEqual(t, model.TargetCopilotCLI, tg, "%s: Copilot CLI reactions need evidence, not debt", id)
 		}

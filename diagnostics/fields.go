@@ -108,115 +108,117 @@ func tj(ts ...[]model.Target) []model.Target {
 var bools = []string{"true", "false"}
 
 // catalogue is every known key per kind, in the order completion offers them.
-var catalogue = map[model.Kind][]FieldInfo{
-	model.KindSkill: {
-		{"name", "Skill name: lower-case letters, digits and '-', at most 64 characters, equal to the folder name.", nil, tj(tV, tCC, tCL, tAS)},
-		{"description", "What the skill does and when to use it (at most 1024 characters); agents pick skills by it.", nil, tj(tV, tCC, tCL, tAS)},
-		{"license", "License name or a bundled license file.", nil, tj(tV, tCC, tCL, tAS)},
-		{"compatibility", "Environment requirements (at most 500 characters).", nil, tj(tV, tCC, tAS)},
-		{"metadata", "A map of string keys to string values for extra properties.", nil, tj(tV, tCC, tAS)},
-		{"allowed-tools", "Tools the skill may use without asking, as one space- or comma-separated string.", nil, tj(tCC, tAS)},
-		{"argument-hint", "Hint shown for the skill's arguments when invoked as a slash command.", nil, tj(tV, tCC)},
-		{"user-invocable", "Whether the skill appears as a slash command.", bools, tj(tV, tCC)},
-		{"disable-model-invocation", "Keep the model from loading the skill on its own.", bools, tj(tV, tCC)},
-		{"context", "Run the skill in a forked context.", []string{"fork"}, tj(tV, tCC)},
-		{"when_to_use", "Extra trigger text appended to the description in Claude Code's skill listing.", nil, tCC},
-		{"arguments", "Named arguments of the skill.", nil, tCC},
-		{"disallowed-tools", "Tools the skill may not use.", nil, tCC},
-		{"model", "Model to use while the skill runs.", nil, tCC},
-		{"effort", "Reasoning effort while the skill runs.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
-		{"agent", "Subagent type to run the skill in.", nil, tCC},
-		{"background", "Run the skill in the background.", bools, tCC},
-		{"hooks", "Hooks active while the skill runs.", nil, tCC},
-		{"paths", "Glob patterns limiting when the skill is offered.", nil, tCC},
-		{"shell", "Shell for the skill's command blocks.", []string{"bash", "powershell"}, tCC},
-	},
-	model.KindAgent: {
-		{"name", "Agent name shown in the agent picker (defaults to the file name).", nil, tj(tV, tCL)},
-		{"description", "What the agent does; shown as placeholder text and required by GitHub.com.", nil, tj(tV, tCL)},
-		{"argument-hint", "Hint shown in the chat input.", nil, tV},
-		{"model", "Model name, or a list tried in order.", nil, tj(tV, tCL)},
-		{"tools", "Tools and tool sets available to the agent (a list).", nil, tj(tV, tCL)},
-		{"handoffs", "Buttons offering to continue in another agent: items with label, agent, prompt, send.", nil, tV},
-		{"agents", "Subagents this agent may call (a list of names).", nil, tV},
-		{"target", "Where the agent runs.", []string{"vscode", "github-copilot"}, tj(tV, tCL)},
-		{"hooks", "Hooks active while the agent runs.", nil, tV},
-		{"user-invocable", "Whether the agent appears in the agent picker.", bools, tj(tV, tCL)},
-		{"disable-model-invocation", "Keep other agents from calling this one as a subagent.", bools, tj(tV, tCL)},
-		{"github", "GitHub.com settings such as permissions.", nil, tj(tV, tCL)},
-		{"advancedOptions", "Advanced VS Code options.", nil, tV},
-		{"mcp-servers", "MCP servers for the GitHub.com cloud agent (needs target: github-copilot).", nil, tCL},
-		{"metadata", "Extra properties for GitHub.com.", nil, tCL},
-	},
-	model.KindClaudeAgent: {
-		{"name", "Subagent name: lower-case letters and hyphens.", nil, tCC},
-		{"description", "When Claude should delegate to this subagent; required.", nil, tCC},
-		{"tools", "Tools the subagent may use (comma-separated string or list); all when omitted.", nil, tj(tCC, tV)},
-		{"disallowedTools", "Tools the subagent may not use.", nil, tj(tCC, tV)},
-		{"model", "Model alias or full model id.", []string{"sonnet", "opus", "haiku", "fable", "inherit"}, tj(tCC, tV)},
-		{"permissionMode", "Permission mode while the subagent runs.", []string{"default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual"}, tCC},
-		{"maxTurns", "Maximum agentic turns.", nil, tCC},
-		{"skills", "Skills preloaded into the subagent.", nil, tCC},
-		{"mcpServers", "MCP servers for the subagent (not applied in plugin agents).", nil, tCC},
-		{"hooks", "Hooks active while the subagent runs (not applied in plugin agents).", nil, tCC},
-		{"memory", "Persistent memory scope.", []string{"user", "project", "local"}, tCC},
-		{"background", "Run the subagent in the background.", bools, tCC},
-		{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
-		{"isolation", "Run in an isolated git worktree.", []string{"worktree"}, tCC},
-		{"color", "Display colour.", []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}, tCC},
-		{"initialPrompt", "Prompt sent when the subagent starts as the main agent.", nil, tCC},
-	},
-	model.KindPrompt: {
-		{"name", "Slash-command name (defaults to the file name).", nil, tV},
-		{"description", "Short description shown in the prompt picker.", nil, tV},
-		{"argument-hint", "Hint shown in the chat input.", nil, tV},
-		{"agent", "Agent that runs the prompt.", []string{"agent", "ask", "edit", "plan"}, tV},
-		{"model", "Model to use.", nil, tV},
-		{"tools", "Tools available while the prompt runs (a list).", nil, tV},
-	},
-	model.KindInstructions: {
-		{"name", "Display name.", nil, tV},
-		{"description", "Short description.", nil, tV},
-		{"applyTo", "Glob patterns (one comma-separated string) of files the instructions attach to.", nil, tj(tV, tCL)},
-		{"excludeAgent", "Agent that does not read these instructions.", []string{"code-review", "coding-agent", "cloud-agent"}, tCL},
-	},
-	model.KindOutputStyle: {
-		{"name", "Style name in the /config output style picker and in settings; defaults to the file name.", nil, tCC},
-		{"description", "Shown in the output style picker; defaults to the body's first line.", nil, tCC},
-		{"keep-coding-instructions", "Keep Claude Code's default coding instructions in the system prompt beside this style.", bools, tCC},
-		{"force-for-plugin", "Plugin styles only: apply this style whenever the plugin is enabled.", bools, tCC},
-	},
-	model.KindRule: {
-		{"paths", "Glob patterns (a list) of files the rule applies to; always loaded without it.", nil, tj(tCC, tV)},
-		{"description", "Short description (VS Code only).", nil, tV},
-	},
-	model.KindCommand: {
-		{"description", "Shown in the slash-command menu; defaults to the first line.", nil, tj(tCC, tCL)},
-		{"argument-hint", "Hint for the command's arguments, e.g. '[file] [--fix]'.", nil, tCC},
-		{"allowed-tools", "Tools the command may use without asking.", nil, tCC},
-		{"model", "Model to use.", nil, tCC},
-		{"disable-model-invocation", "Keep the model from running the command on its own.", bools, tCC},
-		{"user-invocable", "Whether the command appears in the slash menu.", bools, tCC},
-		{"license", "License name.", nil, tCC},
-		{"compatibility", "Environment requirements.", nil, tCC},
-		{"metadata", "Extra properties.", nil, tCC},
-		{"context", "Run the command in a forked context.", []string{"fork"}, tCC},
-		{"when_to_use", "Extra trigger text.", nil, tCC},
-		{"arguments", "Named arguments.", nil, tCC},
-		{"disallowed-tools", "Tools the command may not use.", nil, tCC},
-		{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
-		{"agent", "Subagent type to run the command in.", nil, tCC},
-		{"background", "Run in the background.", bools, tCC},
-		{"hooks", "Hooks active while the command runs.", nil, tCC},
-		{"shell", "Shell for command blocks.", []string{"bash", "powershell"}, tCC},
-	},
-}
+var catalogue = sync.OnceValue(func() map[model.Kind][]FieldInfo {
+	return map[model.Kind][]FieldInfo{
+		model.KindSkill: {
+			{"name", "Skill name: lower-case letters, digits and '-', at most 64 characters, equal to the folder name.", nil, tj(tV, tCC, tCL, tAS)},
+			{"description", "What the skill does and when to use it (at most 1024 characters); agents pick skills by it.", nil, tj(tV, tCC, tCL, tAS)},
+			{"license", "License name or a bundled license file.", nil, tj(tV, tCC, tCL, tAS)},
+			{"compatibility", "Environment requirements (at most 500 characters).", nil, tj(tV, tCC, tAS)},
+			{"metadata", "A map of string keys to string values for extra properties.", nil, tj(tV, tCC, tAS)},
+			{"allowed-tools", "Tools the skill may use without asking, as one space- or comma-separated string.", nil, tj(tCC, tAS)},
+			{"argument-hint", "Hint shown for the skill's arguments when invoked as a slash command.", nil, tj(tV, tCC)},
+			{"user-invocable", "Whether the skill appears as a slash command.", bools, tj(tV, tCC)},
+			{"disable-model-invocation", "Keep the model from loading the skill on its own.", bools, tj(tV, tCC)},
+			{"context", "Run the skill in a forked context.", []string{"fork"}, tj(tV, tCC)},
+			{"when_to_use", "Extra trigger text appended to the description in Claude Code's skill listing.", nil, tCC},
+			{"arguments", "Named arguments of the skill.", nil, tCC},
+			{"disallowed-tools", "Tools the skill may not use.", nil, tCC},
+			{"model", "Model to use while the skill runs.", nil, tCC},
+			{"effort", "Reasoning effort while the skill runs.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+			{"agent", "Subagent type to run the skill in.", nil, tCC},
+			{"background", "Run the skill in the background.", bools, tCC},
+			{"hooks", "Hooks active while the skill runs.", nil, tCC},
+			{"paths", "Glob patterns limiting when the skill is offered.", nil, tCC},
+			{"shell", "Shell for the skill's command blocks.", []string{"bash", "powershell"}, tCC},
+		},
+		model.KindAgent: {
+			{"name", "Agent name shown in the agent picker (defaults to the file name).", nil, tj(tV, tCL)},
+			{"description", "What the agent does; shown as placeholder text and required by GitHub.com.", nil, tj(tV, tCL)},
+			{"argument-hint", "Hint shown in the chat input.", nil, tV},
+			{"model", "Model name, or a list tried in order.", nil, tj(tV, tCL)},
+			{"tools", "Tools and tool sets available to the agent (a list).", nil, tj(tV, tCL)},
+			{"handoffs", "Buttons offering to continue in another agent: items with label, agent, prompt, send.", nil, tV},
+			{"agents", "Subagents this agent may call (a list of names).", nil, tV},
+			{"target", "Where the agent runs.", []string{"vscode", "github-copilot"}, tj(tV, tCL)},
+			{"hooks", "Hooks active while the agent runs.", nil, tV},
+			{"user-invocable", "Whether the agent appears in the agent picker.", bools, tj(tV, tCL)},
+			{"disable-model-invocation", "Keep other agents from calling this one as a subagent.", bools, tj(tV, tCL)},
+			{"github", "GitHub.com settings such as permissions.", nil, tj(tV, tCL)},
+			{"advancedOptions", "Advanced VS Code options.", nil, tV},
+			{"mcp-servers", "MCP servers for the GitHub.com cloud agent (needs target: github-copilot).", nil, tCL},
+			{"metadata", "Extra properties for GitHub.com.", nil, tCL},
+		},
+		model.KindClaudeAgent: {
+			{"name", "Subagent name: lower-case letters and hyphens.", nil, tCC},
+			{"description", "When Claude should delegate to this subagent; required.", nil, tCC},
+			{"tools", "Tools the subagent may use (comma-separated string or list); all when omitted.", nil, tj(tCC, tV)},
+			{"disallowedTools", "Tools the subagent may not use.", nil, tj(tCC, tV)},
+			{"model", "Model alias or full model id.", []string{"sonnet", "opus", "haiku", "fable", "inherit"}, tj(tCC, tV)},
+			{"permissionMode", "Permission mode while the subagent runs.", []string{"default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual"}, tCC},
+			{"maxTurns", "Maximum agentic turns.", nil, tCC},
+			{"skills", "Skills preloaded into the subagent.", nil, tCC},
+			{"mcpServers", "MCP servers for the subagent (not applied in plugin agents).", nil, tCC},
+			{"hooks", "Hooks active while the subagent runs (not applied in plugin agents).", nil, tCC},
+			{"memory", "Persistent memory scope.", []string{"user", "project", "local"}, tCC},
+			{"background", "Run the subagent in the background.", bools, tCC},
+			{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+			{"isolation", "Run in an isolated git worktree.", []string{"worktree"}, tCC},
+			{"color", "Display colour.", []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}, tCC},
+			{"initialPrompt", "Prompt sent when the subagent starts as the main agent.", nil, tCC},
+		},
+		model.KindPrompt: {
+			{"name", "Slash-command name (defaults to the file name).", nil, tV},
+			{"description", "Short description shown in the prompt picker.", nil, tV},
+			{"argument-hint", "Hint shown in the chat input.", nil, tV},
+			{"agent", "Agent that runs the prompt.", []string{"agent", "ask", "edit", "plan"}, tV},
+			{"model", "Model to use.", nil, tV},
+			{"tools", "Tools available while the prompt runs (a list).", nil, tV},
+		},
+		model.KindInstructions: {
+			{"name", "Display name.", nil, tV},
+			{"description", "Short description.", nil, tV},
+			{"applyTo", "Glob patterns (one comma-separated string) of files the instructions attach to.", nil, tj(tV, tCL)},
+			{"excludeAgent", "Agent that does not read these instructions.", []string{"code-review", "coding-agent", "cloud-agent"}, tCL},
+		},
+		model.KindOutputStyle: {
+			{"name", "Style name in the /config output style picker and in settings; defaults to the file name.", nil, tCC},
+			{"description", "Shown in the output style picker; defaults to the body's first line.", nil, tCC},
+			{"keep-coding-instructions", "Keep Claude Code's default coding instructions in the system prompt beside this style.", bools, tCC},
+			{"force-for-plugin", "Plugin styles only: apply this style whenever the plugin is enabled.", bools, tCC},
+		},
+		model.KindRule: {
+			{"paths", "Glob patterns (a list) of files the rule applies to; always loaded without it.", nil, tj(tCC, tV)},
+			{"description", "Short description (VS Code only).", nil, tV},
+		},
+		model.KindCommand: {
+			{"description", "Shown in the slash-command menu; defaults to the first line.", nil, tj(tCC, tCL)},
+			{"argument-hint", "Hint for the command's arguments, e.g. '[file] [--fix]'.", nil, tCC},
+			{"allowed-tools", "Tools the command may use without asking.", nil, tCC},
+			{"model", "Model to use.", nil, tCC},
+			{"disable-model-invocation", "Keep the model from running the command on its own.", bools, tCC},
+			{"user-invocable", "Whether the command appears in the slash menu.", bools, tCC},
+			{"license", "License name.", nil, tCC},
+			{"compatibility", "Environment requirements.", nil, tCC},
+			{"metadata", "Extra properties.", nil, tCC},
+			{"context", "Run the command in a forked context.", []string{"fork"}, tCC},
+			{"when_to_use", "Extra trigger text.", nil, tCC},
+			{"arguments", "Named arguments.", nil, tCC},
+			{"disallowed-tools", "Tools the command may not use.", nil, tCC},
+			{"effort", "Reasoning effort.", []string{"low", "medium", "high", "xhigh", "max"}, tCC},
+			{"agent", "Subagent type to run the command in.", nil, tCC},
+			{"background", "Run in the background.", bools, tCC},
+			{"hooks", "Hooks active while the command runs.", nil, tCC},
+			{"shell", "Shell for command blocks.", []string{"bash", "powershell"}, tCC},
+		},
+	}
+})
 
 // Fields returns the known frontmatter keys of a Markdown kind with their
 // documentation, enumerated values and the consumers that read them; nil for
 // kinds without frontmatter fields.
 func Fields(kind model.Kind) []FieldInfo {
-	src := catalogue[kind]
+	src := catalogue()[kind]
 	out := make([]FieldInfo, len(src))
 	copy(out, src)
 	return out
@@ -224,7 +226,7 @@ func Fields(kind model.Kind) []FieldInfo {
 
 // knownFor reports whether a kind knows key for target t (§5.1 sets).
 func knownFor(kind model.Kind, key string, t model.Target) bool {
-	for _, f := range catalogue[kind] {
+	for _, f := range catalogue()[kind] {
 		if f.Key == key {
 			for _, x := range f.Targets {
 				if x == t {
@@ -243,15 +245,15 @@ var specSkillKeys = map[string]bool{"name": true, "description": true, "license"
 
 // anyKnown are keys some kind knows: a near miss of a key of this kind that
 // is another kind's key is no typo (`mode` is not `model`).
-var anyKnown = func() map[string]bool {
+var anyKnown = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"mode": true, "infer": true, "user-invokable": true, "applyTo": true, "paths": true, "name": true}
-	for _, fs := range catalogue {
+	for _, fs := range catalogue() {
 		for _, f := range fs {
 			m[f.Key] = true
 		}
 	}
 	return m
-}()
+})
 
 // sharedFieldKinds are the VS Code kinds the field/* rules cover.
 func sharedFieldKind(k model.Kind) bool {
@@ -478,7 +480,7 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 	}
 	// A near miss of this kind's key that no kind knows is a typo: its
 	// value is lost, not merely ignored.
-	if best := closestKey(m.kind, key); best != "" && utf8.RuneCountInString(key) >= 4 && !anyKnown[key] {
+	if best := closestKey(m.kind, key); best != "" && utf8.RuneCountInString(key) >= 4 && !anyKnown()[key] {
 		for t, r := range v {
 			if r == model.Ignore {
 				v[t] = model.Lose
@@ -511,7 +513,7 @@ func (m *mdFile) fieldUnknown(f *mdField) {
 
 // readersOf names the consumers that know key for a kind ("Claude Code").
 func readersOf(kind model.Kind, key string) string {
-	for _, f := range catalogue[kind] {
+	for _, f := range catalogue()[kind] {
 		if f.Key != key {
 			continue
 		}
@@ -531,7 +533,7 @@ func kindKeys(k model.Kind) []string { return kindKeyLists()[k] }
 // kindKeyLists is every kind's keys in catalogue order, built once.
 var kindKeyLists = sync.OnceValue(func() map[model.Kind][]string {
 	m := map[model.Kind][]string{}
-	for k, fields := range catalogue {
+	for k, fields := range catalogue() {
 		for _, f := range fields {
 			m[k] = append(m[k], f.Key)
 		}

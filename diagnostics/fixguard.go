@@ -42,7 +42,7 @@ func (r *reporter) guardFixes(d model.Diagnostic) model.Diagnostic {
 		if fx.Demoted != "" {
 			continue
 		}
-		why := unprovenFix(r.file, d.Rule, d.Span, fx)
+		why := unprovenFix(r.file, d.Rule, d.Span, fx, &r.header)
 		if why == "" {
 			continue
 		}
@@ -59,13 +59,15 @@ func (r *reporter) guardFixes(d model.Diagnostic) model.Diagnostic {
 
 // unprovenFix applies fx to f's text and says why the result cannot be
 // proven to change only the finding's target, or "" when it can.
-func unprovenFix(f File, rule string, span model.Span, fx model.Fix) string {
+// memo keeps the parse of f's header before any fix, for the next fix of
+// the same file.
+func unprovenFix(f File, rule string, span model.Span, fx model.Fix, memo *headerParse) string {
 	after, why := applyGuardedFix(f.Text, fx.Edits)
 	if why != "" {
 		return why
 	}
 	if f.Kind.Markdown() {
-		return headerUnproven(f.Text, after, rule, span)
+		return headerUnproven(f.Text, after, rule, span, memo)
 	}
 	return jsonUnproven(f.Text, after, rule)
 }
@@ -92,9 +94,17 @@ func applyGuardedFix(text []byte, edits []model.Edit) ([]byte, string) {
 	return b.Bytes(), ""
 }
 
+// headerParse is the parse of a header before any fix (readHeaderAsClaudeCode's
+// results), made once per file however many fixes the guard checks.
+type headerParse struct {
+	done       bool
+	root       *yaml.Node
+	strict, ok bool
+}
+
 // headerUnproven compares a Markdown file's header and body before and
-// after a fix.
-func headerUnproven(before, after []byte, rule string, span model.Span) string {
+// after a fix; memo (may be nil) keeps the header's parse before the fix.
+func headerUnproven(before, after []byte, rule string, span model.Span, memo *headerParse) string {
 	ofm, nfm := SplitFrontmatter(before), SplitFrontmatter(after)
 	ob, nb := before[ofm.Markdown.Start:ofm.Markdown.End], after[nfm.Markdown.Start:nfm.Markdown.End]
 	if rule == fmCrlf.ID {
@@ -118,7 +128,14 @@ func headerUnproven(before, after []byte, rule string, span model.Span) string {
 	if bytes.Equal(oh, nh) && !wholeValueRules[rule] {
 		return ""
 	}
-	oldRoot, strict, ok := readHeaderAsClaudeCode(before[ofm.Body.Start:ofm.Body.End])
+	if memo == nil {
+		memo = &headerParse{}
+	}
+	if !memo.done {
+		memo.root, memo.strict, memo.ok = readHeaderAsClaudeCode(before[ofm.Body.Start:ofm.Body.End])
+		memo.done = true
+	}
+	oldRoot, strict, ok := memo.root, memo.strict, memo.ok
 	if !ok {
 		return "the header cannot be read before the fix"
 	}

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -180,18 +181,20 @@ type mdField struct {
 
 // readers is who reads each Markdown kind (§2.1); a verdict for anyone else
 // is dropped so that, say, an Agent Skills verdict never decides an agent.
-var readers = map[model.Kind][]model.Target{
-	model.KindSkill: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills, model.TargetClaudeUpload,
-		model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
-	model.KindAgent:        {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
-	model.KindClaudeAgent:  {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
-	model.KindPrompt:       {model.TargetVSCodeAgentHost, model.TargetVSCode},
-	model.KindCommand:      {model.TargetClaudeCode, model.TargetCopilotCLI},
-	model.KindInstructions: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
-	model.KindRule:         {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
-	model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode, model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
-	model.KindOutputStyle:  {model.TargetClaudeCode},
-}
+var readers = sync.OnceValue(func() map[model.Kind][]model.Target {
+	return map[model.Kind][]model.Target{
+		model.KindSkill: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills, model.TargetClaudeUpload,
+			model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
+		model.KindAgent:        {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
+		model.KindClaudeAgent:  {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
+		model.KindPrompt:       {model.TargetVSCodeAgentHost, model.TargetVSCode},
+		model.KindCommand:      {model.TargetClaudeCode, model.TargetCopilotCLI},
+		model.KindInstructions: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
+		model.KindRule:         {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
+		model.KindMemory:       {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI, model.TargetClaudeCode, model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI},
+		model.KindOutputStyle:  {model.TargetClaudeCode},
+	}
+})
 
 func newMD(f File, r *reporter) *mdFile {
 	m := &mdFile{f: f, r: r, kind: f.Kind, text: f.Text, nl: "\n"}
@@ -223,7 +226,7 @@ func (m *mdFile) reportLoss(rule *Rule, span model.Span, v model.Verdicts, lost 
 }
 
 func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
-	rd := readers[m.kind]
+	rd := readers()[m.kind]
 	v = gateEvidence(rule, v)
 	kept := make(model.Verdicts, len(v))
 	for t, x := range v {

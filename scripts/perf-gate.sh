@@ -29,19 +29,20 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
 # The base's binary is kept by commit and Go version (-trimpath: the same
-# build whatever folder it was unpacked in, so the build cache serves it).
-cache="${HOME:-/tmp}/.cache/ahpls-ci/perf-base/$base-$(go env GOVERSION)"
+# build whatever folder it was unpacked in, so the build cache serves it);
+# both sides are built without cgo, as `make build` and the releases are.
+cache="${HOME:-/tmp}/.cache/ahpls-ci/perf-base/$base-$(go env GOVERSION)-nocgo"
 if [ ! -x "$cache/ahpls" ]; then
   mkdir -p "$tmp/base" "$cache"
   git archive "$base" | tar -x -C "$tmp/base"
-  (cd "$tmp/base" && go build -trimpath -o "$cache/ahpls.new.$$" ./cmd/ahpls)
+  (cd "$tmp/base" && CGO_ENABLED=0 go build -trimpath -o "$cache/ahpls.new.$$" ./cmd/ahpls)
   mv "$cache/ahpls.new.$$" "$cache/ahpls"
 fi
 cp "$cache/ahpls" "$tmp/ahpls-base"
 case "$mode" in
-  gate) go build -trimpath -o "$tmp/ahpls-cand" ./cmd/ahpls ;;
+  gate) CGO_ENABLED=0 go build -trimpath -o "$tmp/ahpls-cand" ./cmd/ahpls ;;
   self) cp "$tmp/ahpls-base" "$tmp/ahpls-cand" ;;
-  slow) go build -trimpath -tags perfgate_slowdown -o "$tmp/ahpls-cand" ./cmd/ahpls
+  slow) CGO_ENABLED=0 go build -trimpath -tags perfgate_slowdown -o "$tmp/ahpls-cand" ./cmd/ahpls
         export AHPLS_PERF_SLOWDOWN="$factor" ;;
 esac
 go build -o "$tmp/perfgate" ./internal/perfgate

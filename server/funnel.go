@@ -14,6 +14,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // Cause says why a file entered the funnel.
@@ -185,11 +186,15 @@ func (s *Server) Findings(path string, kind model.Kind, text []byte) (diags []mo
 	if !located || loc.root == "" {
 		return nil, false
 	}
-	layout := &wsLayout{s: s, root: loc.root}
+	// One root for the whole check of this text: its folders are resolved
+	// once, not once per read (a fresh root per read resolved the
+	// workspace folder's path each time).
+	r := wsfs.NewRoot(loc.root)
+	layout := &wsLayout{s: s, root: loc.root, r: r}
 	if model.Classify(loc.rel, layout) != kind {
 		return nil, false
 	}
-	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root}, layout), true
+	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root, r: r}, layout), true
 }
 
 func (s *Server) stateFor(u uri.URI) *fileState {
@@ -442,8 +447,9 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 		var layout model.Layout
 		var wfs diagnostics.WorkspaceFS
 		if loc.root != "" {
-			layout = &wsLayout{s: s, root: loc.root}
-			wfs = wsFS{s: s, root: loc.root}
+			r := wsfs.NewRoot(loc.root) // one per edit, shared by every read of it
+			layout = &wsLayout{s: s, root: loc.root, r: r}
+			wfs = wsFS{s: s, root: loc.root, r: r}
 		}
 		kind = model.Classify(loc.rel, layout)
 		if kind != model.KindNone && s.excluded(loc) {

@@ -134,12 +134,13 @@ func (part workspace) bufferIn(root string) wsfolder.Overlay {
 type wsLayout struct {
 	s    *Server
 	root string
+	r    *wsfs.Root // nil: a fresh one (one per edit, shared with its wsFS)
 	once sync.Once
 	l    *wsfolder.Layout
 }
 
 func (l *wsLayout) layout() *wsfolder.Layout {
-	l.once.Do(func() { l.l = wsfolder.NewLayout(wsFS{s: l.s, root: l.root}.folderFS()) })
+	l.once.Do(func() { l.l = wsfolder.NewLayout(wsFS{s: l.s, root: l.root, r: l.r}.folderFS()) })
 	return l.l
 }
 
@@ -164,10 +165,18 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 type wsFS struct {
 	s    *Server
 	root string
+	// r is the root shared by every read of one edit's check: a fresh
+	// root per read resolved the workspace folder's path each time
+	// (issue #42); nil makes one per call.
+	r *wsfs.Root
 }
 
 func (w wsFS) folderFS() wsfolder.FS {
-	return wsfolder.FS{Root: wsfs.NewRoot(w.root), Overlay: w.s.bufferIn(w.root)}
+	r := w.r
+	if r == nil {
+		r = wsfs.NewRoot(w.root)
+	}
+	return wsfolder.FS{Root: r, Overlay: w.s.bufferIn(w.root)}
 }
 
 func (w wsFS) Stat(rel string) (fs.FileInfo, error)      { return w.folderFS().Stat(rel) }

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
@@ -51,41 +52,44 @@ type Settings struct {
 // Specs are ahpls' settings (spec.go), in the order the VS Code settings
 // editor lists them; a new setting is its Spec here, its field above and
 // its line in Parse. `rules` is generated from the rule table and `targets`' enum
-// and default from model.Consumers, so neither is written here.
-var Specs = []Spec{
-	{Key: "path", Client: "vscode", Doc: "path of the `ahpls` binary (`~` and `${workspaceFolder}` expanded)",
-		Schema: Schema{Type: "string", Default: js(`""`), Scope: "machine-overridable",
-			MarkdownDescription: "Path of the `ahpls` binary. Empty: the binary bundled in the extension's `bin/` folder, else `ahpls` on `PATH`. `~` and `${workspaceFolder}` are expanded."}},
-	{Key: "host", Doc: "agent host WebSocket URL (`ws://…`/`wss://…`); also `AHPLS_HOST`; empty: no host",
-		Schema: Schema{Type: "string", Default: js(`""`), Pattern: "^$|^wss?://",
-			MarkdownDescription: "WebSocket URL of the agent host (`ws://…` or `wss://…`). Empty: do not connect."}},
-	{Key: "hostHeaders", Doc: "headers sent with the WebSocket upgrade, e.g. `{\"Authorization\": \"Bearer …\"}`; `AHPLS_HOST_AUTHORIZATION` sets `Authorization` when none is given",
-		Schema: Schema{Type: "object", Default: js(`{}`), AdditionalProperties: &Schema{Type: "string"}, Scope: "machine-overridable",
-			MarkdownDescription: "Headers sent with the WebSocket upgrade to `#ahpls.host#`, e.g. `{ \"X-Team\": \"docs\" }`. For a token use **ahpls: Set Agent Host Token…** (kept in the secret storage) instead of writing it here."}},
-	{Key: "sessions", Doc: "`\"auto\"` (every session whose working directories cover a workspace folder) or a list of session URIs",
-		Schema: Schema{AnyOf: []Schema{{Type: "string", Enum: []string{"auto"}}, {Type: "array", Items: &Schema{Type: "string"}}}, Default: js(`"auto"`),
-			MarkdownDescription: "Agent-host sessions to publish customizations to: `\"auto\"` (every session of this workspace) or a list of session URIs."}},
-	{Key: "trustWorkspaceTools", Doc: "let the host run the command tools of `.ahpls/tools.json` (only in a trusted workspace)",
-		Schema: Schema{Type: "boolean", Default: js(`false`),
-			MarkdownDescription: "Let the agent host run this workspace's client tools through ahpls. Takes effect only in a trusted workspace."}},
-	{Key: "targets", Doc: "consumers whose reactions decide severities: " + targetList(),
-		Schema: Schema{Type: "array", Items: &Schema{Type: "string", Enum: ids(model.AllTargets)}, UniqueItems: true, Default: jsonOf(ids(model.DefaultTargets)),
-			MarkdownDescription: "Consumers whose behaviour decides what is reported and how severely. An empty list means the default."}},
-	{Key: "impliedTargets", Doc: "a file only one family reads adds that family (`.claude/**` → `claude-code`)",
-		Schema: Schema{Type: "boolean", Default: js(`true`),
-			MarkdownDescription: "Add the consumer a file belongs to (e.g. `claude-code` for `.claude/**`) to `#ahpls.targets#` for that file."}},
-	{Key: "rules", Doc: "rule id → `off`, `error`, `warning`, `info`, `hint` (every rule id is offered with its summary)",
-		Schema: Schema{Type: "object", Default: js(`{}`)}},
-	{Key: "exclude", Doc: "globs of files and folders that get no diagnostics and are not published (see [Excluding files](#excluding-files)); `.ahpls/config.json` adds its own",
-		Schema: Schema{Type: "array", Items: &Schema{Type: "string"}, UniqueItems: true, Default: js(`[]`), Scope: "resource",
-			MarkdownDescription: "Globs of files and folders (relative to the workspace folder) that get no diagnostics and are not published, e.g. `[\"test/fixtures\", \"**/testdata/**\", \"*.draft.md\"]`. `*` stays within one path segment, `**` spans any number. The workspace's `.ahpls/config.json` adds its own."}},
-	{Key: "tools", Doc: "more command tools, same shape as `.ahpls/tools.json` (`{\"tools\": […]}`)",
-		Schema: Schema{Type: "object", Default: js(`{}`), Properties: map[string]*Schema{"tools": {Type: "array", Items: &Schema{Type: "object"}}},
-			MarkdownDescription: "More command tools for the agent host, in the shape of `.ahpls/tools.json` (`{ \"tools\": [ … ] }`). They run only when `#ahpls.trustWorkspaceTools#` is on in a trusted workspace."}},
-	{Key: "trace.server", Client: "vscode", Doc: "log the LSP traffic in the \"ahpls\" output channel",
-		Schema: Schema{Type: "string", Enum: []string{"off", "messages", "verbose"}, Default: js(`"off"`), Scope: "window",
-			Description: "Traces the communication between VS Code and the ahpls language server."}},
-}
+// and default from model.Consumers, so neither is written here. Built on
+// first use: `ahpls version` and `ahpls check` do not pay for it (#42).
+var Specs = sync.OnceValue(func() []Spec {
+	return []Spec{
+		{Key: "path", Client: "vscode", Doc: "path of the `ahpls` binary (`~` and `${workspaceFolder}` expanded)",
+			Schema: Schema{Type: "string", Default: js(`""`), Scope: "machine-overridable",
+				MarkdownDescription: "Path of the `ahpls` binary. Empty: the binary bundled in the extension's `bin/` folder, else `ahpls` on `PATH`. `~` and `${workspaceFolder}` are expanded."}},
+		{Key: "host", Doc: "agent host WebSocket URL (`ws://…`/`wss://…`); also `AHPLS_HOST`; empty: no host",
+			Schema: Schema{Type: "string", Default: js(`""`), Pattern: "^$|^wss?://",
+				MarkdownDescription: "WebSocket URL of the agent host (`ws://…` or `wss://…`). Empty: do not connect."}},
+		{Key: "hostHeaders", Doc: "headers sent with the WebSocket upgrade, e.g. `{\"Authorization\": \"Bearer …\"}`; `AHPLS_HOST_AUTHORIZATION` sets `Authorization` when none is given",
+			Schema: Schema{Type: "object", Default: js(`{}`), AdditionalProperties: &Schema{Type: "string"}, Scope: "machine-overridable",
+				MarkdownDescription: "Headers sent with the WebSocket upgrade to `#ahpls.host#`, e.g. `{ \"X-Team\": \"docs\" }`. For a token use **ahpls: Set Agent Host Token…** (kept in the secret storage) instead of writing it here."}},
+		{Key: "sessions", Doc: "`\"auto\"` (every session whose working directories cover a workspace folder) or a list of session URIs",
+			Schema: Schema{AnyOf: []Schema{{Type: "string", Enum: []string{"auto"}}, {Type: "array", Items: &Schema{Type: "string"}}}, Default: js(`"auto"`),
+				MarkdownDescription: "Agent-host sessions to publish customizations to: `\"auto\"` (every session of this workspace) or a list of session URIs."}},
+		{Key: "trustWorkspaceTools", Doc: "let the host run the command tools of `.ahpls/tools.json` (only in a trusted workspace)",
+			Schema: Schema{Type: "boolean", Default: js(`false`),
+				MarkdownDescription: "Let the agent host run this workspace's client tools through ahpls. Takes effect only in a trusted workspace."}},
+		{Key: "targets", Doc: "consumers whose reactions decide severities: " + targetList(),
+			Schema: Schema{Type: "array", Items: &Schema{Type: "string", Enum: ids(model.AllTargets)}, UniqueItems: true, Default: jsonOf(ids(model.DefaultTargets)),
+				MarkdownDescription: "Consumers whose behaviour decides what is reported and how severely. An empty list means the default."}},
+		{Key: "impliedTargets", Doc: "a file only one family reads adds that family (`.claude/**` → `claude-code`)",
+			Schema: Schema{Type: "boolean", Default: js(`true`),
+				MarkdownDescription: "Add the consumer a file belongs to (e.g. `claude-code` for `.claude/**`) to `#ahpls.targets#` for that file."}},
+		{Key: "rules", Doc: "rule id → `off`, `error`, `warning`, `info`, `hint` (every rule id is offered with its summary)",
+			Schema: Schema{Type: "object", Default: js(`{}`)}},
+		{Key: "exclude", Doc: "globs of files and folders that get no diagnostics and are not published (see [Excluding files](#excluding-files)); `.ahpls/config.json` adds its own",
+			Schema: Schema{Type: "array", Items: &Schema{Type: "string"}, UniqueItems: true, Default: js(`[]`), Scope: "resource",
+				MarkdownDescription: "Globs of files and folders (relative to the workspace folder) that get no diagnostics and are not published, e.g. `[\"test/fixtures\", \"**/testdata/**\", \"*.draft.md\"]`. `*` stays within one path segment, `**` spans any number. The workspace's `.ahpls/config.json` adds its own."}},
+		{Key: "tools", Doc: "more command tools, same shape as `.ahpls/tools.json` (`{\"tools\": […]}`)",
+			Schema: Schema{Type: "object", Default: js(`{}`), Properties: map[string]*Schema{"tools": {Type: "array", Items: &Schema{Type: "object"}}},
+				MarkdownDescription: "More command tools for the agent host, in the shape of `.ahpls/tools.json` (`{ \"tools\": [ … ] }`). They run only when `#ahpls.trustWorkspaceTools#` is on in a trusted workspace."}},
+		{Key: "trace.server", Client: "vscode", Doc: "log the LSP traffic in the \"ahpls\" output channel",
+			Schema: Schema{Type: "string", Enum: []string{"off", "messages", "verbose"}, Default: js(`"off"`), Scope: "window",
+				Description: "Traces the communication between VS Code and the ahpls language server."}},
+	}
+})
 
 // Default is the settings before any source was read.
 func Default() Settings {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -52,22 +53,24 @@ type NvimOption struct {
 }
 
 // NvimOptions are the Neovim plugin's options, as README documents them.
-var NvimOptions = []NvimOption{
-	{"cmd", "`{ 'ahpls', 'serve' }`", "the server command (the binary from `PATH`)"},
-	{"settings", "`{ ahpls = {} }`", "`settings.ahpls` is the server's section (the settings above), passed through as written"},
-	{"init_options", "`nil`", "nil: `settings.ahpls` is sent as `initializationOptions`"},
-	{"filetypes", nvimFiletypes(), "buffers to consider; only customization files attach (generated `lua/ahpls/filekinds.lua`)"},
-	{"root_markers", "`{ '.git', '.github', '.claude', '.plugin', '.claude-plugin', '.codex-plugin', '.cursor-plugin' }`", "the root is the nearest folder with `.git`, else with one of the others"},
-	{"root_dir", "`nil`", "a folder, or `function(fname, bufnr)` returning one or nil; replaces the root rule"},
-	{"capabilities", "`nil`", "client capabilities, merged over Neovim's"},
-	{"on_attach", "`nil`", "`function(client, bufnr)` after the client attaches"},
-	{"on_exit", "`nil`", "`function(code, signal, client_id)` when the server exits"},
-}
+var NvimOptions = sync.OnceValue(func() []NvimOption {
+	return []NvimOption{
+		{"cmd", "`{ 'ahpls', 'serve' }`", "the server command (the binary from `PATH`)"},
+		{"settings", "`{ ahpls = {} }`", "`settings.ahpls` is the server's section (the settings above), passed through as written"},
+		{"init_options", "`nil`", "nil: `settings.ahpls` is sent as `initializationOptions`"},
+		{"filetypes", nvimFiletypes(), "buffers to consider; only customization files attach (generated `lua/ahpls/filekinds.lua`)"},
+		{"root_markers", "`{ '.git', '.github', '.claude', '.plugin', '.claude-plugin', '.codex-plugin', '.cursor-plugin' }`", "the root is the nearest folder with `.git`, else with one of the others"},
+		{"root_dir", "`nil`", "a folder, or `function(fname, bufnr)` returning one or nil; replaces the root rule"},
+		{"capabilities", "`nil`", "client capabilities, merged over Neovim's"},
+		{"on_attach", "`nil`", "`function(client, bufnr)` after the client attaches"},
+		{"on_exit", "`nil`", "`function(code, signal, client_id)` when the server exits"},
+	}
+})
 
 // ServerSpecs are the keys of the server's `ahpls` section.
 func ServerSpecs() []Spec {
 	var out []Spec
-	for _, s := range Specs {
+	for _, s := range Specs() {
 		if s.Client == "" {
 			out = append(out, s)
 		}

@@ -48,7 +48,7 @@ func New(dir string, ex *wsfs.Matcher, overlay Overlay) *Folder {
 	// before the walk lists it (a SKILL.md's references/ are linked before
 	// they are listed).
 	r.SetKnownRealDirs(seen.RealDir)
-	fsys := FS{Root: r, Seen: seen, Overlay: overlay}
+	fsys := FS{Root: r, Seen: seen, Overlay: overlay, Trees: diagnostics.NewAgentTrees()}
 	return &Folder{Dir: dir, Root: r, Seen: seen, FS: fsys, Layout: NewLayout(fsys)}
 }
 

@@ -24,7 +24,15 @@ type FS struct {
 	Root    *wsfs.Root
 	Seen    *wsfs.Seen
 	Overlay Overlay
+	// Trees, when set (one check run or one scan), keeps the subagent
+	// trees the duplicate check listed and read, for the run's other
+	// files (diagnostics.TreeMemo): each tree is read once, not once per
+	// subagent (issue #42). nil: each check reads the tree itself.
+	Trees *diagnostics.AgentTrees
 }
+
+// AgentTrees implements diagnostics.TreeMemo.
+func (f FS) AgentTrees() *diagnostics.AgentTrees { return f.Trees }
 
 // DirFS is FS over folder dir on disk, without a walk or buffers.
 func DirFS(dir string) FS { return FS{Root: wsfs.NewRoot(dir)} }

@@ -136,7 +136,7 @@ func marshal(v any) ([]byte, error) {
 // setting of settings.Specs (`ahpls.rules` from the rule table) and the
 // activationEvents.
 func rewrite(pkg []byte) ([]byte, error) {
-	for i, spec := range settings.Specs {
+	for i, spec := range settings.Specs() {
 		raw, err := marshal(spec.Schema)
 		if spec.Key == "rules" {
 			raw, err = ruleSetting()
@@ -147,7 +147,7 @@ func rewrite(pkg []byte) ([]byte, error) {
 		key := "ahpls." + spec.Key
 		if i > 0 && !bytes.Contains(pkg, []byte(`"`+key+`": `)) {
 			// A new setting: placed after the one before it in Specs.
-			if pkg, err = insertMember(pkg, "ahpls."+settings.Specs[i-1].Key, key); err != nil {
+			if pkg, err = insertMember(pkg, "ahpls."+settings.Specs()[i-1].Key, key); err != nil {
 				return nil, err
 			}
 		}

@@ -42,7 +42,7 @@ func TestPackageJSONUpToDate(t *testing.T) {
 
 func TestRewriteKeepsTheRestOfTheFile(t *testing.T) {
 	var members strings.Builder
-	for _, spec := range settings.Specs {
+	for _, spec := range settings.Specs() {
 		fmt.Fprintf(&members, "    \"ahpls.%s\": {\"type\": \"object\", \"s\": \"}\\\"{\"},\n", spec.Key)
 	}
 	in := []byte("{\n  \"a\": 1,\n  \"activationEvents\": [\"x\"],\n  \"x\": {\n" + members.String() + "    \"z\": [1]\n  }\n}\n")
@@ -167,7 +167,7 @@ func TestEverySettingIsASpec(t *testing.T) {
 	// one before.
 	var keys []string
 	at := 0
-	for _, s := range settings.Specs {
+	for _, s := range settings.Specs() {
 		i := bytes.Index(pkg[at:], []byte(`"ahpls.`+s.Key+`": `))
 		if i < 0 {
 			t.Fatalf("ahpls.%s is missing or out of order", s.Key)

@@ -25,7 +25,7 @@ func rewriteReadme(readme []byte) ([]byte, error) {
 	head := "| setting | default | meaning |\n|---|---|---|\n"
 	server.WriteString(head)
 	vscode.WriteString(head)
-	for _, s := range settings.Specs {
+	for _, s := range settings.Specs() {
 		def := "`" + string(s.Schema.Default) + "`"
 		if s.Client == "" {
 			row(&server, s.Key, def, s.Doc)
@@ -33,7 +33,7 @@ func rewriteReadme(readme []byte) ([]byte, error) {
 		row(&vscode, "ahpls."+s.Key, def, s.Doc)
 	}
 	nvim.WriteString("| option | default | meaning |\n|---|---|---|\n")
-	for _, o := range settings.NvimOptions {
+	for _, o := range settings.NvimOptions() {
 		row(&nvim, o.Name, o.Default, o.Doc)
 	}
 	var err error
