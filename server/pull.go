@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -24,6 +25,38 @@ import (
 // pullRefreshDelay gathers the changes of a burst (a scan, a branch
 // switch) into one refresh request.
 const pullRefreshDelay = 200 * time.Millisecond
+
+// owedAnswers is how many workspace/diagnostic answers list a closed
+// document in full (see oweLocked). vscode-languageclient pulls the
+// workspace again 2 s after each answer, so three cover about 6 s.
+const owedAnswers = 3
+
+// oweLocked marks u as owed to a pulling client (s.mu held): a document
+// it closed, or one it pulled while not open.
+//
+// vscode-languageclient 9-11 (client/src/common/diagnostic.ts,
+// DiagnosticRequestor.forgetDocument, in microsoft/vscode-languageserver-node)
+// handles a closed document, with a provider that has workspaceDiagnostics,
+// by pulling it a last time and dropping its workspace result id. It keeps
+// that last answer only while the document is still visible
+// (pullAsync returns early for a document no tab shows), so a document whose
+// tab went away (an F2 rename moves the tab to the new path) keeps the
+// findings of its last pull in Problems. The client then relies on the next
+// workspace answer to report the URI, but no longer names it in
+// previousResultIds, and a file without findings was left out: the findings
+// of the old path stayed for good (#41). An owed URI is answered in full,
+// even when the client names it with the id of the same set: that id can
+// come from a workspace answer the client skipped because the document was
+// still tracked by its document pull.
+func (s *Server) oweLocked(u uri.URI) {
+	if !s.caps.pull {
+		return
+	}
+	if s.owed == nil {
+		s.owed = map[uri.URI]int{}
+	}
+	s.owed[u] = owedAnswers
+}
 
 // readPullCaps notes whether the client pulls diagnostics.
 func readPullCaps(p *protocol.InitializeParams, c *clientCaps) {
@@ -75,9 +108,12 @@ func (s *Server) refreshPull() {
 // document's current text (a pending check runs first).
 func (l *lspServer) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
 	s := l.s
-	u := p.TextDocument.URI
+	u := uri.URI(strings.Clone(string(p.TextDocument.URI)))
 	s.flush(u)
 	s.mu.Lock()
+	if _, open := s.docs[u]; !open {
+		s.oweLocked(u) // a closed document's last pull: its answer may be dropped
+	}
 	var all []protocol.Diagnostic
 	if fs := s.files[u]; fs != nil {
 		all = s.mergedLocked(fs)
@@ -96,9 +132,10 @@ func (l *lspServer) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnost
 }
 
 // DiagnosticWorkspace answers workspace/diagnostic at once with what the
-// checks so far found: every file with findings, and every file the client
-// named in previousResultIds (unchanged, or full and perhaps empty). It
-// does not hold the request open; a refresh follows new findings.
+// checks so far found: every file with findings, every file the client
+// named in previousResultIds (unchanged, or full and perhaps empty), and
+// the owed files (closed documents, see oweLocked), in full. It does not
+// hold the request open; a refresh follows new findings.
 func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.WorkspaceDiagnosticParams) (*protocol.WorkspaceDiagnosticReport, error) {
 	s := l.s
 	prev := map[uri.URI]string{}
@@ -109,15 +146,18 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 		u       uri.URI
 		all     []protocol.Diagnostic
 		version *int32
+		full    bool // owed: never "unchanged"
 	}
 	var es []entry
 	s.mu.Lock()
 	for u, fs := range s.files {
 		all := s.mergedLocked(fs)
-		if _, asked := prev[u]; len(all) == 0 && !asked {
+		_, asked := prev[u]
+		_, owed := s.owed[u]
+		if len(all) == 0 && !asked && !owed {
 			continue
 		}
-		e := entry{u: u, all: all}
+		e := entry{u: u, all: all, full: owed}
 		if fs.snap.Open {
 			v := fs.snap.Version
 			e.version = &v
@@ -126,7 +166,18 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 	}
 	for u := range prev {
 		if s.files[u] == nil {
-			es = append(es, entry{u: u, all: []protocol.Diagnostic{}})
+			_, owed := s.owed[u]
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: owed})
+		}
+	}
+	for u, n := range s.owed {
+		if _, asked := prev[u]; s.files[u] == nil && !asked {
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: true})
+		}
+		if n <= 1 {
+			delete(s.owed, u)
+		} else {
+			s.owed[u] = n - 1
 		}
 	}
 	s.mu.Unlock()
@@ -137,7 +188,7 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 			return nil, ctx.Err()
 		}
 		id := resultID(string(fingerprint(e.all)))
-		if prev[e.u] == id {
+		if prev[e.u] == id && !e.full {
 			out.Items = append(out.Items, &protocol.WorkspaceUnchangedDocumentDiagnosticReport{
 				UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: "unchanged", ResultID: id},
 				URI:                               e.u, Version: e.version})

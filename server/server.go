@@ -157,6 +157,10 @@ type Server struct {
 	// refreshTimer gathers diagnostics changes into one
 	// workspace/diagnostic/refresh (pull.go).
 	refreshTimer *time.Timer
+	// owed lists URIs a pulling client may show findings for that it will
+	// not ask about again: each is answered in full in the next
+	// workspace/diagnostic answers (pull.go, owedAnswers).
+	owed map[uri.URI]int
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
