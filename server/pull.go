@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -27,9 +28,14 @@ import (
 const pullRefreshDelay = 200 * time.Millisecond
 
 // owedAnswers is how many workspace/diagnostic answers list a closed
-// document in full (see oweLocked). vscode-languageclient pulls the
-// workspace again 2 s after each answer, so three cover about 6 s.
-const owedAnswers = 3
+// document in full (see oweLocked).
+const owedAnswers = 2
+
+// owedState is what the server still owes a pulling client for one URI.
+type owedState struct {
+	left    int  // answers that still list it in full
+	pending bool // not yet in an answer since it was owed: that answer is news
+}
 
 // oweLocked marks u as owed to a pulling client (s.mu held): a document
 // it closed, or one it pulled while not open.
@@ -47,15 +53,16 @@ const owedAnswers = 3
 // of the old path stayed for good (#41). An owed URI is answered in full,
 // even when the client names it with the id of the same set: that id can
 // come from a workspace answer the client skipped because the document was
-// still tracked by its document pull.
+// still tracked by its document pull (the last document pull owes it again).
 func (s *Server) oweLocked(u uri.URI) {
 	if !s.caps.pull {
 		return
 	}
 	if s.owed == nil {
-		s.owed = map[uri.URI]int{}
+		s.owed = map[uri.URI]owedState{}
 	}
-	s.owed[u] = owedAnswers
+	s.owed[u] = owedState{left: owedAnswers, pending: true}
+	s.pulledLocked() // wakes a held workspace request, after the settle delay
 }
 
 // readPullCaps notes whether the client pulls diagnostics.
@@ -75,9 +82,10 @@ func resultID(fingerprint string) string {
 }
 
 // pulledLocked records a changed set for a pulling client in place of a
-// push (s.mu held) and schedules a refresh.
+// push (s.mu held) and schedules a refresh (and the wake-up of a held
+// workspace request).
 func (s *Server) pulledLocked() {
-	if !s.caps.pullRefresh || s.ctx == nil || s.ctx.Err() != nil {
+	if !s.caps.pull || s.ctx == nil || s.ctx.Err() != nil {
 		return
 	}
 	if s.refreshTimer == nil {
@@ -85,8 +93,9 @@ func (s *Server) pulledLocked() {
 	}
 }
 
-// refreshPull asks the client to pull again (from a timer goroutine, so
-// the request never waits on the read loop).
+// refreshPull wakes the held workspace requests and asks the client to pull
+// again (from a timer goroutine, so the request never waits on the read
+// loop).
 func (s *Server) refreshPull() {
 	s.mu.Lock()
 	if s.scansRunning > 0 {
@@ -96,7 +105,15 @@ func (s *Server) refreshPull() {
 		return
 	}
 	s.refreshTimer = nil
+	if s.wsWake != nil {
+		close(s.wsWake)
+		s.wsWake = nil
+	}
+	refresh := s.caps.pullRefresh
 	s.mu.Unlock()
+	if !refresh {
+		return
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 	defer cancel()
 	if err := s.client.DiagnosticRefresh(ctx); err != nil {
@@ -131,33 +148,100 @@ func (l *lspServer) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnost
 		Kind: "full", ResultID: &id, Items: all}}, nil
 }
 
-// DiagnosticWorkspace answers workspace/diagnostic at once with what the
-// checks so far found: every file with findings, every file the client
-// named in previousResultIds (unchanged, or full and perhaps empty), and
-// the owed files (closed documents, see oweLocked), in full. It does not
-// hold the request open; a refresh follows new findings.
+// workspaceHold is the longest a workspace/diagnostic request that has
+// nothing new to report is held open.
+const workspaceHold = 5 * time.Minute
+
+// DiagnosticWorkspace answers workspace/diagnostic with what the checks so
+// far found: every file with findings, every file the client named in
+// previousResultIds (unchanged, or full and perhaps empty), and the owed
+// files (closed documents, see oweLocked), in full.
+//
+// A client that passes a partialResultToken (vscode-languageclient does,
+// Neovim does not) gets a long poll: when nothing is new to it, the request
+// is held until a set changes (refreshPull, pullRefreshDelay after the
+// change) or workspaceHold passes. vscode-languageclient asks again 2 s
+// after each answer (DiagnosticRequestor.pullWorkspace) and pulls only
+// open documents on workspace/diagnostic/refresh, so without the hold a
+// closed file's change waited for the next round, up to 2 s (#41: a
+// folder moved in a shell). A client without a token is answered at once.
 func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.WorkspaceDiagnosticParams) (*protocol.WorkspaceDiagnosticReport, error) {
 	s := l.s
-	prev := map[uri.URI]string{}
+	prev := make(map[uri.URI]string, len(p.PreviousResultIds))
 	for _, r := range p.PreviousResultIds {
-		prev[r.URI] = r.Value
+		// Cloned: the decoded strings may alias the message buffer (trap 4).
+		prev[uri.URI(strings.Clone(string(r.URI)))] = strings.Clone(r.Value)
 	}
+	hold := p.PartialResultToken != nil
+	var deadline <-chan time.Time
+	for {
+		out, news, wake, owed, err := s.workspaceAnswer(ctx, prev)
+		if err != nil {
+			return nil, err
+		}
+		if news || !hold {
+			s.answeredOwed(owed)
+			return out, nil
+		}
+		if deadline == nil {
+			jsonrpc2.Async(ctx) // held: release the read loop
+			t := time.NewTimer(workspaceHold)
+			defer t.Stop()
+			deadline = t.C
+		}
+		select {
+		case <-wake:
+		case <-deadline:
+			hold = false // answer with what there is
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// answeredOwed counts an answer against the owed URIs it listed.
+func (s *Server) answeredOwed(us []uri.URI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range us {
+		o, ok := s.owed[u]
+		if !ok {
+			continue
+		}
+		if o.left <= 1 {
+			delete(s.owed, u)
+			continue
+		}
+		s.owed[u] = owedState{left: o.left - 1}
+	}
+}
+
+// workspaceAnswer computes one workspace/diagnostic answer against the
+// client's previous result ids. news says whether it tells the client
+// anything it does not have; wake is closed at the next change; owed are
+// the owed URIs the answer lists.
+func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (out *protocol.WorkspaceDiagnosticReport, news bool, wake <-chan struct{}, owed []uri.URI, err error) {
 	type entry struct {
 		u       uri.URI
 		all     []protocol.Diagnostic
 		version *int32
 		full    bool // owed: never "unchanged"
+		pending bool // owed and not yet answered: news
 	}
 	var es []entry
 	s.mu.Lock()
+	if s.wsWake == nil {
+		s.wsWake = make(chan struct{})
+	}
+	wake = s.wsWake
 	for u, fs := range s.files {
 		all := s.mergedLocked(fs)
 		_, asked := prev[u]
-		_, owed := s.owed[u]
-		if len(all) == 0 && !asked && !owed {
+		o, isOwed := s.owed[u]
+		if len(all) == 0 && !asked && !isOwed {
 			continue
 		}
-		e := entry{u: u, all: all, full: owed}
+		e := entry{u: u, all: all, full: isOwed, pending: o.pending}
 		if fs.snap.Open {
 			v := fs.snap.Version
 			e.version = &v
@@ -166,37 +250,39 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 	}
 	for u := range prev {
 		if s.files[u] == nil {
-			_, owed := s.owed[u]
-			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: owed})
+			o, isOwed := s.owed[u]
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: isOwed, pending: o.pending})
 		}
 	}
-	for u, n := range s.owed {
+	for u, o := range s.owed {
 		if _, asked := prev[u]; s.files[u] == nil && !asked {
-			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: true})
-		}
-		if n <= 1 {
-			delete(s.owed, u)
-		} else {
-			s.owed[u] = n - 1
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: true, pending: o.pending})
 		}
 	}
 	s.mu.Unlock()
 	sort.Slice(es, func(i, j int) bool { return es[i].u < es[j].u })
-	out := &protocol.WorkspaceDiagnosticReport{Items: make([]protocol.WorkspaceDocumentDiagnosticReport, 0, len(es))}
+	out = &protocol.WorkspaceDiagnosticReport{Items: make([]protocol.WorkspaceDocumentDiagnosticReport, 0, len(es))}
 	for i, e := range es {
 		if i%1024 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, false, nil, nil, ctx.Err()
+		}
+		if e.full {
+			owed = append(owed, e.u)
 		}
 		id := resultID(string(fingerprint(e.all)))
-		if prev[e.u] == id && !e.full {
+		same := prev[e.u] == id
+		if same && !e.full {
 			out.Items = append(out.Items, &protocol.WorkspaceUnchangedDocumentDiagnosticReport{
 				UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: "unchanged", ResultID: id},
 				URI:                               e.u, Version: e.version})
 			continue
 		}
+		if !same || e.pending {
+			news = true
+		}
 		out.Items = append(out.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
 			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: "full", ResultID: &id, Items: e.all},
 			URI:                          e.u, Version: e.version})
 	}
-	return out, nil
+	return out, news, wake, owed, nil
 }

@@ -17,7 +17,8 @@ import (
 // collection, filled by document pulls of open documents and by workspace
 // pulls; a workspace answer does not overwrite a document that the
 // document pull tracks; previousResultIds come from the workspace answers
-// (the document pull's id when both know the URI).
+// (the document pull's id when both know the URI), and each workspace pull
+// carries a partialResultToken, which the server answers as a long poll.
 type pullClient struct {
 	c     *testClient
 	shown map[string][]wireDiag // what Problems lists, by URI
@@ -62,8 +63,26 @@ func (p *pullClient) pullDocument(t *testing.T, u uri.URI, keep bool) pullReport
 	return r
 }
 
-// pullWorkspace is one workspace/diagnostic round.
+// pullWorkspace is one workspace/diagnostic round; the server holds it
+// until it has something new.
 func (p *pullClient) pullWorkspace(t *testing.T) {
+	var r struct{ Items []pullReport }
+	require.NoError(t, p.c.call("workspace/diagnostic", `{"partialResultToken":"w","previousResultIds":`+p.prevIDs()+`}`, &r))
+	p.apply(r.Items)
+}
+
+// apply takes a workspace answer.
+func (p *pullClient) apply(items []pullReport) {
+	for _, it := range items {
+		if _, tracked := p.doc[it.URI]; it.Kind == "full" && !tracked {
+			p.shown[it.URI] = it.Items
+		}
+		p.ws[it.URI] = it.ResultID
+	}
+}
+
+// prevIDs is the previousResultIds the client would send.
+func (p *pullClient) prevIDs() string {
 	var prev []string
 	for u, id := range p.ws {
 		if d, ok := p.doc[u]; ok {
@@ -71,14 +90,7 @@ func (p *pullClient) pullWorkspace(t *testing.T) {
 		}
 		prev = append(prev, fmt.Sprintf(`{"uri":%q,"value":%q}`, u, id))
 	}
-	var r struct{ Items []pullReport }
-	require.NoError(t, p.c.call("workspace/diagnostic", `{"previousResultIds":[`+strings.Join(prev, ",")+`]}`, &r))
-	for _, it := range r.Items {
-		if _, tracked := p.doc[it.URI]; it.Kind == "full" && !tracked {
-			p.shown[it.URI] = it.Items
-		}
-		p.ws[it.URI] = it.ResultID
-	}
+	return `[` + strings.Join(prev, ",") + `]`
 }
 
 // until pulls the workspace, as the client does every 2 s, until cond
@@ -142,18 +154,55 @@ func TestPullRenamedOpenDocumentCleared(t *testing.T) {
 	}
 }
 
-// TestPullFolderMovedInShell is #41's mv case for a pulling client: the
-// watcher reports the folder deleted and another created; the workspace
-// pulls then show the old path cleared, the new path's finding and the
-// marketplace's missing path.
+// TestPullFolderMovedInShell is #41's mv case for VS Code: the watcher
+// reports the folder deleted and another created. The workspace request
+// the client has open (nothing was new when it came) is answered with the
+// change, not at the client's next round: the old path cleared, the new
+// path's finding, the marketplace's missing path.
 func TestPullFolderMovedInShell(t *testing.T) {
 	m := newFolderMove(t)
 	p := newPullClient(t, m.root)
 	p.until(t, "the skill's finding", p.has(m.oldSkill, "file/encoding"))
 
+	type answer struct {
+		items []pullReport
+		err   error
+	}
+	held := make(chan answer, 1)
+	prev := p.prevIDs()
+	go func() {
+		var r struct{ Items []pullReport }
+		err := p.c.call("workspace/diagnostic", `{"partialResultToken":"w","previousResultIds":`+prev+`}`, &r)
+		held <- answer{r.Items, err}
+	}()
+	// The server has the request in flight and holds it: nothing is new.
+	require.Eventually(t, func() bool {
+		p.c.srv.mu.Lock()
+		defer p.c.srv.mu.Unlock()
+		return len(p.c.srv.inflight) == 1
+	}, waitLimit, time.Millisecond)
+	require.NoError(t, p.c.call("workspace/executeCommand", `{"command":"`+syncCommand+`"}`, nil))
+	select {
+	case a := <-held:
+		t.Fatalf("answered with nothing new: %v %v", a.items, a.err)
+	default:
+	}
+
 	require.NoError(t, os.Rename(m.oldDir, m.newDir))
 	require.NoError(t, p.c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(uri.File(m.oldDir))+`","type":3},{"uri":"`+string(uri.File(m.newDir))+`","type":1}]}`))
+	a := <-held
+	require.NoError(t, a.err)
+	p.apply(a.items)
+	assert.Empty(t, p.shown[string(m.oldSkill)], "the held answer clears the old path")
 	p.until(t, "the move seen", func() bool {
 		return len(p.shown[string(m.oldSkill)]) == 0 && p.has(m.newSkill, "file/encoding")() && p.has(m.market, "market/path-missing")()
 	})
+
+	// Without a partialResultToken (Neovim) the answer comes at once, even
+	// with nothing new.
+	var r struct{ Items []pullReport }
+	require.NoError(t, p.c.call("workspace/diagnostic", `{"previousResultIds":`+p.prevIDs()+`}`, &r))
+	for _, it := range r.Items {
+		assert.Equal(t, "unchanged", it.Kind, it.URI)
+	}
 }

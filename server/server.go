@@ -160,7 +160,10 @@ type Server struct {
 	// owed lists URIs a pulling client may show findings for that it will
 	// not ask about again: each is answered in full in the next
 	// workspace/diagnostic answers (pull.go, owedAnswers).
-	owed map[uri.URI]int
+	owed map[uri.URI]owedState
+	// wsWake is closed when a set changes for a pulling client
+	// (refreshPull): held workspace/diagnostic requests answer then.
+	wsWake chan struct{}
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
