@@ -148,8 +148,8 @@ func (l *lspServer) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnost
 		Kind: "full", ResultID: &id, Items: all}}, nil
 }
 
-// workspaceHold is the longest a workspace/diagnostic request that has
-// nothing new to report is held open.
+// workspaceHold is how long a workspace/diagnostic request that streams
+// its reports is held open before it is answered.
 const workspaceHold = 5 * time.Minute
 
 // DiagnosticWorkspace answers workspace/diagnostic with what the checks so
@@ -158,13 +158,15 @@ const workspaceHold = 5 * time.Minute
 // files (closed documents, see oweLocked), in full.
 //
 // A client that passes a partialResultToken (vscode-languageclient does,
-// Neovim does not) gets a long poll: when nothing is new to it, the request
-// is held until a set changes (refreshPull, pullRefreshDelay after the
-// change) or workspaceHold passes. vscode-languageclient asks again 2 s
-// after each answer (DiagnosticRequestor.pullWorkspace) and pulls only
-// open documents on workspace/diagnostic/refresh, so without the hold a
-// closed file's change waited for the next round, up to 2 s (#41: a
-// folder moved in a shell). A client without a token is answered at once.
+// Neovim does not) gets the reports streamed: the request is held open for
+// workspaceHold, and what is new to the client is sent as a partial result
+// ($/progress with the token) at once and then after each change
+// (refreshPull, pullRefreshDelay after it). vscode-languageclient asks
+// again 2 s after each answer (DiagnosticRequestor.pullWorkspace) and
+// pulls only open documents on workspace/diagnostic/refresh, so answered at
+// once, a closed file's change (a folder moved in a shell) reached Problems
+// only at its next round, up to 2 s later (#41). A client without a token
+// is answered at once.
 func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.WorkspaceDiagnosticParams) (*protocol.WorkspaceDiagnosticReport, error) {
 	s := l.s
 	prev := make(map[uri.URI]string, len(p.PreviousResultIds))
@@ -172,35 +174,85 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 		// Cloned: the decoded strings may alias the message buffer (trap 4).
 		prev[uri.URI(strings.Clone(string(r.URI)))] = strings.Clone(r.Value)
 	}
-	hold := p.PartialResultToken != nil
-	var deadline <-chan time.Time
-	for {
-		out, news, wake, owed, err := s.workspaceAnswer(ctx, prev)
+	token := p.PartialResultToken
+	if token == nil {
+		out, _, owed, err := s.workspaceAnswer(ctx, prev)
 		if err != nil {
 			return nil, err
 		}
-		if news || !hold {
-			s.answeredOwed(owed)
-			return out, nil
+		s.answeredOwed(owed, false)
+		return out, nil
+	}
+	if t, ok := token.(protocol.String); ok {
+		token = protocol.String(strings.Clone(string(t)))
+	}
+	jsonrpc2.Async(ctx) // held: release the read loop
+	deadline := time.NewTimer(workspaceHold)
+	defer deadline.Stop()
+	for {
+		out, wake, _, err := s.workspaceAnswer(ctx, prev)
+		if err != nil {
+			return nil, err
 		}
-		if deadline == nil {
-			jsonrpc2.Async(ctx) // held: release the read loop
-			t := time.NewTimer(workspaceHold)
-			defer t.Stop()
-			deadline = t.C
+		if news, owed := newsOf(out, prev, s.pendingOwed()); len(news) > 0 {
+			raw, err := protocol.Marshal(&protocol.WorkspaceDiagnosticReportPartialResult{Items: news})
+			if err != nil {
+				return nil, err
+			}
+			s.pub.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: token, Value: protocol.LSPAny(raw)})
+			s.answeredOwed(owed, true)
 		}
 		select {
 		case <-wake:
-		case <-deadline:
-			hold = false // answer with what there is
+		case <-deadline.C:
+			// The answer ends the stream; the client asks again.
+			return &protocol.WorkspaceDiagnosticReport{Items: []protocol.WorkspaceDocumentDiagnosticReport{}}, nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-s.readEnded:
+			return nil, jsonrpc2.ErrServerClosing
 		}
 	}
 }
 
-// answeredOwed counts an answer against the owed URIs it listed.
-func (s *Server) answeredOwed(us []uri.URI) {
+// pendingOwed is the set of owed URIs no report listed yet.
+func (s *Server) pendingOwed() map[uri.URI]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[uri.URI]bool{}
+	for u, o := range s.owed {
+		if o.pending {
+			out[u] = true
+		}
+	}
+	return out
+}
+
+// newsOf picks from an answer the reports the client does not have (a set
+// other than the one prev names, or an owed URI not yet reported) and
+// records them in prev, as the client will once it has the partial result.
+func newsOf(out *protocol.WorkspaceDiagnosticReport, prev map[uri.URI]string, pending map[uri.URI]bool) (news []protocol.WorkspaceDocumentDiagnosticReport, owed []uri.URI) {
+	for _, it := range out.Items {
+		full, ok := it.(*protocol.WorkspaceFullDocumentDiagnosticReport)
+		if !ok || full.ResultID == nil {
+			continue
+		}
+		id := *full.ResultID
+		if prev[full.URI] == id && !pending[full.URI] {
+			continue
+		}
+		prev[full.URI] = id
+		news = append(news, full)
+		if pending[full.URI] {
+			owed = append(owed, full.URI)
+		}
+	}
+	return news, owed
+}
+
+// answeredOwed counts an answer against the owed URIs it listed; a
+// streamed report settles them (later changes stream anyway).
+func (s *Server) answeredOwed(us []uri.URI, settle bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, u := range us {
@@ -208,7 +260,7 @@ func (s *Server) answeredOwed(us []uri.URI) {
 		if !ok {
 			continue
 		}
-		if o.left <= 1 {
+		if settle || o.left <= 1 {
 			delete(s.owed, u)
 			continue
 		}
@@ -217,16 +269,14 @@ func (s *Server) answeredOwed(us []uri.URI) {
 }
 
 // workspaceAnswer computes one workspace/diagnostic answer against the
-// client's previous result ids. news says whether it tells the client
-// anything it does not have; wake is closed at the next change; owed are
-// the owed URIs the answer lists.
-func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (out *protocol.WorkspaceDiagnosticReport, news bool, wake <-chan struct{}, owed []uri.URI, err error) {
+// client's previous result ids. wake is closed at the next change; owed
+// are the owed URIs the answer lists.
+func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (out *protocol.WorkspaceDiagnosticReport, wake <-chan struct{}, owed []uri.URI, err error) {
 	type entry struct {
 		u       uri.URI
 		all     []protocol.Diagnostic
 		version *int32
 		full    bool // owed: never "unchanged"
-		pending bool // owed and not yet answered: news
 	}
 	var es []entry
 	s.mu.Lock()
@@ -237,11 +287,11 @@ func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (
 	for u, fs := range s.files {
 		all := s.mergedLocked(fs)
 		_, asked := prev[u]
-		o, isOwed := s.owed[u]
+		_, isOwed := s.owed[u]
 		if len(all) == 0 && !asked && !isOwed {
 			continue
 		}
-		e := entry{u: u, all: all, full: isOwed, pending: o.pending}
+		e := entry{u: u, all: all, full: isOwed}
 		if fs.snap.Open {
 			v := fs.snap.Version
 			e.version = &v
@@ -250,13 +300,13 @@ func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (
 	}
 	for u := range prev {
 		if s.files[u] == nil {
-			o, isOwed := s.owed[u]
-			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: isOwed, pending: o.pending})
+			_, isOwed := s.owed[u]
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: isOwed})
 		}
 	}
-	for u, o := range s.owed {
+	for u := range s.owed {
 		if _, asked := prev[u]; s.files[u] == nil && !asked {
-			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: true, pending: o.pending})
+			es = append(es, entry{u: u, all: []protocol.Diagnostic{}, full: true})
 		}
 	}
 	s.mu.Unlock()
@@ -264,7 +314,7 @@ func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (
 	out = &protocol.WorkspaceDiagnosticReport{Items: make([]protocol.WorkspaceDocumentDiagnosticReport, 0, len(es))}
 	for i, e := range es {
 		if i%1024 == 0 && ctx.Err() != nil {
-			return nil, false, nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
 		if e.full {
 			owed = append(owed, e.u)
@@ -277,12 +327,9 @@ func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (
 				URI:                               e.u, Version: e.version})
 			continue
 		}
-		if !same || e.pending {
-			news = true
-		}
 		out.Items = append(out.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
 			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: "full", ResultID: &id, Items: e.all},
 			URI:                          e.u, Version: e.version})
 	}
-	return out, news, wake, owed, nil
+	return out, wake, owed, nil
 }

@@ -1,11 +1,12 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,15 +16,17 @@ import (
 // pullClient keeps what a pulling editor shows, the way
 // vscode-languageclient 11 does (client/src/common/diagnostic.ts): one
 // collection, filled by document pulls of open documents and by workspace
-// pulls; a workspace answer does not overwrite a document that the
-// document pull tracks; previousResultIds come from the workspace answers
-// (the document pull's id when both know the URI), and each workspace pull
-// carries a partialResultToken, which the server answers as a long poll.
+// reports; a workspace report does not overwrite a document that the
+// document pull tracks. Its workspace request carries a partialResultToken
+// and stays open: the server streams the reports as partial results.
 type pullClient struct {
-	c     *testClient
-	shown map[string][]wireDiag // what Problems lists, by URI
-	ws    map[string]string     // workspace result ids
-	doc   map[string]string     // document pull result ids of tracked documents
+	c      *testClient
+	shown  map[string][]wireDiag // what Problems lists, by URI
+	ws     map[string]string     // workspace result ids
+	doc    map[string]string     // document pull result ids of tracked documents
+	seen   int                   // notifications applied so far
+	held   chan error            // the open workspace request's end
+	cancel func()                // gives up the open workspace request
 }
 
 type pullReport struct {
@@ -40,7 +43,18 @@ func newPullClient(t *testing.T, root string) *pullClient {
 	c.waitFor("scan done", func(n note) bool {
 		return n.Method == "window/logMessage" && strings.Contains(string(n.Params), "scan done")
 	})
-	return &pullClient{c: c, shown: map[string][]wireDiag{}, ws: map[string]string{}, doc: map[string]string{}}
+	p := &pullClient{c: c, shown: map[string][]wireDiag{}, ws: map[string]string{}, doc: map[string]string{}, held: make(chan error, 1)}
+	// Cancelled before the connection closes (cleanups run last first):
+	// jsonrpc2 closes a connection only when no call of its own is out.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		var raw json.RawMessage
+		_, err := c.conn.Call(ctx, "workspace/diagnostic", json.RawMessage(`{"partialResultToken":"w","previousResultIds":[]}`), &raw)
+		p.held <- err
+	}()
+	p.cancel = cancel
+	return p
 }
 
 // pullDocument is textDocument/diagnostic; keep says whether the answer is
@@ -63,15 +77,35 @@ func (p *pullClient) pullDocument(t *testing.T, u uri.URI, keep bool) pullReport
 	return r
 }
 
-// pullWorkspace is one workspace/diagnostic round; the server holds it
-// until it has something new.
-func (p *pullClient) pullWorkspace(t *testing.T) {
-	var r struct{ Items []pullReport }
-	require.NoError(t, p.c.call("workspace/diagnostic", `{"partialResultToken":"w","previousResultIds":`+p.prevIDs()+`}`, &r))
-	p.apply(r.Items)
+// partial reports whether n is a partial result of the workspace request.
+func partial(n note) bool {
+	return n.Method == "$/progress" && strings.Contains(string(n.Params), `"token":"w"`)
 }
 
-// apply takes a workspace answer.
+// next waits for the next partial result and applies it.
+func (p *pullClient) next(t *testing.T) []pullReport {
+	t.Helper()
+	n := p.c.waitFrom(p.seen, "a partial result", partial)
+	var items []pullReport
+	for _, m := range p.c.notesSnapshot()[p.seen:] {
+		p.seen++
+		if !partial(m) {
+			continue
+		}
+		var pr struct {
+			Value struct{ Items []pullReport } `json:"value"`
+		}
+		require.NoError(t, json.Unmarshal(m.Params, &pr))
+		p.apply(pr.Value.Items)
+		items = append(items, pr.Value.Items...)
+		if string(m.Params) == string(n.Params) {
+			break
+		}
+	}
+	return items
+}
+
+// apply takes workspace reports.
 func (p *pullClient) apply(items []pullReport) {
 	for _, it := range items {
 		if _, tracked := p.doc[it.URI]; it.Kind == "full" && !tracked {
@@ -93,17 +127,16 @@ func (p *pullClient) prevIDs() string {
 	return `[` + strings.Join(prev, ",") + `]`
 }
 
-// until pulls the workspace, as the client does every 2 s, until cond
-// holds.
+// until applies partial results until cond holds.
 func (p *pullClient) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s; shown: %v", what, p.shown)
+		select {
+		case err := <-p.held:
+			t.Fatalf("the workspace request ended (%v) before: %s", err, what)
+		default:
 		}
-		p.pullWorkspace(t)
-		time.Sleep(5 * time.Millisecond)
+		p.next(t)
 	}
 }
 
@@ -116,16 +149,17 @@ func (p *pullClient) has(u uri.URI, code string) func() bool {
 // came from a document pull), the rename moved its tab, VS Code closed the
 // old document and pulled it a last time, an answer it drops because no
 // tab shows the document any more, and forgot the old path's workspace
-// result id. Only the workspace answer can clear the old path's findings;
-// it left the path out (no findings, not asked for), so they stayed in
-// Problems. Both orders of the client's last document pull and the next
-// workspace answer are covered.
+// result id. Only a workspace report can clear the old path's findings;
+// the server left the path out (no findings, not asked for), so they
+// stayed in Problems. In the second order a report of the old path comes
+// while the document is still tracked (and is skipped): the last document
+// pull owes it again.
 func TestPullRenamedOpenDocumentCleared(t *testing.T) {
 	for _, lateUntrack := range []bool{false, true} {
-		t.Run(fmt.Sprintf("untrack-after-workspace-answer=%v", lateUntrack), func(t *testing.T) {
+		t.Run(fmt.Sprintf("report-while-tracked=%v", lateUntrack), func(t *testing.T) {
 			m := newFolderMove(t)
 			p := newPullClient(t, m.root)
-			p.until(t, "the skill's finding from the workspace pull", p.has(m.oldSkill, "file/encoding"))
+			p.until(t, "the skill's finding from the workspace report", p.has(m.oldSkill, "file/encoding"))
 
 			dirty := "---\nname: Deploy2\ndescription: Deploys.\n---\n"
 			require.NoError(t, p.c.notify("textDocument/didOpen", didOpen(m.oldSkill, 1, dirty)))
@@ -133,20 +167,19 @@ func TestPullRenamedOpenDocumentCleared(t *testing.T) {
 			require.NotEmpty(t, withCode(p.shown[string(m.oldSkill)], "skill/name-charset"))
 
 			// The workspace edit: the folder moves, the editor reports it and
-			// moves the document to the new path.
+			// moves the document to the new path (the wire order of the e2e).
 			require.NoError(t, os.Rename(m.oldDir, m.newDir))
-			require.NoError(t, p.c.notify("workspace/didRenameFiles", `{"files":[{"oldUri":"`+string(uri.File(m.oldDir))+`","newUri":"`+string(uri.File(m.newDir))+`"}]}`))
 			delete(p.ws, string(m.oldSkill)) // forgetDocument drops the workspace id
 			require.NoError(t, p.c.notify("textDocument/didClose", `{"textDocument":{"uri":"`+string(m.oldSkill)+`"}}`))
-			require.NoError(t, p.c.notify("textDocument/didOpen", didOpen(m.newSkill, 1, dirty)))
-			p.pullDocument(t, m.newSkill, true)
 			if lateUntrack {
-				// A workspace answer arrives while the old document is still
-				// tracked: the client skips it but keeps its result id.
-				p.pullWorkspace(t)
+				p.until(t, "a report of the old path", func() bool { _, ok := p.ws[string(m.oldSkill)]; return ok })
+				require.NotEmpty(t, p.shown[string(m.oldSkill)], "skipped: the document pull still tracks it")
 			}
 			last := p.pullDocument(t, m.oldSkill, false)
-			assert.Empty(t, last.Items, "the server has nothing for the old path")
+			assert.Empty(t, withCode(last.Items, "file/encoding"))
+			require.NoError(t, p.c.notify("workspace/didRenameFiles", `{"files":[{"oldUri":"`+string(uri.File(m.oldDir))+`","newUri":"`+string(uri.File(m.newDir))+`"}]}`))
+			require.NoError(t, p.c.notify("textDocument/didOpen", didOpen(m.newSkill, 1, dirty)))
+			p.pullDocument(t, m.newSkill, true)
 
 			p.until(t, "no finding left on the old path", func() bool { return len(p.shown[string(m.oldSkill)]) == 0 })
 			assert.NotEmpty(t, withCode(p.shown[string(m.newSkill)], "skill/name-charset"))
@@ -156,53 +189,34 @@ func TestPullRenamedOpenDocumentCleared(t *testing.T) {
 
 // TestPullFolderMovedInShell is #41's mv case for VS Code: the watcher
 // reports the folder deleted and another created. The workspace request
-// the client has open (nothing was new when it came) is answered with the
-// change, not at the client's next round: the old path cleared, the new
-// path's finding, the marketplace's missing path.
+// the client keeps open streams the change (VS Code would otherwise see
+// it only at its next request, 2 s after an answer): the old path
+// cleared, the new path's finding, the marketplace's missing path.
 func TestPullFolderMovedInShell(t *testing.T) {
 	m := newFolderMove(t)
 	p := newPullClient(t, m.root)
 	p.until(t, "the skill's finding", p.has(m.oldSkill, "file/encoding"))
 
-	type answer struct {
-		items []pullReport
-		err   error
-	}
-	held := make(chan answer, 1)
-	prev := p.prevIDs()
-	go func() {
-		var r struct{ Items []pullReport }
-		err := p.c.call("workspace/diagnostic", `{"partialResultToken":"w","previousResultIds":`+prev+`}`, &r)
-		held <- answer{r.Items, err}
-	}()
-	// The server has the request in flight and holds it: nothing is new.
-	require.Eventually(t, func() bool {
-		p.c.srv.mu.Lock()
-		defer p.c.srv.mu.Unlock()
-		return len(p.c.srv.inflight) == 1
-	}, waitLimit, time.Millisecond)
-	require.NoError(t, p.c.call("workspace/executeCommand", `{"command":"`+syncCommand+`"}`, nil))
-	select {
-	case a := <-held:
-		t.Fatalf("answered with nothing new: %v %v", a.items, a.err)
-	default:
-	}
-
 	require.NoError(t, os.Rename(m.oldDir, m.newDir))
 	require.NoError(t, p.c.notify("workspace/didChangeWatchedFiles", `{"changes":[{"uri":"`+string(uri.File(m.oldDir))+`","type":3},{"uri":"`+string(uri.File(m.newDir))+`","type":1}]}`))
-	a := <-held
-	require.NoError(t, a.err)
-	p.apply(a.items)
-	assert.Empty(t, p.shown[string(m.oldSkill)], "the held answer clears the old path")
 	p.until(t, "the move seen", func() bool {
 		return len(p.shown[string(m.oldSkill)]) == 0 && p.has(m.newSkill, "file/encoding")() && p.has(m.market, "market/path-missing")()
 	})
+	select {
+	case err := <-p.held:
+		t.Fatalf("the streaming request was answered: %v", err)
+	default:
+	}
 
 	// Without a partialResultToken (Neovim) the answer comes at once, even
 	// with nothing new.
 	var r struct{ Items []pullReport }
 	require.NoError(t, p.c.call("workspace/diagnostic", `{"previousResultIds":`+p.prevIDs()+`}`, &r))
+	require.NotEmpty(t, r.Items)
 	for _, it := range r.Items {
 		assert.Equal(t, "unchanged", it.Kind, it.URI)
 	}
+
+	// The cleanup closes the connection with the request still held: the
+	// server must stop all the same (newTestClient's cleanup checks).
 }

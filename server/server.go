@@ -164,6 +164,8 @@ type Server struct {
 	// wsWake is closed when a set changes for a pulling client
 	// (refreshPull): held workspace/diagnostic requests answer then.
 	wsWake chan struct{}
+	// readEnded is closed when the connection stops reading (stream.go).
+	readEnded <-chan struct{}
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
@@ -248,6 +250,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) (exitCode in
 		defer h.detach(s)
 	}
 	stream := newLSPStream(rwc, s.log)
+	s.readEnded = stream.ended
 	// Our own wiring instead of protocol.NewServer: no AsyncHandler (it
 	// reorders didChange, trap 1), our codec, and a guard that keeps handler
 	// errors and panics from closing the connection (trap 3).
