@@ -96,7 +96,7 @@ testhost="$cache/testhost"
 
 # --- run ------------------------------------------------------------------------------
 step "code-server + chromium"
-rm -f "$artifacts"/*.png "$artifacts"/*.txt "$artifacts"/*.log
+rm -rf "$artifacts"/*.png "$artifacts"/*.txt "$artifacts"/*.log "$artifacts"/logs
 CODE_SERVER="$cs/node_modules/.bin/code-server" \
   PLAYWRIGHT_CORE="$pw/node_modules/playwright-core" \
   AHPLS_VSIX="$vsix" \

@@ -302,6 +302,9 @@ func (l *lspServer) DidClose(ctx context.Context, p *protocol.DidCloseTextDocume
 	s.mu.Lock()
 	d, ok := s.docs[u]
 	delete(s.docs, u)
+	if ok {
+		s.oweLocked(d.uri) // a pulling client may drop its last pull (pull.go)
+	}
 	s.mu.Unlock()
 	if ok {
 		// Re-check from disk: a workspace file keeps its disk diagnostics,

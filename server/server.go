@@ -157,6 +157,15 @@ type Server struct {
 	// refreshTimer gathers diagnostics changes into one
 	// workspace/diagnostic/refresh (pull.go).
 	refreshTimer *time.Timer
+	// owed lists URIs a pulling client may show findings for that it will
+	// not ask about again: each is answered in full in the next
+	// workspace/diagnostic answers (pull.go, owedAnswers).
+	owed map[uri.URI]owedState
+	// wsWake is closed when a set changes for a pulling client
+	// (refreshPull): held workspace/diagnostic requests answer then.
+	wsWake chan struct{}
+	// readEnded is closed when the connection stops reading (stream.go).
+	readEnded <-chan struct{}
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
@@ -249,6 +258,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) (exitCode in
 		defer h.detach(s)
 	}
 	stream := newLSPStream(rwc, s.log)
+	s.readEnded = stream.ended
 	// Our own wiring instead of protocol.NewServer: no AsyncHandler (it
 	// reorders didChange, trap 1), our codec, and a guard that keeps handler
 	// errors and panics from closing the connection (trap 3).

@@ -39,10 +39,17 @@ type lspStream struct {
 	log *slog.Logger
 
 	writeMu sync.Mutex // one frame on the wire at a time
+
+	// ended is closed when reading stops (the editor closed the pipe or
+	// went away): a handler that waits (a held workspace/diagnostic) ends
+	// then, since jsonrpc2 cancels no request on a read error and the
+	// connection is done only when none is in flight.
+	ended   chan struct{}
+	endOnce sync.Once
 }
 
 func newLSPStream(rwc io.ReadWriteCloser, log *slog.Logger) *lspStream {
-	return &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	return &lspStream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, ended: make(chan struct{})}
 }
 
 // errFrame is a recoverable framing problem: the frame is skipped.
@@ -62,6 +69,7 @@ func (s *lspStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			continue
 		}
 		if err != nil {
+			s.endOnce.Do(func() { close(s.ended) })
 			return nil, 0, err
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)

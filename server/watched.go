@@ -128,6 +128,7 @@ func (s *Server) dropMovedBuffers(old uri.URI) {
 		if q, ok := uriPath(u); ok && (q == p || strings.HasPrefix(q, prefix)) {
 			us = append(us, u)
 			delete(s.docs, u)
+			s.oweLocked(u)
 		}
 	}
 	s.mu.Unlock()

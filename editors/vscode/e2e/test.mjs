@@ -90,6 +90,11 @@ async function freePort() {
 }
 
 async function cleanup() {
+  if (env.AHPLS_E2E_WIRE) {
+    try {
+      fs.cpSync(path.join(work, 'user-data', 'logs'), path.join(artifacts, 'logs'), { recursive: true });
+    } catch {}
+  }
   try {
     await browser?.close();
   } catch {}
@@ -121,6 +126,59 @@ async function palette(text, { pick } = {}) {
     await page.keyboard.press('Enter');
   }
   await input.waitFor({ state: 'hidden', timeout: Math.min(remaining(), 30000) });
+}
+
+/**
+ * Writes an executable that runs `server` and logs the LSP messages between
+ * it and VS Code to `logFile` (one line each: time, direction, the JSON;
+ * diagnostic answers shortened to uri, kind and count). Returns its path.
+ */
+function writeWireTap(server, logFile) {
+  const js = path.join(work, 'wiretap.mjs');
+  fs.writeFileSync(
+    js,
+    `import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+const [server, logFile, ...args] = process.argv.slice(2);
+const out = fs.createWriteStream(logFile, { flags: 'a' });
+const short = (body) => {
+  try {
+    const m = JSON.parse(body);
+    // A workspace answer or partial result: uri, kind and count of each report.
+    const r = m.result ?? (m.method === '$/progress' ? m.params.value : undefined);
+    if (r && Array.isArray(r.items) && r.kind === undefined) {
+      return JSON.stringify({ id: m.id, method: m.method, workspaceReport: r.items.map((i) => i.uri + ' ' + i.kind + ' ' + (i.items ? i.items.length : '-')) });
+    }
+  } catch {}
+  return body.length > 1500 ? body.slice(0, 1500) + '...' : body;
+};
+const tap = (dir) => {
+  let buf = Buffer.alloc(0);
+  return (chunk) => {
+    buf = Buffer.concat([buf, chunk]);
+    for (;;) {
+      const h = buf.indexOf('\\r\\n\\r\\n');
+      if (h < 0) return;
+      const m = /Content-Length: *(\\d+)/i.exec(buf.subarray(0, h).toString());
+      if (!m || buf.length < h + 4 + Number(m[1])) return;
+      const body = buf.subarray(h + 4, h + 4 + Number(m[1])).toString();
+      buf = buf.subarray(h + 4 + Number(m[1]));
+      out.write(new Date().toISOString() + ' ' + dir + ' ' + short(body) + '\\n');
+    }
+  };
+};
+const child = spawn(server, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const fromEditor = tap('>');
+const fromServer = tap('<');
+process.stdin.on('data', (d) => { fromEditor(d); child.stdin.write(d); });
+process.stdin.on('end', () => child.stdin.end());
+child.stdout.on('data', (d) => { fromServer(d); process.stdout.write(d); });
+child.on('exit', (code) => out.end(() => process.exit(code ?? 1)));
+`,
+  );
+  const sh = path.join(work, 'ahpls-wiretap');
+  fs.writeFileSync(sh, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(js)} ${JSON.stringify(server)} ${JSON.stringify(logFile)} "$@"\n`, { mode: 0o755 });
+  return sh;
 }
 
 async function runCommand(title) {
@@ -204,12 +262,20 @@ async function main() {
   const bundled = path.join(extDir, installed, 'bin', 'ahpls');
   fs.accessSync(bundled, fs.constants.X_OK); // the vsix's binary arrived executable
   log(`installed ${installed} (bundled server ${bundled})`);
+  if (env.AHPLS_E2E_WIRE) {
+    // Evidence for a failing step: the bundled server runs behind a tap that
+    // writes every LSP message, both ways, with its time, to wire.log.
+    settings['ahpls.path'] = writeWireTap(bundled, path.join(artifacts, 'wire.log'));
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    log(`AHPLS_E2E_WIRE: the server's messages go to ${path.join(artifacts, 'wire.log')}`);
+  }
 
   const port = await freePort();
   const out = fs.openSync(serverLog, 'w');
   const cs = spawn(
     env.CODE_SERVER,
-    [...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', ws],
+    // AHPLS_E2E_WIRE: code-server logs at trace level too (its file watcher's log among them), kept in artifacts/logs.
+    [...csArgs, ...(env.AHPLS_E2E_WIRE ? ['--log', 'trace'] : []), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', ws],
     // ahpls keeps its state under XDG_STATE_HOME; keep it out of the real home.
     { stdio: ['ignore', out, out], detached: true, env: { ...env, XDG_STATE_HOME: path.join(work, 'state'), AHPLS_HOST: '' } },
   );
@@ -491,22 +557,30 @@ async function main() {
   // Run last: it leaves a renamed skill open (dirty) and two skills with findings.
   // A Claude marketplace below the workspace root lists two skills with a
   // finding each (upper-case names). Written from outside while VS Code runs:
-  // the server hears of the new folder through its folder watcher.
+  // the server hears of the new folder through its folder watcher. The tree
+  // is written next to the workspace and moved in whole: written in place,
+  // its folders appear faster than code-server's file watcher (parcel,
+  // inotify) adds watches for them, and it then reports nothing below
+  // `office` for the rest of the session (its trace log showed `[ADDED]
+  // office` and no event for the F2 rename, the marketplace's save or the
+  // mv below; VS Code's own Explorer never showed the mv).
   const office = path.join(ws, 'office');
-  fs.mkdirSync(path.join(office, 'skills/pptx'), { recursive: true });
-  fs.mkdirSync(path.join(office, 'skills/xlsx'), { recursive: true });
-  fs.mkdirSync(path.join(office, '.claude-plugin'), { recursive: true });
-  fs.writeFileSync(path.join(office, 'skills/pptx/SKILL.md'), '---\nname: PPTX\ndescription: Builds slide decks.\n---\n\n# Slides\n');
-  fs.writeFileSync(path.join(office, 'skills/xlsx/SKILL.md'), '---\nname: XLSX\ndescription: Builds spreadsheets.\n---\n\n# Sheets\n');
+  const staged = path.join(work, 'office');
+  fs.mkdirSync(path.join(staged, 'skills/pptx'), { recursive: true });
+  fs.mkdirSync(path.join(staged, 'skills/xlsx'), { recursive: true });
+  fs.mkdirSync(path.join(staged, '.claude-plugin'), { recursive: true });
+  fs.writeFileSync(path.join(staged, 'skills/pptx/SKILL.md'), '---\nname: PPTX\ndescription: Builds slide decks.\n---\n\n# Slides\n');
+  fs.writeFileSync(path.join(staged, 'skills/xlsx/SKILL.md'), '---\nname: XLSX\ndescription: Builds spreadsheets.\n---\n\n# Sheets\n');
   const market = path.join(office, '.claude-plugin/marketplace.json');
   fs.writeFileSync(
-    market,
+    path.join(staged, '.claude-plugin/marketplace.json'),
     JSON.stringify(
       { name: 'office', owner: { name: 'Office team' }, plugins: [{ name: 'office-docs', source: './', description: 'Slides and sheets.', skills: ['./skills/pptx', './skills/xlsx'] }] },
       null,
       2,
     ) + '\n',
   );
+  fs.renameSync(staged, office);
   const problemsText = async () => (await problems.innerText({ timeout: 5000 })).replace(/\s+/g, ' ');
   await runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => page.keyboard.press('Control+Shift+M'));
   await waitFor('the new skills reported (PPTX and XLSX)', async () => {
@@ -544,30 +618,63 @@ async function main() {
     }
     return fs.existsSync(slidesSkill) && !fs.existsSync(path.join(office, 'skills/pptx')) && fs.readFileSync(market, 'utf8').includes('"./skills/slides"') ? Date.now() - renamedAt : undefined;
   }, 30000);
-  // Known gap (issue 41 stays open): in code-server a finding of the old
-  // path can stay in Problems after the F2 rename, though the server clears
-  // it on didRenameFiles in the Go and Neovim tests. Logged, not asserted,
-  // until the cause is found.
-  const pptxGone = await waitFor('no finding left for the old path', async () => (/'PPTX'|skills\/pptx/.test(await problemsText()) ? undefined : Date.now() - renamedAt), 10000)
-    .then((ms) => `after ${ms} ms`, () => 'NOT cleared within 10 s (known gap, #41)');
-  log(`F2 rename: folder moved and marketplace updated after ${renamed} ms; old path's findings: ${pptxGone}`);
+  // The old path's findings go within 2 s of the move (#41). VS Code pulls
+  // diagnostics: the old document's last pull is dropped once its tab moved,
+  // and only the server's next workspace answer, which lists closed
+  // documents in full, clears them (server/pull.go, oweLocked).
+  const movedOnDisk = Date.now();
+  let renameProblems = '';
+  const pptxGone = await waitFor('no finding left for the old path within 2 s', async () => {
+    const t = (renameProblems = await problemsText());
+    return /'PPTX'|skills\/pptx/.test(t) ? undefined : Date.now() - movedOnDisk;
+  }, 2000).catch(async (e) => {
+    await page.screenshot({ path: path.join(artifacts, 'rename.png') });
+    throw new Error(`${e.message}; Problems: ${renameProblems}`);
+  });
+  log(`F2 rename: folder moved and marketplace updated ${renamed} ms after Enter; no finding left on the old path ${pptxGone} ms later`);
   await page.screenshot({ path: path.join(artifacts, 'rename.png') });
   if (fs.readFileSync(market, 'utf8').includes('./skills/pptx')) throw new Error('the marketplace still lists ./skills/pptx');
 
-  // mv in a shell: the old path's findings go, the new path's come, the marketplace is re-checked.
+  // mv in a shell: within 2 s the old path's findings go, the new path's come,
+  // and the marketplace reports the path it lists as missing. Extensions hear
+  // of a change on disk from the workbench's file service (microsoft/vscode,
+  // mainThreadFileSystemEventService.ts: fileService.onDidFilesChange ->
+  // $onFileEvent), the events that also update the Explorer: the time the
+  // Explorer shows `sheets` is logged as VS Code's own share.
   const movedAt = Date.now();
   const mv = spawnSync('mv', [path.join(office, 'skills/xlsx'), path.join(office, 'skills/sheets')], { encoding: 'utf8' });
   if (mv.status !== 0) throw new Error(`mv failed: ${mv.stderr}`);
+  log(`mv skills/xlsx skills/sheets at ${new Date(movedAt).toISOString()}`);
+  const explorerNames = () =>
+    page.evaluate(() => Array.from(document.querySelectorAll('.explorer-folders-view .monaco-list-row .label-name')).map((e) => (e.textContent ?? '').trim()));
   let lastProblems = '';
+  let explorerMs;
   const moved = await waitFor('old findings gone, new shown, the marketplace reporting the missing path', async () => {
+    if (explorerMs === undefined) {
+      const names = await explorerNames().catch(() => []);
+      if (names.includes('sheets') && !names.includes('xlsx')) explorerMs = Date.now() - movedAt;
+    }
     const t = (lastProblems = await problemsText());
     return !/office\/skills\/xlsx/.test(t) && /office\/skills\/sheets/.test(t) && /'\.\/skills\/xlsx' does not exist/.test(t) ? Date.now() - movedAt : undefined;
-  }, 10000).then((ms) => `old findings gone and new shown after ${ms} ms`,
-    // Known gap (issue 41 stays open): in code-server the move is not seen
-    // within 10 s, though the Go (watched and fsnotify) and Neovim tests see
-    // it. Logged with what Problems shows, not asserted, until the cause is found.
-    () => `NOT seen within 10 s (known gap, #41); Problems: ${lastProblems}`);
-  log(`mv skills/xlsx skills/sheets: ${moved}`);
+  }, 10000).catch(() => undefined);
+  if (moved !== undefined && moved > 2000 && (explorerMs === undefined || moved - explorerMs > 2000)) {
+    await page.screenshot({ path: path.join(artifacts, 'mv.png') });
+    throw new Error(`Problems showed the move ${moved} ms after mv (VS Code's Explorer: ${explorerMs ?? 'never'} ms)`);
+  }
+  if (moved === undefined && explorerMs !== undefined) {
+    await page.screenshot({ path: path.join(artifacts, 'mv.png') });
+    throw new Error(`VS Code's Explorer showed the move after ${explorerMs} ms but Problems did not within 10 s: ${lastProblems}`);
+  }
+  // Known gap (#41, code-server's watcher, not ahpls): in some runs parcel
+  // reports nothing below office/ after the F2 rename (remoteagent.log at
+  // trace level), VS Code's Explorer never shows the mv, and no event reaches
+  // the extension. Logged, not asserted; ahpls is held to 2 s whenever VS
+  // Code saw the move.
+  log(
+    moved !== undefined
+      ? `mv skills/xlsx skills/sheets: old findings gone and new shown after ${moved} ms (VS Code's Explorer: ${explorerMs ?? 'not seen'} ms)`
+      : `mv skills/xlsx skills/sheets: VS Code itself did not see the move within 10 s (Explorer unchanged; known code-server watcher gap, #41); Problems: ${lastProblems}`,
+  );
   await page.screenshot({ path: path.join(artifacts, 'mv.png') });
 
   // Completion inside quotes under "hooks": event names, not handler keys.
@@ -596,8 +703,6 @@ async function main() {
   await runCommand('View: Close Editor');
 
   // Go to Symbol in marketplace.json: each key once (VS Code's JSON provider only).
-  // Opened by Quick Open: the mv step above (a known gap in code-server)
-  // leaves no Problems entry of the marketplace to open it from.
   await palette('office/.claude-plugin/marketplace.json', { pick: 'marketplace.json' });
   await page.locator('.tab.active', { hasText: 'marketplace.json' }).waitFor({ timeout: remaining() });
   await page.locator('.monaco-editor .view-lines').first().click();
