@@ -127,6 +127,10 @@ func main() {
 			fatal(fmt.Errorf("go build ./cmd/ahpls (run from the repository root): %v\n%s", err, out))
 		}
 	}
+	if *listSample > 0 {
+		sampleMain(bin)
+		return
+	}
 	dirs, repoName, err := corpusRepos()
 	if err != nil {
 		fatal(err)
