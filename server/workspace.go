@@ -82,21 +82,6 @@ func (part workspace) locate(u uri.URI) (location, bool) {
 	return location{rel: segs[len(segs)-1], path: p}, true
 }
 
-// readRel reads a file of a workspace folder, preferring an open buffer;
-// rel must stay inside the folder.
-func (part workspace) readRel(root, rel string) ([]byte, bool) {
-	s := part.s
-	if root == "" || !fs.ValidPath(rel) {
-		return nil, false
-	}
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if snap, ok := s.DocumentSnapshot(uri.File(p)); ok {
-		return snap.Text, true
-	}
-	b, err := wsfs.ReadIn(root, rel, diagnostics.MaxFileSize+1)
-	return b, err == nil
-}
-
 // readLoc reads a file from disk through the safe reader: below its
 // workspace folder, symlinks must stay inside it; outside every folder
 // (a file the editor opened) any regular file. At most one byte more than
