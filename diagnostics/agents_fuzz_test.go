@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -123,4 +124,40 @@ func repeat(s string, n int) string {
 		out = append(out, s...)
 	}
 	return string(out)
+}
+
+// A skill in another agent's skill folder gets no verdict of a consumer
+// that never discovers it there (issue #38: `--targets codex` gave an Error
+// for a .github/skills skill that `ahpls list` says Codex does not scan),
+// while the same skill in that consumer's own folder keeps it.
+func TestSkillVerdictOnlyWhereTheConsumerDiscoversIt(t *testing.T) {
+	text := []byte("---\nname: x\ndescription: \"\"\n---\nBody.\n")
+	rules := func(rel string, tg model.Target) []string {
+		var ids []string
+		for _, d := range Check(File{Path: rel, Kind: model.KindSkill, Text: text}, Options{Targets: []model.Target{tg}, NoImpliedTargets: true}) {
+			ids = append(ids, d.Rule+"/"+d.Severity.String())
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		rel  string
+		tg   model.Target
+		want bool
+	}{
+		{".github/skills/x/SKILL.md", model.TargetCodex, false},
+		{".agents/skills/x/SKILL.md", model.TargetCodex, true},
+		{".cursor/skills/x/SKILL.md", model.TargetGeminiCLI, false},
+		{".gemini/skills/x/SKILL.md", model.TargetGeminiCLI, false}, // desc-empty carries no Gemini verdict
+	} {
+		got := rules(c.rel, c.tg)
+		has := false
+		for _, id := range got {
+			if strings.HasPrefix(id, "skill/desc-empty/") {
+				has = true
+			}
+		}
+		if has != c.want {
+			t.Errorf("%s with %s: findings %v, want skill/desc-empty %v", c.rel, c.tg, got, c.want)
+		}
+	}
 }

@@ -57,6 +57,11 @@ type ConsumerSpec struct {
 	Fields map[Kind][]string
 	// FieldsEvidence is where Fields is seen, per kind.
 	FieldsEvidence map[Kind]string
+	// SkillRoots are the workspace folders the consumer reads skills from,
+	// and SkillDepth how deep below one a SKILL.md may sit (1:
+	// <root>/<name>/SKILL.md); nil where the rules do not model it.
+	SkillRoots []string
+	SkillDepth int
 }
 
 // Consumers is every known target, in documentation order.
@@ -88,17 +93,57 @@ var Consumers = []ConsumerSpec{
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
-		Reads:    []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json"},
-		Install:  "project files by location; plugins from a marketplace",
+		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json"},
+		Install:    "project files by location; plugins from a marketplace",
+		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6,
 		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @19b965ad"},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
-		Reads:    []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/"},
-		Install:  "project files by location",
+		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/"},
+		Install:    "project files by location",
+		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1,
 		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)"},
 	{Target: TargetGeminiCLI, Name: "Gemini CLI", Code: "GC",
-		Reads:    []string{"GEMINI.md (context.fileName)", ".gemini/commands/**/*.toml", ".gemini/skills/, .agents/skills/", "gemini-extension.json and its commands/, skills/"},
-		Install:  "project files by location; extensions with `gemini extensions install`",
+		Reads:      []string{"GEMINI.md (context.fileName)", ".gemini/commands/**/*.toml", ".gemini/skills/, .agents/skills/", "gemini-extension.json and its commands/, skills/"},
+		Install:    "project files by location; extensions with `gemini extensions install`",
+		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1,
 		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
+}
+
+// otherAgentsSkillRoots are workspace skill folders of consumers whose
+// discovery is not in SkillRoots (VS Code and Copilot, Claude Code).
+var otherAgentsSkillRoots = []string{".github/skills", ".claude/skills"}
+
+// InAnotherAgentsSkillFolder reports a skill at rel that sits in a
+// workspace skill folder of some consumer but in none of t's SkillRoots:
+// t never discovers it there (a skill of its own plugin or extension sits
+// in no such folder), so t's reaction to its content is none (issue #38:
+// `--targets codex` gave an Error for a .github/skills skill Codex never
+// reads, while `ahpls list` said it is not scanned). False for consumers
+// without SkillRoots.
+func InAnotherAgentsSkillFolder(t Target, rel string) bool {
+	spec, ok := t.Spec()
+	if !ok || len(spec.SkillRoots) == 0 {
+		return false
+	}
+	under := func(root string) bool { return strings.HasPrefix(rel, root+"/") }
+	for _, r := range spec.SkillRoots {
+		if under(r) {
+			return false
+		}
+	}
+	for _, r := range otherAgentsSkillRoots {
+		if under(r) {
+			return true
+		}
+	}
+	for _, c := range Consumers {
+		for _, r := range c.SkillRoots {
+			if under(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AllTargets lists every known target id in documentation order.

@@ -35,15 +35,8 @@ func agentTarget(t model.Target) bool {
 // agentSkillRoots are the workspace skill folders each reads, and how deep
 // below one a SKILL.md may sit (1: <root>/<name>/SKILL.md).
 func agentSkillRoots(t model.Target) (roots []string, depth int) {
-	switch t {
-	case model.TargetCodex:
-		return []string{".agents/skills", ".codex/skills"}, 6
-	case model.TargetCursor:
-		return []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, 1
-	case model.TargetGeminiCLI:
-		return []string{".gemini/skills", ".agents/skills"}, 1
-	}
-	return nil, 0
+	spec, _ := t.Spec()
+	return spec.SkillRoots, spec.SkillDepth
 }
 
 // agentScanned is scanned() for Codex, Cursor and Gemini CLI.
