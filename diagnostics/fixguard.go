@@ -128,6 +128,12 @@ func headerUnproven(before, after []byte, rule string, span model.Span, memo *he
 	if bytes.Equal(oh, nh) && !wholeValueRules[rule] {
 		return ""
 	}
+	// Claude Code ends a header at the first '---' in it, even inside a
+	// value: a fix there changes where Claude Code's header ends, or what
+	// it makes of the part before, in ways the YAML trees below do not see.
+	if bytes.Contains(oh, []byte("---")) || bytes.Contains(nh, []byte("---")) {
+		return "the header holds '---', where Claude Code ends it"
+	}
 	if memo == nil {
 		memo = &headerParse{}
 	}
@@ -139,12 +145,13 @@ func headerUnproven(before, after []byte, rule string, span model.Span, memo *he
 	if !ok {
 		return "the header cannot be read before the fix"
 	}
-	// A map or list used as a key (`{a, {b, c}}`) is where YAML readers
-	// part ways: Go's decoder refuses the header, JavaScript readers key
-	// it by some text of their own. What a consumer then reads cannot be
+	// A map or list used as a key (`{a, {b, c}}`) or a key written twice
+	// in one map (`{0, 0 }`) is where YAML readers part ways: Go's decoder
+	// refuses the header, JavaScript readers key it by some text of their
+	// own or keep one of the two. What a consumer then reads cannot be
 	// compared before and after, so such a fix is not proven.
-	if hasCollectionKey(oldRoot) {
-		return "the header uses a map or list as a key, which YAML readers read differently"
+	if why := ambiguousKey(oldRoot); why != "" {
+		return "the header " + why + ", which YAML readers read differently"
 	}
 	// A header that parsed stays parsing; one that only Claude Code's
 	// retry read (two tabs, one fixed at a time) may still need it.
@@ -187,21 +194,33 @@ func readHeaderAsClaudeCode(body []byte) (root *yaml.Node, strict, ok bool) {
 	return docContent(&doc), false, true
 }
 
-// hasCollectionKey reports a mapping key anywhere in n that is itself a
-// map or a list.
-func hasCollectionKey(n *yaml.Node) bool {
+// ambiguousKey says where YAML readers may read n's keys differently: a
+// mapping key anywhere in n that is itself a map or a list, or a key
+// written twice in one mapping (compared by text, as JavaScript readers
+// key by text: `0` and "0" are the same key there). "" when there is none.
+func ambiguousKey(n *yaml.Node) string {
 	if n == nil {
-		return false
+		return ""
 	}
+	var seen map[string]bool
 	for i, c := range n.Content {
-		if n.Kind == yaml.MappingNode && i%2 == 0 && (c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode) {
-			return true
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			if c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+				return "uses a map or list as a key"
+			}
+			if seen == nil {
+				seen = make(map[string]bool, len(n.Content)/2)
+			}
+			if seen[c.Value] {
+				return "writes the key '" + c.Value + "' twice in one map"
+			}
+			seen[c.Value] = true
 		}
-		if hasCollectionKey(c) {
-			return true
+		if why := ambiguousKey(c); why != "" {
+			return why
 		}
 	}
-	return false
+	return ""
 }
 
 func docContent(doc *yaml.Node) *yaml.Node {
