@@ -307,8 +307,11 @@ func readGlobsAsVSCode(s string) []string {
 func readPathsAsClaudeCode(items []string) []string {
 	var out []string
 	for _, s := range items {
+		// The last item is kept whatever the depth: an unclosed '{' does
+		// not swallow it (claude-code 2.1.332's split pushes what is left
+		// after the loop, trimmed, if not empty).
 		depth, cur := 0, ""
-		for _, r := range s + "," {
+		for _, r := range s {
 			if r == ',' && depth == 0 {
 				if t := strings.TrimSpace(cur); t != "" {
 					out = append(out, t)
@@ -322,6 +325,9 @@ func readPathsAsClaudeCode(items []string) []string {
 				depth--
 			}
 			cur += string(r)
+		}
+		if t := strings.TrimSpace(cur); t != "" {
+			out = append(out, t)
 		}
 	}
 	return out

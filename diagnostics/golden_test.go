@@ -65,6 +65,11 @@ func (d dirLayout) ClaudeListed(dir string) bool {
 	}, dir)
 }
 
+func (d dirLayout) GeminiExtension(dir string) bool {
+	_, err := os.Stat(filepath.Join(string(d), filepath.FromSlash(dir), model.GeminiExtensionManifest))
+	return err == nil
+}
+
 func renderGolden(text []byte, diags []model.Diagnostic) string {
 	idx := model.NewLineIndex(text)
 	var b strings.Builder

@@ -231,7 +231,7 @@ func (m *mdFile) report(rule *Rule, span model.Span, v model.Verdicts, msg strin
 	kept := make(model.Verdicts, len(v))
 	for t, x := range v {
 		for _, k := range rd {
-			if k == t && !(m.kind == model.KindSkill && model.InAnotherAgentsSkillFolder(t, m.f.Path)) {
+			if k == t && !(m.kind == model.KindSkill && model.SkillUnread(t, m.f.Path, m.f.Layout)) {
 				kept[t] = x
 			}
 		}

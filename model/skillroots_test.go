@@ -26,3 +26,37 @@ func TestInAnotherAgentsSkillFolder(t *testing.T) {
 		}
 	}
 }
+
+type extLayout map[string]bool
+
+func (extLayout) PluginRoot(string) PluginFormat    { return FormatNone }
+func (l extLayout) GeminiExtension(dir string) bool { return l[dir] }
+
+// Gemini CLI reads skills from its two roots and from an installed
+// extension's skills/; a root skills/ in a folder without
+// gemini-extension.json is none of them (issue #38's judged false
+// skill/name-missing). Without a layout the skill is taken as read.
+func TestSkillUnread(t *testing.T) {
+	ext := extLayout{"ext": true, "": false}
+	for _, c := range []struct {
+		t      Target
+		rel    string
+		layout Layout
+		want   bool
+	}{
+		{TargetGeminiCLI, "skills/x/SKILL.md", ext, true},
+		{TargetGeminiCLI, "skills/x/SKILL.md", extLayout{"": true}, false}, // the workspace is the extension
+		{TargetGeminiCLI, "ext/skills/x/SKILL.md", ext, false},
+		{TargetGeminiCLI, ".gemini/skills/x/SKILL.md", ext, false},
+		{TargetGeminiCLI, ".agents/skills/x/SKILL.md", ext, false},
+		{TargetGeminiCLI, "sub/.gemini/skills/x/SKILL.md", ext, false}, // a sub-project's
+		{TargetGeminiCLI, ".github/skills/x/SKILL.md", ext, true},      // another agent's folder
+		{TargetGeminiCLI, "skills/x/SKILL.md", nil, false},             // no layout: not decided
+		{TargetCodex, "skills/x/SKILL.md", ext, false},                 // only Gemini CLI's extensions modelled here
+		{TargetClaudeCode, "skills/x/SKILL.md", ext, false},
+	} {
+		if got := SkillUnread(c.t, c.rel, c.layout); got != c.want {
+			t.Errorf("SkillUnread(%s, %s) = %v, want %v", c.t, c.rel, got, c.want)
+		}
+	}
+}

@@ -146,6 +146,40 @@ func InAnotherAgentsSkillFolder(t Target, rel string) bool {
 	return false
 }
 
+// SkillUnread reports a skill at rel that t never discovers where it is:
+// one in another agent's skill folder (InAnotherAgentsSkillFolder), or,
+// for Gemini CLI, one outside its skill roots and in no extension (a
+// folder holding gemini-extension.json, whose skills/ Gemini CLI reads
+// once the extension is installed: gemini-cli extension-manager.ts
+// loadExtension, loadSkillsFromDir of <ext>/skills). layout answers
+// which folders are extensions; without one (a lone file) the skill is
+// taken as read.
+func SkillUnread(t Target, rel string, layout Layout) bool {
+	if InAnotherAgentsSkillFolder(t, rel) {
+		return true
+	}
+	ge, ok := layout.(GeminiExtensions)
+	if t != TargetGeminiCLI || !ok {
+		return false
+	}
+	// A skill root below the workspace folder counts too: Gemini CLI
+	// reads .gemini/skills of the folder it starts in, which may be one
+	// of the workspace's sub-projects.
+	spec, _ := t.Spec()
+	for _, r := range spec.SkillRoots {
+		if strings.HasPrefix(rel, r+"/") || strings.Contains(rel, "/"+r+"/") {
+			return false
+		}
+	}
+	segs := strings.Split(rel, "/")
+	for i := len(segs) - 2; i >= 0; i-- {
+		if segs[i] == "skills" && ge.GeminiExtension(strings.Join(segs[:i], "/")) {
+			return false
+		}
+	}
+	return true
+}
+
 // AllTargets lists every known target id in documentation order.
 var AllTargets = func() []Target {
 	out := make([]Target, len(Consumers))

@@ -145,6 +145,14 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 	return l.layout().ClaudeListed(dir)
 }
 
+// GeminiExtension implements model.GeminiExtensions.
+func (l *wsLayout) GeminiExtension(dir string) bool {
+	if l.root == "" {
+		return false
+	}
+	return l.layout().GeminiExtension(dir)
+}
+
 // wsFS is the wsfolder.FS of one check outside a scan: confined to the
 // folder, open buffers counted as existing files.
 type wsFS struct {

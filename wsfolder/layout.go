@@ -23,8 +23,10 @@ type Layout struct {
 	listed memo[bool]
 	// markets: folder → its Claude marketplace parsed (nil: none there).
 	markets memo[model.MarketplaceListing]
-	mu      sync.Mutex
-	bad     []Refusal // guarded by mu
+	// gemini: folder → whether it holds gemini-extension.json.
+	gemini memo[bool]
+	mu     sync.Mutex
+	bad    []Refusal // guarded by mu
 }
 
 // NewLayout is a Layout reading through fsys.
@@ -75,6 +77,17 @@ func (l *Layout) ClaudeListed(dir string) bool {
 		return v, v != nil
 	}, dir)
 	return l.listed.store(dir, got)
+}
+
+// GeminiExtension implements model.GeminiExtensions: whether dir holds
+// gemini-extension.json, so that its commands/ and skills/ are Gemini
+// CLI's. Memoised like PluginRoot.
+func (l *Layout) GeminiExtension(dir string) bool {
+	if v, ok := l.gemini.load(dir); ok {
+		return v
+	}
+	_, err := l.fs.ReadFile(path.Join(dir, model.GeminiExtensionManifest))
+	return l.gemini.store(dir, err == nil)
 }
 
 // Refused are the manifests PluginRoot could not read, in path order.

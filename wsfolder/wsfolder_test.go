@@ -109,3 +109,40 @@ func TestInventoryIsInPathOrder(t *testing.T) {
 		}
 	}
 }
+
+// An extension's commands/*.toml are Gemini CLI commands only where the
+// folder holds gemini-extension.json: the walk classifies them through the
+// layout (before, no Layout answered model.GeminiExtensions, and such
+// commands were never checked).
+func TestWalkFindsGeminiExtensionCommands(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "ext/gemini-extension.json", `{"name": "ext", "version": "1.0.0"}`)
+	write(t, root, "ext/commands/deploy/run.toml", "prompt = \"go\"\n")
+	write(t, root, "other/commands/run.toml", "prompt = \"go\"\n")
+	ex, err := wsfs.NewMatcher(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(root, ex, nil)
+	var mu sync.Mutex
+	got := map[string]model.Kind{}
+	err = f.Walk(WalkOptions{Exclude: ex, Workers: 2}, func(e wsfs.Entry, k model.Kind) error {
+		mu.Lock()
+		got[e.Rel] = k
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["ext/commands/deploy/run.toml"] != model.KindGeminiCmd {
+		t.Errorf("the extension's command: %q, want %q (walk found %v)", got["ext/commands/deploy/run.toml"], model.KindGeminiCmd, got)
+	}
+	if k, ok := got["other/commands/run.toml"]; ok && k != model.KindNone {
+		t.Errorf("a commands/ folder of no extension: %q, want none", k)
+	}
+	l := NewLayout(f.FS)
+	if !l.GeminiExtension("ext") || l.GeminiExtension("other") || l.GeminiExtension("") {
+		t.Error("GeminiExtension: want only ext")
+	}
+}
