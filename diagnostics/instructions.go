@@ -4,6 +4,7 @@ package diagnostics
 // (customization-formats.md §5.4).
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -69,7 +70,10 @@ func (m *mdFile) instrRules() {
 				parts = append(parts, c.Value)
 			}
 			var fixes []model.Fix
-			if allStrings(af.v) {
+			// Joined, an empty list or a blank item becomes an empty
+			// pattern, which VS Code never matches (instr/glob): nothing
+			// to offer there.
+			if allStrings(af.v) && len(parts) > 0 && !slices.ContainsFunc(parts, func(p string) bool { return strings.TrimSpace(p) == "" }) {
 				fixes = append(fixes, m.replaceScalarValue("Join as one string", af, "'"+strings.ReplaceAll(strings.Join(parts, ", "), "'", "''")+"'", true))
 			}
 			m.report(instrApplyTo, af.valSpan, model.V(model.Lose),
