@@ -231,6 +231,8 @@ func TestOtherAgents(t *testing.T) {
 		{Rel: ".gemini/commands/git/commit.toml", Kind: model.KindGeminiCmd, Text: []byte("prompt = \"x\"\n")},
 		{Rel: "ext/gemini-extension.json", Kind: model.KindGeminiExt, Text: []byte(`{"name": "my-ext", "version": "1.0.0"}`)},
 		{Rel: "p/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "cx"}`)},
+		md("ext/skills/e/SKILL.md", model.KindSkill, "name: e\ndescription: d"),
+		md("skills/loose/SKILL.md", model.KindSkill, "name: loose\ndescription: d"),
 	}
 	v := Build(Input{Files: files})
 	for _, tc := range []struct {
@@ -256,6 +258,8 @@ func TestOtherAgents(t *testing.T) {
 		{model.TargetGeminiCLI, "AGENTS.md", NotScanned, "AGENTS.md"},
 		{model.TargetGeminiCLI, ".gemini/commands/git/commit.toml", Loads, "/git:commit"},
 		{model.TargetGeminiCLI, "ext/gemini-extension.json", Loads, "my-ext"},
+		{model.TargetGeminiCLI, "ext/skills/e/SKILL.md", Loads, "e"},          // the extension's skills/
+		{model.TargetGeminiCLI, "skills/loose/SKILL.md", NotScanned, "loose"}, // no extension there
 	} {
 		it, ok := find(itemsOf(v, tc.target), tc.source)
 		require.Truef(t, ok, "%s: %s not listed", tc.target, tc.source)
@@ -264,6 +268,8 @@ func TestOtherAgents(t *testing.T) {
 	}
 	ext, _ := find(itemsOf(v, model.TargetGeminiCLI), "ext/gemini-extension.json")
 	assert.Equal(t, "once extension my-ext is installed", ext.Install)
+	extSkill, _ := find(itemsOf(v, model.TargetGeminiCLI), "ext/skills/e/SKILL.md")
+	assert.Equal(t, "once its extension is installed", extSkill.Install)
 	// The consumers that do not read a kind do not list it.
 	_, ok := find(itemsOf(v, model.TargetVSCode), ".cursor/rules/ts.mdc")
 	assert.False(t, ok)

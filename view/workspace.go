@@ -199,8 +199,12 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return nil // the spec covers skills only
 	}
 	ok, why := true, ""
+	extSkill := false
 	if prefix == "" && format == model.FormatNone {
 		ok, why = scanned(t, f)
+		if !ok && t == model.TargetGeminiCLI && f.Kind == model.KindSkill && w.geminiExtensionSkill(f.Rel) {
+			ok, why, extSkill = true, "", true
+		}
 		if !ok && why == "" {
 			return nil
 		}
@@ -218,7 +222,7 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return []Item{it}
 	}
 	applyFindings(t, &it, f.Findings, nil)
-	if f.Kind == model.KindGeminiCmd && it.Status == Loads && !strings.HasPrefix(f.Rel, ".gemini/") {
+	if (f.Kind == model.KindGeminiCmd && !strings.HasPrefix(f.Rel, ".gemini/") || extSkill) && it.Status == Loads {
 		it.Install = "once its extension is installed"
 	}
 	if f.Kind == model.KindSkill || f.Kind == model.KindCommand || f.Kind == model.KindPrompt || f.Kind == model.KindAgent || f.Kind == model.KindClaudeAgent {
@@ -422,4 +426,17 @@ func mcpServers(root *diagnostics.JSONValue) []server {
 		out = append(out, server{name: mem.Key, span: model.Span{Start: mem.KeySpan.Start, End: mem.Value.Span.End}})
 	}
 	return out
+}
+
+// geminiExtensionSkill reports a skill at <ext>/skills/<name>/SKILL.md
+// where <ext> holds gemini-extension.json: Gemini CLI reads it once the
+// extension is installed (extension-manager.ts, loadSkillsFromDir of
+// <ext>/skills), as model.SkillUnread says for the rules.
+func (w *workspace) geminiExtensionSkill(rel string) bool {
+	segs := strings.Split(rel, "/")
+	if len(segs) < 3 || segs[len(segs)-3] != "skills" {
+		return false
+	}
+	_, ok := w.byRel[path.Join(path.Join(segs[:len(segs)-3]...), model.GeminiExtensionManifest)]
+	return ok
 }
