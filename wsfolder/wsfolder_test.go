@@ -26,27 +26,7 @@ func TestWalkClassifiesAndSkips(t *testing.T) {
 	write(t, root, ".claude/skills/a/SKILL.md", "---\nname: a\ndescription: x\n---\n")
 	write(t, root, "node_modules/x/.claude/skills/b/SKILL.md", "---\nname: b\n---\n")
 	write(t, root, "README.md", "# not a customization\n")
-	ex, err := wsfs.NewMatcher(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := New(root, ex, nil)
-	var mu sync.Mutex
-	got := map[string]model.Kind{}
-	skipped := 0
-	err = f.Walk(WalkOptions{Exclude: ex, Workers: 2, Skipped: func(wsfs.Entry, wsfs.SkipReason) {
-		mu.Lock()
-		skipped++
-		mu.Unlock()
-	}}, func(e wsfs.Entry, k model.Kind) error {
-		mu.Lock()
-		got[e.Rel] = k
-		mu.Unlock()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, got, skipped := walkCounting(t, root)
 	if len(got) != 1 || got[".claude/skills/a/SKILL.md"] != model.KindSkill {
 		t.Errorf("walk found %v, want the one skill", got)
 	}
@@ -119,22 +99,7 @@ func TestWalkFindsGeminiExtensionCommands(t *testing.T) {
 	write(t, root, "ext/gemini-extension.json", `{"name": "ext", "version": "1.0.0"}`)
 	write(t, root, "ext/commands/deploy/run.toml", "prompt = \"go\"\n")
 	write(t, root, "other/commands/run.toml", "prompt = \"go\"\n")
-	ex, err := wsfs.NewMatcher(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := New(root, ex, nil)
-	var mu sync.Mutex
-	got := map[string]model.Kind{}
-	err = f.Walk(WalkOptions{Exclude: ex, Workers: 2}, func(e wsfs.Entry, k model.Kind) error {
-		mu.Lock()
-		got[e.Rel] = k
-		mu.Unlock()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, got := walkKinds(t, root)
 	if got["ext/commands/deploy/run.toml"] != model.KindGeminiCmd {
 		t.Errorf("the extension's command: %q, want %q (walk found %v)", got["ext/commands/deploy/run.toml"], model.KindGeminiCmd, got)
 	}
@@ -145,4 +110,38 @@ func TestWalkFindsGeminiExtensionCommands(t *testing.T) {
 	if !l.GeminiExtension("ext") || l.GeminiExtension("other") || l.GeminiExtension("") {
 		t.Error("GeminiExtension: want only ext")
 	}
+}
+
+// walkKinds walks root and returns the folder and each file's kind.
+func walkKinds(t *testing.T, root string) (*Folder, map[string]model.Kind) {
+	f, got, _ := walkCounting(t, root)
+	return f, got
+}
+
+// walkCounting walks root as a check does and returns the folder, each
+// file's kind and how many entries it skipped.
+func walkCounting(t *testing.T, root string) (*Folder, map[string]model.Kind, int) {
+	t.Helper()
+	ex, err := wsfs.NewMatcher(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(root, ex, nil)
+	var mu sync.Mutex
+	got := map[string]model.Kind{}
+	skipped := 0
+	err = f.Walk(WalkOptions{Exclude: ex, Workers: 2, Skipped: func(wsfs.Entry, wsfs.SkipReason) {
+		mu.Lock()
+		skipped++
+		mu.Unlock()
+	}}, func(e wsfs.Entry, k model.Kind) error {
+		mu.Lock()
+		got[e.Rel] = k
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, got, skipped
 }
