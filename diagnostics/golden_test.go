@@ -70,6 +70,11 @@ func (d dirLayout) GeminiExtension(dir string) bool {
 	return err == nil
 }
 
+func (d dirLayout) HasFile(rel string) bool {
+	fi, err := os.Stat(filepath.Join(string(d), filepath.FromSlash(rel)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 func renderGolden(text []byte, diags []model.Diagnostic) string {
 	idx := model.NewLineIndex(text)
 	var b strings.Builder

@@ -51,6 +51,13 @@ type GeminiExtensions interface {
 	GeminiExtension(dir string) bool
 }
 
+// Files is an optional extension of Layout: whether a regular file exists
+// at rel (slash-separated, relative to the workspace folder). SkillUnread
+// asks it for the package manifests of ConsumerSpec.PackageManifest.
+type Files interface {
+	HasFile(rel string) bool
+}
+
 // SetupStepsPath is the one place GitHub's Copilot coding agent reads its
 // setup workflow from (GitHub's docs: "customizing the development
 // environment for Copilot coding agent").

@@ -27,33 +27,41 @@ func TestInAnotherAgentsSkillFolder(t *testing.T) {
 	}
 }
 
-type extLayout map[string]bool
+// files is a layout that knows which files exist.
+type files map[string]bool
 
-func (extLayout) PluginRoot(string) PluginFormat    { return FormatNone }
-func (l extLayout) GeminiExtension(dir string) bool { return l[dir] }
+func (files) PluginRoot(string) PluginFormat { return FormatNone }
+func (f files) HasFile(rel string) bool      { return f[rel] }
 
-// Gemini CLI reads skills from its two roots and from an installed
-// extension's skills/; a root skills/ in a folder without
-// gemini-extension.json is none of them (issue #38's judged false
-// skill/name-missing). Without a layout the skill is taken as read.
+// Each agent reads skills from its roots and from inside its packages (a
+// Codex plugin, a Gemini CLI extension, a Cursor plugin); a root skills/
+// in a folder that is none of them is read by none (issue #38's judged
+// false skill/name-missing). Without a layout the skill is taken as read.
 func TestSkillUnread(t *testing.T) {
-	ext := extLayout{"ext": true, "": false}
+	ws := files{"ext/gemini-extension.json": true, "p/.codex-plugin/plugin.json": true, "c/.cursor-plugin/plugin.json": true}
 	for _, c := range []struct {
 		t      Target
 		rel    string
 		layout Layout
 		want   bool
 	}{
-		{TargetGeminiCLI, "skills/x/SKILL.md", ext, true},
-		{TargetGeminiCLI, "skills/x/SKILL.md", extLayout{"": true}, false}, // the workspace is the extension
-		{TargetGeminiCLI, "ext/skills/x/SKILL.md", ext, false},
-		{TargetGeminiCLI, ".gemini/skills/x/SKILL.md", ext, false},
-		{TargetGeminiCLI, ".agents/skills/x/SKILL.md", ext, false},
-		{TargetGeminiCLI, "sub/.gemini/skills/x/SKILL.md", ext, false}, // a sub-project's
-		{TargetGeminiCLI, ".github/skills/x/SKILL.md", ext, true},      // another agent's folder
-		{TargetGeminiCLI, "skills/x/SKILL.md", nil, false},             // no layout: not decided
-		{TargetCodex, "skills/x/SKILL.md", ext, false},                 // only Gemini CLI's extensions modelled here
-		{TargetClaudeCode, "skills/x/SKILL.md", ext, false},
+		{TargetGeminiCLI, "skills/x/SKILL.md", ws, true},
+		{TargetGeminiCLI, "skills/x/SKILL.md", files{"gemini-extension.json": true}, false}, // the workspace is the extension
+		{TargetGeminiCLI, "ext/skills/x/SKILL.md", ws, false},
+		{TargetGeminiCLI, "p/skills/x/SKILL.md", ws, true}, // a Codex plugin's
+		{TargetGeminiCLI, ".gemini/skills/x/SKILL.md", ws, false},
+		{TargetGeminiCLI, ".agents/skills/x/SKILL.md", ws, false},
+		{TargetGeminiCLI, "sub/.gemini/skills/x/SKILL.md", ws, false}, // a sub-project's
+		{TargetGeminiCLI, ".github/skills/x/SKILL.md", ws, true},      // another agent's folder
+		{TargetGeminiCLI, "skills/x/SKILL.md", nil, false},            // no layout: not decided
+		{TargetCodex, "skills/x/SKILL.md", ws, true},
+		{TargetCodex, "p/skills/x/SKILL.md", ws, false},
+		{TargetCodex, "p/more/x/SKILL.md", ws, false}, // a path its manifest may name
+		{TargetCodex, "ext/skills/x/SKILL.md", ws, true},
+		{TargetCursor, "c/skills/x/SKILL.md", ws, false},
+		{TargetCursor, "skills/x/SKILL.md", ws, true},
+		{TargetClaudeCode, "skills/x/SKILL.md", ws, false}, // no package manifest modelled
+		{TargetAgentSkills, "skills/x/SKILL.md", ws, false},
 	} {
 		if got := SkillUnread(c.t, c.rel, c.layout); got != c.want {
 			t.Errorf("SkillUnread(%s, %s) = %v, want %v", c.t, c.rel, got, c.want)

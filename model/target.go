@@ -62,6 +62,11 @@ type ConsumerSpec struct {
 	// <root>/<name>/SKILL.md); nil where the rules do not model it.
 	SkillRoots []string
 	SkillDepth int
+	// PackageManifest is the manifest, relative to a package's root, of
+	// the plugins or extensions the consumer installs: a skill outside
+	// SkillRoots reaches it only from inside such a package ("" where
+	// not modelled: such a skill is taken as read).
+	PackageManifest string
 }
 
 // Consumers is every known target, in documentation order.
@@ -95,17 +100,17 @@ var Consumers = []ConsumerSpec{
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
 		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json"},
 		Install:    "project files by location; plugins from a marketplace",
-		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6,
+		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6, PackageManifest: ".codex-plugin/plugin.json",
 		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @19b965ad"},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/"},
 		Install:    "project files by location",
-		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1,
+		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1, PackageManifest: ".cursor-plugin/plugin.json",
 		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)"},
 	{Target: TargetGeminiCLI, Name: "Gemini CLI", Code: "GC",
 		Reads:      []string{"GEMINI.md (context.fileName)", ".gemini/commands/**/*.toml", ".gemini/skills/, .agents/skills/", "gemini-extension.json and its commands/, skills/"},
 		Install:    "project files by location; extensions with `gemini extensions install`",
-		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1,
+		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1, PackageManifest: GeminiExtensionManifest,
 		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
 }
 
@@ -147,25 +152,26 @@ func InAnotherAgentsSkillFolder(t Target, rel string) bool {
 }
 
 // SkillUnread reports a skill at rel that t never discovers where it is:
-// one in another agent's skill folder (InAnotherAgentsSkillFolder), or,
-// for Gemini CLI, one outside its skill roots and in no extension (a
-// folder holding gemini-extension.json, whose skills/ Gemini CLI reads
-// once the extension is installed: gemini-cli extension-manager.ts
-// loadExtension, loadSkillsFromDir of <ext>/skills). layout answers
-// which folders are extensions; without one (a lone file) the skill is
-// taken as read.
+// one in another agent's skill folder (InAnotherAgentsSkillFolder), or one
+// outside t's skill roots and in none of its packages (a folder holding
+// t's PackageManifest: a Codex plugin, whose skills/ or manifest-named
+// folders Codex reads once it is installed, openai/codex core-plugins
+// loader.rs DEFAULT_SKILLS_DIR_NAME; a Gemini CLI extension, whose skills/
+// Gemini CLI reads, gemini-cli extension-manager.ts loadSkillsFromDir; a
+// Cursor plugin). layout answers which files exist; without model.Files
+// (a lone file) such a skill is taken as read.
 func SkillUnread(t Target, rel string, layout Layout) bool {
 	if InAnotherAgentsSkillFolder(t, rel) {
 		return true
 	}
-	ge, ok := layout.(GeminiExtensions)
-	if t != TargetGeminiCLI || !ok {
+	spec, ok := t.Spec()
+	files, hasFiles := layout.(Files)
+	if !ok || spec.PackageManifest == "" || !hasFiles {
 		return false
 	}
-	// A skill root below the workspace folder counts too: Gemini CLI
-	// reads .gemini/skills of the folder it starts in, which may be one
-	// of the workspace's sub-projects.
-	spec, _ := t.Spec()
+	// A skill root below the workspace folder counts too: an agent reads
+	// the skill folders of the folder it starts in, which may be one of
+	// the workspace's sub-projects.
 	for _, r := range spec.SkillRoots {
 		if strings.HasPrefix(rel, r+"/") || strings.Contains(rel, "/"+r+"/") {
 			return false
@@ -173,7 +179,7 @@ func SkillUnread(t Target, rel string, layout Layout) bool {
 	}
 	segs := strings.Split(rel, "/")
 	for i := len(segs) - 2; i >= 0; i-- {
-		if segs[i] == "skills" && ge.GeminiExtension(strings.Join(segs[:i], "/")) {
+		if files.HasFile(path.Join(path.Join(segs[:i]...), spec.PackageManifest)) {
 			return false
 		}
 	}

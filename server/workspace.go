@@ -153,6 +153,14 @@ func (l *wsLayout) GeminiExtension(dir string) bool {
 	return l.layout().GeminiExtension(dir)
 }
 
+// HasFile implements model.Files.
+func (l *wsLayout) HasFile(rel string) bool {
+	if l.root == "" {
+		return false
+	}
+	return l.layout().HasFile(rel)
+}
+
 // wsFS is the wsfolder.FS of one check outside a scan: confined to the
 // folder, open buffers counted as existing files.
 type wsFS struct {

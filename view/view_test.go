@@ -233,6 +233,7 @@ func TestOtherAgents(t *testing.T) {
 		{Rel: "p/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "cx"}`)},
 		md("ext/skills/e/SKILL.md", model.KindSkill, "name: e\ndescription: d"),
 		md("skills/loose/SKILL.md", model.KindSkill, "name: loose\ndescription: d"),
+		md("p/skills/cs/SKILL.md", model.KindSkill, "name: cs\ndescription: d"),
 	}
 	v := Build(Input{Files: files})
 	for _, tc := range []struct {
@@ -270,6 +271,8 @@ func TestOtherAgents(t *testing.T) {
 	assert.Equal(t, "once extension my-ext is installed", ext.Install)
 	extSkill, _ := find(itemsOf(v, model.TargetGeminiCLI), "ext/skills/e/SKILL.md")
 	assert.Equal(t, "once its extension is installed", extSkill.Install)
+	cxSkill, _ := find(itemsOf(v, model.TargetCodex), "p/skills/cs/SKILL.md")
+	assert.Equal(t, "once its plugin is installed", cxSkill.Install)
 	// The consumers that do not read a kind do not list it.
 	_, ok := find(itemsOf(v, model.TargetVSCode), ".cursor/rules/ts.mdc")
 	assert.False(t, ok)

@@ -202,7 +202,7 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 	extSkill := false
 	if prefix == "" && format == model.FormatNone {
 		ok, why = scanned(t, f)
-		if !ok && t == model.TargetGeminiCLI && f.Kind == model.KindSkill && w.geminiExtensionSkill(f.Rel) {
+		if !ok && f.Kind == model.KindSkill && w.packageSkill(t, f.Rel) {
 			ok, why, extSkill = true, "", true
 		}
 		if !ok && why == "" {
@@ -222,7 +222,10 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return []Item{it}
 	}
 	applyFindings(t, &it, f.Findings, nil)
-	if (f.Kind == model.KindGeminiCmd && !strings.HasPrefix(f.Rel, ".gemini/") || extSkill) && it.Status == Loads {
+	if extSkill && it.Status == Loads {
+		it.Install = "once its plugin is installed"
+	}
+	if (f.Kind == model.KindGeminiCmd && !strings.HasPrefix(f.Rel, ".gemini/") || extSkill && t == model.TargetGeminiCLI) && it.Status == Loads {
 		it.Install = "once its extension is installed"
 	}
 	if f.Kind == model.KindSkill || f.Kind == model.KindCommand || f.Kind == model.KindPrompt || f.Kind == model.KindAgent || f.Kind == model.KindClaudeAgent {
@@ -428,15 +431,20 @@ func mcpServers(root *diagnostics.JSONValue) []server {
 	return out
 }
 
-// geminiExtensionSkill reports a skill at <ext>/skills/<name>/SKILL.md
-// where <ext> holds gemini-extension.json: Gemini CLI reads it once the
-// extension is installed (extension-manager.ts, loadSkillsFromDir of
-// <ext>/skills), as model.SkillUnread says for the rules.
-func (w *workspace) geminiExtensionSkill(rel string) bool {
-	segs := strings.Split(rel, "/")
-	if len(segs) < 3 || segs[len(segs)-3] != "skills" {
+// packageSkill reports a skill inside a package of t's (a folder above it
+// holds t's ConsumerSpec.PackageManifest: a Codex plugin, a Gemini CLI
+// extension): t reads it once the package is installed, as
+// model.SkillUnread says for the rules.
+func (w *workspace) packageSkill(t model.Target, rel string) bool {
+	spec, ok := t.Spec()
+	if !ok || spec.PackageManifest == "" {
 		return false
 	}
-	_, ok := w.byRel[path.Join(path.Join(segs[:len(segs)-3]...), model.GeminiExtensionManifest)]
-	return ok
+	segs := strings.Split(rel, "/")
+	for i := len(segs) - 2; i >= 0; i-- {
+		if _, ok := w.byRel[path.Join(path.Join(segs[:i]...), spec.PackageManifest)]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -23,10 +23,10 @@ type Layout struct {
 	listed memo[bool]
 	// markets: folder → its Claude marketplace parsed (nil: none there).
 	markets memo[model.MarketplaceListing]
-	// gemini: folder → whether it holds gemini-extension.json.
-	gemini memo[bool]
-	mu     sync.Mutex
-	bad    []Refusal // guarded by mu
+	// files: path → whether a regular file is there (HasFile).
+	files memo[bool]
+	mu    sync.Mutex
+	bad   []Refusal // guarded by mu
 }
 
 // NewLayout is a Layout reading through fsys.
@@ -81,13 +81,20 @@ func (l *Layout) ClaudeListed(dir string) bool {
 
 // GeminiExtension implements model.GeminiExtensions: whether dir holds
 // gemini-extension.json, so that its commands/ and skills/ are Gemini
-// CLI's. Memoised like PluginRoot.
+// CLI's.
 func (l *Layout) GeminiExtension(dir string) bool {
-	if v, ok := l.gemini.load(dir); ok {
+	return l.HasFile(path.Join(dir, model.GeminiExtensionManifest))
+}
+
+// HasFile implements model.Files: whether a regular file (or an open
+// buffer) is at rel. Memoised like PluginRoot: the package manifests it
+// is asked for are asked of every folder above every skill.
+func (l *Layout) HasFile(rel string) bool {
+	if v, ok := l.files.load(rel); ok {
 		return v
 	}
-	_, err := l.fs.ReadFile(path.Join(dir, model.GeminiExtensionManifest))
-	return l.gemini.store(dir, err == nil)
+	fi, err := l.fs.Stat(rel)
+	return l.files.store(rel, err == nil && !fi.IsDir())
 }
 
 // Refused are the manifests PluginRoot could not read, in path order.
