@@ -25,9 +25,10 @@ var toolUnknown = &Rule{
 	FixWhy:   "a guess at the tool meant",
 	Summary:  "A tool name in `tools`, `disallowedTools`, `allowed-tools` or `disallowed-tools` that is a near miss of a Claude Code tool (`Grepp`, `read`): it names no tool.",
 	Kinds:    "ccagent, skill, cmd",
-	Severity: "CC ? (the entry grants or denies nothing; no loader message): Info.",
+	Severity: "subagent: CC LOSE (the subagent lacks the tool, or keeps the one it meant to deny) · skill, command: CC ? (the entry pre-approves or denies nothing; no loader message): Info.",
 	Evidence: []Evidence{
-		{"CC", "?", "code.claude.com/docs/en/tools-reference: \"The tool names are the exact strings you use in permission rules, subagent tool lists, and hook matchers\"; `claude plugin validate` 2.1.332 says nothing about `tools: Grepp` in a plugin agent"},
+		{"CC", "LOSE", "@anthropic-ai/claude-code 2.1.332, the subagent's tool resolution: each `tools` entry is looked up by its exact name in a map of the session's tools, and one that matches none is set aside as `unrecognized [...]` (a subagent left with no tool at all is refused at spawn); code.claude.com/docs/en/tools-reference: \"The tool names are the exact strings you use in permission rules, subagent tool lists, and hook matchers\""},
+		{"CC", "?", "skills and commands: `claude plugin validate` 2.1.332 says nothing about `allowed-tools: Grepp`; what a missed pre-approval costs (a permission prompt) was not run"},
 	},
 }
 
@@ -41,9 +42,10 @@ var toolBoth = &Rule{
 	},
 }
 
-// ccTools are Claude Code's built-in tool names (tools reference, and the
+// ccTools are Claude Code's built-in tool names (tools reference, the
 // names Claude Code 2.1.332 still accepts: Task for Agent, MultiEdit, LS,
-// NotebookRead, BashOutput, KillShell).
+// NotebookRead, BashOutput, KillShell, and the rest of 2.1.332's own list
+// of tool names, so that no real tool is taken for a near miss).
 var ccTools = []string{
 	"Agent", "AskUserQuestion", "Bash", "CronCreate", "CronDelete", "CronList", "Edit", "EnterPlanMode",
 	"EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "ListMcpResourcesTool", "LSP", "Monitor",
@@ -51,6 +53,11 @@ var ccTools = []string{
 	"TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoWrite", "ToolSearch",
 	"WebFetch", "WebSearch", "Write",
 	"Task", "MultiEdit", "LS", "NotebookRead", "BashOutput", "KillShell", "SlashCommand",
+	"Artifact", "ClaudeDesign", "EndConversation", "ListAgents", "OfferChromeSetup", "Projects", "propose_skills",
+	"PushNotification", "ReadMcpResourceDirTool", "ReadNotifications", "RemoteTrigger", "ReportFindings",
+	"ScheduleWakeup", "SendFeedback", "SendUserFile", "SendUserMessage", "SetGoal", "ShareOnboardingGuide",
+	"ShowOnboardingRolePicker", "SubagentHandback", "WaitForMcpServers", "Workflow",
+	"KillBash", "ListPeers", "Brief", "ListMcpResources", "ReadMcpResource", "ReadMcpResourceDir", "ProposeGoal",
 }
 
 // toolEntry is one entry of a tool field: its tool name (before any
@@ -158,8 +165,18 @@ func (m *mdFile) toolName(key string, e toolEntry) {
 		fixes = append(fixes, model.Fix{Title: "Change to '" + best + "'", Preferred: true,
 			Edits: []model.Edit{{Span: model.Span{Start: e.span.Start, End: e.span.Start + len(n)}, NewText: best}}})
 	}
-	m.report(toolUnknown, e.span, model.Verdicts{model.TargetClaudeCode: model.Unknown},
-		"{T} {has} no tool "+q(n)+" (in '"+key+"'); did you mean '"+best+"'?", fixes...)
+	// A subagent's tool lists are resolved by exact name: the subagent
+	// goes without the tool it meant to have, or keeps the one it meant
+	// to deny.
+	v, msg := model.Verdicts{model.TargetClaudeCode: model.Unknown}, "{T} {has} no tool "+q(n)+" (in '"+key+"'); did you mean '"+best+"'?"
+	if m.kind == model.KindClaudeAgent {
+		what := "this subagent goes without the tool meant"
+		if key == "disallowedTools" {
+			what = "the tool meant is not denied"
+		}
+		v, msg = model.Verdicts{model.TargetClaudeCode: model.Lose}, "{T} {has} no tool "+q(n)+" (in '"+key+"'), so "+what+"; did you mean '"+best+"'?"
+	}
+	m.report(toolUnknown, e.span, v, msg, fixes...)
 }
 
 var ccagentSkillMissing = &Rule{
