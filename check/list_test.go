@@ -67,6 +67,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetCodex:       {"loads", "not-scanned"},
 		model.TargetCursor:      {"loads", "not-scanned"},
 		model.TargetGeminiCLI:   {"loads", "not-scanned"},
+		model.TargetKiro:        {"loads", "not-scanned"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

@@ -145,6 +145,7 @@ func init() {
 		{model.KindGeminiCmd, geminiCmdRules, checkGeminiCommand},
 		{model.KindGeminiExt, geminiExtRules, checkGeminiExtension},
 		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
+		{model.KindKiroSteering, kiroRules, checkKiroSteering},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

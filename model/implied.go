@@ -49,6 +49,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)"},
 	{ID: "gemini-dir", When: "a `.gemini` folder in the path, or a `gemini-extension.json`", Adds: TargetGeminiCLI,
 		Why: "Gemini CLI reads .gemini/commands, .gemini/skills and an extension's gemini-extension.json (google-gemini/gemini-cli FileCommandLoader.ts, extension-manager.ts)"},
+	{ID: "kiro-dir", When: "a `.kiro` folder in the path", Adds: TargetKiro,
+		Why: "Kiro reads the steering files in .kiro/steering/ of the workspace (kiro.dev/docs/steering)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

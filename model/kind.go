@@ -33,6 +33,7 @@ const (
 	KindGeminiCmd    Kind = "gcmd"       // Gemini CLI command: .gemini/commands/**/*.toml, an extension's commands/**/*.toml
 	KindGeminiExt    Kind = "gext"       // Gemini CLI extension manifest: gemini-extension.json
 	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
+	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
 )
 
 // CursorLegacyRules is the single rules file Cursor read before
@@ -165,6 +166,9 @@ var Kinds = []KindSpec{
 	{Kind: KindCodexPlugin, Noun: "Codex plugin", Title: "Codex plugin manifests (.codex-plugin/plugin.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/.codex-plugin/plugin.json"},
 		Activation: []string{"**/.codex-plugin/plugin.json"}},
+	{Kind: KindKiroSteering, Noun: "Kiro steering file", Title: "Kiro steering (.kiro/steering/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.kiro/steering/*.md"},
+		Activation: []string{"**/.kiro/steering/*.md"}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -387,6 +391,9 @@ func Classify(rel string, layout Layout) Kind {
 	if base == "AGENTS.md" || base == "AGENTS.override.md" {
 		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles); Codex's local override
 	}
+	if isKiroSteering(segs) {
+		return KindKiroSteering
+	}
 	if base == "README.md" {
 		return KindNone
 	}
@@ -522,6 +529,14 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 		}
 	}
 	return KindNone
+}
+
+// isKiroSteering reports a file directly in a .kiro/steering folder, where
+// Kiro looks for steering files (kiro.dev/docs/steering: "markdown files
+// in .kiro/steering/").
+func isKiroSteering(segs []string) bool {
+	n := len(segs)
+	return n >= 3 && segs[n-3] == ".kiro" && segs[n-2] == "steering"
 }
 
 func hasSegPair(segs []string, a, b string) bool {

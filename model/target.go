@@ -20,6 +20,7 @@ const (
 	TargetCodex           Target = "codex"             // CX, OpenAI Codex (CLI, IDE, app)
 	TargetCursor          Target = "cursor"            // CU
 	TargetGeminiCLI       Target = "gemini-cli"        // GC
+	TargetKiro            Target = "kiro"              // KI, Kiro (IDE, CLI, Web)
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -107,6 +108,10 @@ var Consumers = []ConsumerSpec{
 		Install:    "project files by location; extensions with `gemini extensions install`",
 		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1,
 		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
+	{Target: TargetKiro, Name: "Kiro", Code: "KI",
+		Reads:    []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)"},
+		Install:  "project files by location",
+		Evidence: "kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -499,6 +504,9 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".gemini") || base == "gemini-extension.json" { // gemini-dir
 		add(TargetGeminiCLI)
+	}
+	if hasSeg(rel, ".kiro") { // kiro-dir
+		add(TargetKiro)
 	}
 	switch pluginFormat {
 	case FormatClaude:
