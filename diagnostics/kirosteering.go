@@ -8,7 +8,16 @@ package diagnostics
 // closed source: every reaction here comes from its documentation
 // (kiro.dev/docs/steering, read 2026-12-05), which says what each field
 // does but not what Kiro does with a wrong one, so every rule is Info at
-// most.
+// most. The page was read through stored copies: its text of 2025-10-13
+// (always, fileMatch with fileMatchPattern, manual; #[[file:...]]
+// references; YAML front matter at the very top), mirrored with its source
+// URL in brunogama/dotfiles@3302409c
+// ai_docs/knowledge_base/ide/kiro/steering-documentation.md; its later
+// revision's capability table (inclusion modes, AGENTS.md support), quoted
+// line by line in a translation of 2026-09-27
+// (qiita.com/mochizukiaiichiro/items/ee29e72e554d69e1210d); the auto mode
+// (name, description) as kirodotdev/Kiro#9176 (Kiro 0.12.263) reports it
+// working.
 
 import (
 	"bytes"
@@ -78,7 +87,7 @@ var kiroAutoDescription = &Rule{
 	Kinds:    "kiro",
 	Severity: "KI ? (Info): the documentation gives auto steering a name and a description to match requests against, and does not say what happens without one.",
 	Evidence: []Evidence{
-		{"KI", "?", kiroDocs + ": auto inclusion includes the file when a request matches its description"},
+		{"KI", "?", kiroDocs + " and kirodotdev/Kiro#9176 (Kiro 0.12.263): auto inclusion includes the file when a request matches its description"},
 	},
 }
 
@@ -98,7 +107,7 @@ var kiroFileRef = &Rule{
 	Kinds:    "kiro",
 	Severity: "KI ? (Info): the documentation says a reference includes the named workspace file, not what Kiro does when it is missing.",
 	Evidence: []Evidence{
-		{"KI", "?", kiroDocs + ": `#[[file:<relative_file_name>]]` includes a workspace file's content in the steering file"},
+		{"KI", "?", kiroDocs + ": `#[[file:<relative_file_name>]]` links a live project file (`#[[file:api/openapi.yaml]]`); \"Test file references after restructuring\""},
 	},
 }
 

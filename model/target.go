@@ -111,7 +111,7 @@ var Consumers = []ConsumerSpec{
 	{Target: TargetKiro, Name: "Kiro", Code: "KI",
 		Reads:    []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)"},
 		Install:  "project files by location",
-		Evidence: "kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05)"},
+		Evidence: "kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/kirosteering.go)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
