@@ -68,6 +68,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetCursor:      {"loads", "not-scanned"},
 		model.TargetGeminiCLI:   {"loads", "not-scanned"},
 		model.TargetKiro:        {"loads", "not-scanned"},
+		model.TargetWindsurf:    {"loads"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

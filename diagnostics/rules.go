@@ -146,6 +146,7 @@ func init() {
 		{model.KindGeminiExt, geminiExtRules, checkGeminiExtension},
 		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
 		{model.KindKiroSteering, kiroRules, checkKiroSteering},
+		{model.KindWindsurfRule, windsurfRules, checkWindsurfRule},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

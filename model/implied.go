@@ -51,6 +51,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Gemini CLI reads .gemini/commands, .gemini/skills and an extension's gemini-extension.json (google-gemini/gemini-cli FileCommandLoader.ts, extension-manager.ts)"},
 	{ID: "kiro-dir", When: "a `.kiro` folder in the path", Adds: TargetKiro,
 		Why: "Kiro reads the steering files in .kiro/steering/ of the workspace (kiro.dev/docs/steering)"},
+	{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`", Adds: TargetWindsurf,
+		Why: "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

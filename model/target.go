@@ -21,6 +21,7 @@ const (
 	TargetCursor          Target = "cursor"            // CU
 	TargetGeminiCLI       Target = "gemini-cli"        // GC
 	TargetKiro            Target = "kiro"              // KI, Kiro (IDE, CLI, Web)
+	TargetWindsurf        Target = "windsurf"          // WS, Windsurf's Cascade
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -112,6 +113,10 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)"},
 		Install:  "project files by location",
 		Evidence: "kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/kirosteering.go)"},
+	{Target: TargetWindsurf, Name: "Windsurf", Code: "WS",
+		Reads:    []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md"},
+		Install:  "project files by location",
+		Evidence: "docs.windsurf.com Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -507,6 +512,9 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".kiro") { // kiro-dir
 		add(TargetKiro)
+	}
+	if hasSeg(rel, ".windsurf") || base == WindsurfLegacyRules { // windsurf-dir
+		add(TargetWindsurf)
 	}
 	switch pluginFormat {
 	case FormatClaude:

@@ -29,11 +29,15 @@ import (
 //   - Kiro, kiro.dev/docs/steering (read 2026-12-05): .kiro/steering/*.md
 //     of the workspace it opens, named #<file name> in chat, and the
 //     root AGENTS.md, always included. Its skills are not modelled.
+//   - Windsurf, docs.windsurf.com Memories & Rules (read 2026-12-05):
+//     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
+//     git root, the legacy root .windsurfrules, and AGENTS.md (root always
+//     on, a sub-folder's as a glob rule). Its skills are not modelled.
 
 // agentTargets are the consumers this file answers for.
 func agentTarget(t model.Target) bool {
 	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
-		t == model.TargetKiro
+		t == model.TargetKiro || t == model.TargetWindsurf
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -99,6 +103,13 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				return false, "Kiro reads the AGENTS.md at the root of the workspace"
 			}
 			return false, ""
+		case model.TargetWindsurf:
+			// Root AGENTS.md always on, one in a sub-folder as a glob rule
+			// for that folder (docs.windsurf.com, Memories & Rules).
+			if base == "AGENTS.md" {
+				return true, ""
+			}
+			return false, ""
 		case model.TargetGeminiCLI:
 			if base == "GEMINI.md" {
 				return true, ""
@@ -118,6 +129,10 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				return true, ""
 			}
 			return false, "Kiro reads .kiro/steering at the root of the workspace it opens: this one only when it opens " + strings.TrimSuffix(rel[:strings.Index(rel, ".kiro/steering/")], "/") + "/"
+		}
+	case model.KindWindsurfRule:
+		if t == model.TargetWindsurf {
+			return true, "" // the workspace's .windsurf/rules and those of its sub-folders
 		}
 	case model.KindGeminiCmd:
 		if t == model.TargetGeminiCLI {
@@ -158,6 +173,12 @@ func agentItemName(f File) string {
 	case model.KindKiroSteering:
 		// Chat names a steering file by #<file name>.
 		return "#" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindWindsurfRule:
+		if rel == model.WindsurfLegacyRules {
+			return rel
+		}
+		// Cascade's input names a rule by @<file name>.
+		return "@" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	}
 	return rel
 }

@@ -40,6 +40,8 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
   '**/.kiro/steering/*.md',
+  '**/.windsurf/rules/*.md',
+  '**/.windsurfrules',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -76,6 +78,8 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
   '**/.kiro/steering/*.md',
+  '**/.windsurf/rules/*.md',
+  '.windsurfrules',
 ];
 
 /**

@@ -54,5 +54,7 @@ return {
     '/gemini%-extension%.json$',
     '/%.codex%-plugin/plugin%.json$',
     '/%.kiro/steering/[^/]*%.md$',
+    '/%.windsurf/rules/[^/]*%.md$',
+    '/%.windsurfrules$',
   },
 }
