@@ -67,6 +67,8 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetCodex:       {"loads", "not-scanned"},
 		model.TargetCursor:      {"loads", "not-scanned"},
 		model.TargetGeminiCLI:   {"loads", "not-scanned"},
+		model.TargetKiro:        {"loads", "not-scanned"},
+		model.TargetWindsurf:    {"loads"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

@@ -145,6 +145,8 @@ func init() {
 		{model.KindGeminiCmd, geminiCmdRules, checkGeminiCommand},
 		{model.KindGeminiExt, geminiExtRules, checkGeminiExtension},
 		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
+		{model.KindKiroSteering, kiroRules, checkKiroSteering},
+		{model.KindWindsurfRule, windsurfRules, checkWindsurfRule},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

@@ -33,7 +33,13 @@ const (
 	KindGeminiCmd    Kind = "gcmd"       // Gemini CLI command: .gemini/commands/**/*.toml, an extension's commands/**/*.toml
 	KindGeminiExt    Kind = "gext"       // Gemini CLI extension manifest: gemini-extension.json
 	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
+	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
+	KindWindsurfRule Kind = "windsurf"   // Windsurf rule: .windsurf/rules/*.md, legacy .windsurfrules
 )
+
+// WindsurfLegacyRules is the single rules file of a Windsurf workspace
+// before .windsurf/rules (docs.windsurf.com, Memories & Rules).
+const WindsurfLegacyRules = ".windsurfrules"
 
 // CursorLegacyRules is the single rules file Cursor read before
 // .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
@@ -172,6 +178,13 @@ var Kinds = []KindSpec{
 	{Kind: KindCodexPlugin, Noun: "Codex plugin", Title: "Codex plugin manifests (.codex-plugin/plugin.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/.codex-plugin/plugin.json"},
 		Activation: []string{"**/.codex-plugin/plugin.json"}},
+	{Kind: KindKiroSteering, Noun: "Kiro steering file", Title: "Kiro steering (.kiro/steering/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.kiro/steering/*.md"},
+		Activation: []string{"**/.kiro/steering/*.md"}},
+	{Kind: KindWindsurfRule, Noun: "Windsurf rule", Title: "Windsurf rules (.windsurf/rules/*.md, .windsurfrules)", Lang: "markdown", Ext: ".md",
+		Paths: []string{WindsurfLegacyRules}, Languages: mdLangs,
+		Documents:  []string{"**/.windsurf/rules/*.md", "**/" + WindsurfLegacyRules},
+		Activation: []string{"**/.windsurf/rules/*.md", WindsurfLegacyRules}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -352,11 +365,8 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
-	if base == CursorLegacyRules {
-		if dir == "" {
-			return KindCursorRule // Cursor reads it at the project root only
-		}
-		return KindNone
+	if base == CursorLegacyRules || base == WindsurfLegacyRules {
+		return legacyRulesKind(base, dir)
 	}
 	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
 		if hasSegPair(segs, ".cursor", "rules") {
@@ -393,6 +403,9 @@ func Classify(rel string, layout Layout) Kind {
 	}
 	if base == "AGENTS.md" || base == "AGENTS.override.md" {
 		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles); Codex's local override
+	}
+	if k := rulesFolderKind(segs); k != KindNone {
+		return k
 	}
 	if base == "README.md" {
 		return KindNone
@@ -527,6 +540,37 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 				return KindMCP
 			}
 		}
+	}
+	return KindNone
+}
+
+// rulesFolderKind is the kind of a Markdown file directly in another
+// agent's rules folder: .kiro/steering (kiro.dev/docs/steering: "markdown
+// files in .kiro/steering/") or .windsurf/rules (docs.windsurf.com,
+// Memories & Rules); KindNone elsewhere.
+func rulesFolderKind(segs []string) Kind {
+	n := len(segs)
+	switch {
+	case n < 3:
+		return KindNone
+	case segs[n-3] == ".kiro" && segs[n-2] == "steering":
+		return KindKiroSteering
+	case segs[n-3] == ".windsurf" && segs[n-2] == "rules":
+		return KindWindsurfRule
+	}
+	return KindNone
+}
+
+// legacyRulesKind is the kind of a single legacy rules file (.cursorrules,
+// .windsurfrules): each agent reads it at the workspace root only.
+func legacyRulesKind(base, dir string) Kind {
+	switch {
+	case dir != "":
+		return KindNone
+	case base == CursorLegacyRules:
+		return KindCursorRule
+	case base == WindsurfLegacyRules:
+		return KindWindsurfRule
 	}
 	return KindNone
 }

@@ -68,6 +68,15 @@ func TestClassify(t *testing.T) {
 		{"Cargo.toml", KindNone},
 		{"gemini-extension.json", KindGeminiExt},
 		{"ext/gemini-extension.json", KindGeminiExt},
+		{".kiro/steering/tech.md", KindKiroSteering},
+		{"web/.kiro/steering/README.md", KindKiroSteering},
+		{".kiro/steering/sub/deep.md", KindNone}, // Kiro's docs name the folder's own files only
+		{".kiro/specs/login/design.md", KindNone},
+		{".windsurf/rules/ts.md", KindWindsurfRule},
+		{"web/.windsurf/rules/react.md", KindWindsurfRule},
+		{".windsurfrules", KindWindsurfRule},
+		{"sub/.windsurfrules", KindNone},
+		{".windsurf/workflows/deploy.md", KindNone},
 		{".cursor-plugin/plugin.json", KindNone},
 		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
 		{"x/.github/plugin/plugin.json", KindPlugin},

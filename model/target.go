@@ -20,6 +20,8 @@ const (
 	TargetCodex           Target = "codex"             // CX, OpenAI Codex (CLI, IDE, app)
 	TargetCursor          Target = "cursor"            // CU
 	TargetGeminiCLI       Target = "gemini-cli"        // GC
+	TargetKiro            Target = "kiro"              // KI, Kiro (IDE, CLI, Web)
+	TargetWindsurf        Target = "windsurf"          // WS, Windsurf's Cascade
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -112,6 +114,14 @@ var Consumers = []ConsumerSpec{
 		Install:    "project files by location; extensions with `gemini extensions install`",
 		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1, PackageManifest: GeminiExtensionManifest,
 		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
+	{Target: TargetKiro, Name: "Kiro", Code: "KI",
+		Reads:    []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)"},
+		Install:  "project files by location",
+		Evidence: "kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/kirosteering.go)"},
+	{Target: TargetWindsurf, Name: "Windsurf", Code: "WS",
+		Reads:    []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md"},
+		Install:  "project files by location",
+		Evidence: "docs.windsurf.com Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -505,6 +515,12 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".gemini") || base == "gemini-extension.json" { // gemini-dir
 		add(TargetGeminiCLI)
+	}
+	if hasSeg(rel, ".kiro") { // kiro-dir
+		add(TargetKiro)
+	}
+	if hasSeg(rel, ".windsurf") || base == WindsurfLegacyRules { // windsurf-dir
+		add(TargetWindsurf)
 	}
 	switch pluginFormat {
 	case FormatClaude:

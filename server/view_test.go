@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/view"
 )
 
 // TestViewHoverAndCommand: the first line's hover says what each consumer
@@ -76,7 +78,7 @@ func TestListViewBadArgument(t *testing.T) {
 	var views []FolderView
 	require.NoError(t, c.call("workspace/executeCommand", fmt.Sprintf(`{"command":%q,"arguments":[null]}`, CommandListView), &views))
 	require.Len(t, views, 1)
-	assert.Len(t, views[0].Consumers, 8)
+	assert.Len(t, views[0].Consumers, len(view.ViewTargets))
 	for _, cons := range views[0].Consumers {
 		assert.Empty(t, cons.Items, cons.Target)
 	}

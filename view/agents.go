@@ -26,10 +26,18 @@ import (
 //     (config/storage.ts); cli/src/services/FileCommandLoader.ts reads
 //     .gemini/commands/**/*.toml, named by their path with ':'; GEMINI.md
 //     is its context file (context.fileName).
+//   - Kiro, kiro.dev/docs/steering (read 2026-12-05): .kiro/steering/*.md
+//     of the workspace it opens, named #<file name> in chat, and the
+//     root AGENTS.md, always included. Its skills are not modelled.
+//   - Windsurf, docs.windsurf.com Memories & Rules (read 2026-12-05):
+//     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
+//     git root, the legacy root .windsurfrules, and AGENTS.md (root always
+//     on, a sub-folder's as a glob rule). Its skills are not modelled.
 
 // agentTargets are the consumers this file answers for.
 func agentTarget(t model.Target) bool {
-	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI
+	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
+		t == model.TargetKiro || t == model.TargetWindsurf
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -39,13 +47,16 @@ func agentSkillRoots(t model.Target) (roots []string, depth int) {
 	return spec.SkillRoots, spec.SkillDepth
 }
 
-// agentScanned is scanned() for Codex, Cursor and Gemini CLI.
+// agentScanned is scanned() for Codex, Cursor, Gemini CLI and Kiro.
 func agentScanned(t model.Target, f File) (bool, string) {
 	rel := f.Rel
 	name := t.DisplayName()
 	switch f.Kind {
 	case model.KindSkill:
 		roots, depth := agentSkillRoots(t)
+		if len(roots) == 0 {
+			return false, "" // skill discovery not modelled for this consumer (Kiro)
+		}
 		for _, r := range roots {
 			rest, ok := strings.CutPrefix(rel, r+"/")
 			if !ok {
@@ -82,6 +93,23 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				return true, ""
 			}
 			return false, ""
+		case model.TargetKiro:
+			// Kiro reads AGENTS.md of the workspace root, always included
+			// (kiro.dev/docs/steering, "AGENTS.md").
+			if base == "AGENTS.md" && dir == "." {
+				return true, ""
+			}
+			if base == "AGENTS.md" {
+				return false, "Kiro reads the AGENTS.md at the root of the workspace"
+			}
+			return false, ""
+		case model.TargetWindsurf:
+			// Root AGENTS.md always on, one in a sub-folder as a glob rule
+			// for that folder (docs.windsurf.com, Memories & Rules).
+			if base == "AGENTS.md" {
+				return true, ""
+			}
+			return false, ""
 		case model.TargetGeminiCLI:
 			if base == "GEMINI.md" {
 				return true, ""
@@ -94,6 +122,17 @@ func agentScanned(t model.Target, f File) (bool, string) {
 	case model.KindCursorRule:
 		if t == model.TargetCursor {
 			return true, ""
+		}
+	case model.KindKiroSteering:
+		if t == model.TargetKiro {
+			if strings.HasPrefix(rel, ".kiro/steering/") {
+				return true, ""
+			}
+			return false, "Kiro reads .kiro/steering at the root of the workspace it opens: this one only when it opens " + strings.TrimSuffix(rel[:strings.Index(rel, ".kiro/steering/")], "/") + "/"
+		}
+	case model.KindWindsurfRule:
+		if t == model.TargetWindsurf {
+			return true, "" // the workspace's .windsurf/rules and those of its sub-folders
 		}
 	case model.KindGeminiCmd:
 		if t == model.TargetGeminiCLI {
@@ -131,6 +170,15 @@ func agentItemName(f File) string {
 		if i := strings.Index(rel, ".cursor/rules/"); i >= 0 {
 			return strings.TrimSuffix(rel[i+len(".cursor/rules/"):], path.Ext(rel))
 		}
+	case model.KindKiroSteering:
+		// Chat names a steering file by #<file name>.
+		return "#" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindWindsurfRule:
+		if rel == model.WindsurfLegacyRules {
+			return rel
+		}
+		// Cascade's input names a rule by @<file name>.
+		return "@" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	}
 	return rel
 }

@@ -229,6 +229,8 @@ func category(k model.Kind) Category {
 		return CatCommands
 	case model.KindCodexPlugin, model.KindGeminiExt:
 		return CatPlugins
+	case model.KindKiroSteering, model.KindWindsurfRule:
+		return CatInstructions
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
 	case model.KindMCP:
@@ -287,7 +289,7 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
 			return strings.TrimSuffix(rest, ".md")
 		}
-	case model.KindGeminiCmd, model.KindCursorRule:
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule:
 		return agentItemName(f)
 	}
 	return rel

@@ -39,6 +39,9 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/commands/**/*.toml',
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
+  '**/.kiro/steering/*.md',
+  '**/.windsurf/rules/*.md',
+  '**/.windsurfrules',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -74,6 +77,9 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.gemini/commands/**/*.toml',
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
+  '**/.kiro/steering/*.md',
+  '**/.windsurf/rules/*.md',
+  '.windsurfrules',
 ];
 
 /**

@@ -53,5 +53,8 @@ return {
     '/commands/.*/[^/]*%.toml$',
     '/gemini%-extension%.json$',
     '/%.codex%-plugin/plugin%.json$',
+    '/%.kiro/steering/[^/]*%.md$',
+    '/%.windsurf/rules/[^/]*%.md$',
+    '/%.windsurfrules$',
   },
 }

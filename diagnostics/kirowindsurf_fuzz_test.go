@@ -1,0 +1,41 @@
+package diagnostics
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// noFiles is a workspace where no referenced file exists, so Kiro's
+// #[[file:...]] scanner reports every reference it finds.
+type noFiles struct{}
+
+func (noFiles) Stat(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }
+
+// FuzzKiroWindsurf: the Kiro steering and Windsurf rule checkers never
+// panic and keep every finding's span inside the text.
+func FuzzKiroWindsurf(f *testing.F) {
+	for _, s := range []string{
+		"---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.ts\"\n---\nSee #[[file:a.md]].\n",
+		"---\ninclusion: [always\n---\n", "---\ninclusion: auto\n", "#[[file:", "#[[file:]]", "#[[file:../x]] #[[file:/abs]]",
+		"```\n#[[file:x]]\n```\n#[[file:y]]", "---\n- a\n---\n",
+		"---\ntrigger: glob\nglobs: **/*.ts\n---\n", "---\ntrigger: model_decision\n---\n", "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, file := range []File{
+			{Path: ".kiro/steering/x.md", Kind: model.KindKiroSteering, Text: b, FS: noFiles{}},
+			{Path: "w/.kiro/steering/x.md", Kind: model.KindKiroSteering, Text: b, FS: noFiles{}},
+			{Path: ".windsurf/rules/x.md", Kind: model.KindWindsurfRule, Text: b},
+			{Path: model.WindsurfLegacyRules, Kind: model.KindWindsurfRule, Text: b},
+		} {
+			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetKiro, model.TargetWindsurf}}) {
+				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
+					t.Fatalf("%s: %s span %+v outside %d bytes", file.Path, d.Rule, d.Span, len(b))
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,113 @@
+package diagnostics
+
+// Windsurf rules (issue #38): .windsurf/rules/*.md, Markdown under a small
+// header whose `trigger` decides when Cascade applies the rule (always_on,
+// manual by @mention, model_decision by its description, glob by its
+// globs), and the legacy root .windsurfrules. Windsurf is closed source;
+// its reactions come from its documentation, docs.windsurf.com "Memories &
+// Rules" (read 2026-12-05 through stored copies: the Windsurf editor's page
+// windsurf/cascade/memories, whose table names the four activation modes,
+// and the plugins' page plugins/cascade/memories, which says rule files
+// are cut at their character limit and Cascade "will not be aware" of the
+// rest, and that rules beyond 12,000 characters in all are truncated).
+// Windsurf's own examples write `globs: **/*.ts` unquoted, which YAML
+// refuses, so the header is read line by line (parseMDCHeader), never by a
+// YAML parser.
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// windsurfRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var windsurfRules = []*Rule{windsurfTrigger, windsurfGlobsMissing, windsurfDescMissing, windsurfTooLong}
+
+// windsurfDocs is Windsurf's page on rules.
+const windsurfDocs = "docs.windsurf.com, Memories & Rules (read 2026-12-05)"
+
+// windsurfMaxChars is the most rule text Cascade reads: the plugins' page
+// truncates all rules beyond 12,000 characters together, so one file over
+// it is cut whatever else is loaded.
+const windsurfMaxChars = 12000
+
+// windsurfTriggers are the activation modes the documentation names.
+var windsurfTriggers = []string{"always_on", "manual", "model_decision", "glob"}
+
+var windsurfTrigger = &Rule{
+	ID:       "windsurf/trigger",
+	Summary:  "`trigger` is none of always_on, manual, model_decision and glob.",
+	Kinds:    "windsurf",
+	Severity: "WS ? (Info): the documentation names those activation modes; what Cascade does with another value is not documented.",
+	Evidence: []Evidence{
+		{"WS", "?", windsurfDocs + ": rules are activated `always_on`, `glob`, `model_decision` or `manual`"},
+	},
+}
+
+var windsurfGlobsMissing = &Rule{
+	ID:       "windsurf/globs-missing",
+	Summary:  "`trigger: glob` without `globs`: no pattern says which files the rule applies to.",
+	Kinds:    "windsurf",
+	Severity: "WS ? (Info): the documentation applies a glob rule to the files its pattern matches and does not say what happens without one.",
+	Evidence: []Evidence{
+		{"WS", "?", windsurfDocs + ": Glob mode applies the rule to files matching its pattern (e.g. *.js, src/**/*.ts)"},
+	},
+}
+
+var windsurfDescMissing = &Rule{
+	ID:       "windsurf/description-missing",
+	Summary:  "`trigger: model_decision` without a `description`: Cascade decides from the description whether to apply the rule.",
+	Kinds:    "windsurf",
+	Severity: "WS ? (Info): the documentation has the model decide from the rule's natural-language description and does not say what happens without one.",
+	Evidence: []Evidence{
+		{"WS", "?", windsurfDocs + ": Model Decision applies the rule when the model judges its description relevant"},
+	},
+}
+
+var windsurfTooLong = &Rule{
+	ID:       "windsurf/too-long",
+	Summary:  "The rule file is over 12,000 characters: Cascade truncates rules beyond that and is not aware of the rest.",
+	Kinds:    "windsurf",
+	Severity: "WS LOSE? (Warning): the documentation says rule content past the limit is truncated.",
+	Evidence: []Evidence{
+		{"WS", "LOSE?", "docs.windsurf.com/plugins/cascade/memories (read 2026-12-05): \"Any content above 6000 characters will be truncated and Cascade will not be aware of them\"; \"Any rules beyond 12,000 characters will be truncated\""},
+	},
+}
+
+func checkWindsurfRule(f File, r *reporter) {
+	first := model.Span{Start: 0, End: firstLineEnd(f.Text)}
+	if n := utf8.RuneCount(f.Text); n > windsurfMaxChars {
+		r.verdict(windsurfTooLong, first, model.Verdicts{model.TargetWindsurf: model.Lose.Unverified()},
+			"This rule file has "+strconv.Itoa(n)+" characters: Windsurf truncates rules beyond "+strconv.Itoa(windsurfMaxChars)+" characters, and Cascade does not see the rest.")
+	}
+	if f.Path == model.WindsurfLegacyRules {
+		return // plain Markdown, always applied: no header to read
+	}
+	h := parseMDCHeader(f.Text)
+	if !h.present || !h.closed {
+		return
+	}
+	trigger := h.field("trigger")
+	if trigger == nil {
+		return
+	}
+	mode := unquote(trigger.value)
+	switch mode {
+	case "glob":
+		if g := h.field("globs"); g == nil || (unquote(g.value) == "" && len(g.items) == 0) {
+			r.verdict(windsurfGlobsMissing, trigger.val, model.Verdicts{model.TargetWindsurf: model.Unknown},
+				"`trigger: glob` needs `globs`: without them no pattern says which files this rule applies to.")
+		}
+	case "model_decision":
+		if d := h.field("description"); d == nil || unquote(d.value) == "" {
+			r.verdict(windsurfDescMissing, trigger.val, model.Verdicts{model.TargetWindsurf: model.Unknown},
+				"`trigger: model_decision` needs a `description`: Cascade decides from it whether to apply this rule.")
+		}
+	default:
+		if !containsStr(windsurfTriggers, mode) {
+			r.verdict(windsurfTrigger, trigger.val, model.Verdicts{model.TargetWindsurf: model.Unknown},
+				"`trigger` should be always_on, manual, model_decision or glob; Windsurf's documentation says nothing of "+clipQuote(mode)+".")
+		}
+	}
+}
