@@ -272,7 +272,17 @@ func (l *lspServer) DidChange(ctx context.Context, p *protocol.DidChangeTextDocu
 		return fmt.Errorf("didChange for %s, which is not open; ignored", u)
 	}
 	text, problems := applyChanges(d.text, p.ContentChanges, s.enc)
-	s.docs[u] = &document{uri: d.uri, text: text, version: p.TextDocument.Version}
+	// Versions only go up (LSP: after each change the version is greater
+	// than before). A change without one (0) or with a version not above
+	// the document's is still applied, so no edit is lost, and numbered
+	// next: a lower version would make the next check's findings look
+	// older than the last ones published.
+	version := p.TextDocument.Version
+	if version <= d.version {
+		problems = append(problems, fmt.Sprintf("version %d is not above the document's %d; taken as %d", version, d.version, d.version+1))
+		version = d.version + 1
+	}
+	s.docs[u] = &document{uri: d.uri, text: text, version: version}
 	s.mu.Unlock()
 	s.fileEvent(d.uri, CauseChange)
 	if len(problems) > 0 {
