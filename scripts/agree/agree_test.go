@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -176,5 +177,36 @@ func TestClaudeRootLeavesBarePluginJSONOutOnlyForClaude(t *testing.T) {
 	*targets = ""
 	if !claudeRoot(bare) {
 		t.Errorf("with the default targets a bare plugin.json is compared as before")
+	}
+}
+
+// TestJudgeConsumerRows: a row whose why starts with a #38 consumer judges
+// the finding for that consumer only, ahead of the rows for any consumer.
+func TestJudgeConsumerRows(t *testing.T) {
+	js := []judgement{
+		{Repo: "o/r", Path: "s/SKILL.md", Rule: "skill/desc-empty", Severity: "error", Verdict: true, Why: "skills-ref refuses it"},
+		{Repo: "o/r", Path: "s/*", Rule: "skill/desc-empty", Severity: "error", Verdict: false, Why: "codex: not a folder Codex reads"},
+		{Repo: "o/r", Path: "t/SKILL.md", Rule: "skill/desc-empty", Severity: "error", Verdict: true, Why: "gemini-cli: loader skips it"},
+	}
+	saved := *targets
+	defer func() { *targets = saved }()
+	f := finding{Path: "s/SKILL.md", Rule: "skill/desc-empty", Severity: "error"}
+	g := finding{Path: "t/SKILL.md", Rule: "skill/desc-empty", Severity: "error"}
+	for _, c := range []struct {
+		targets string
+		f       finding
+		want    string // "true", "false" or "none"
+	}{
+		{"codex", f, "false"}, {"agent-skills", f, "true"}, {"", f, "true"}, {"gemini-cli", f, "true"},
+		{"gemini-cli", g, "true"}, {"codex", g, "none"}, {"", g, "none"},
+	} {
+		*targets = c.targets
+		got := "none"
+		if j := judge(js, "o/r", c.f); j != nil {
+			got = strconv.FormatBool(j.Verdict)
+		}
+		if got != c.want {
+			t.Errorf("targets %q, %s: got %s, want %s", c.targets, c.f.Path, got, c.want)
+		}
 	}
 }

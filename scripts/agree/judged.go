@@ -93,13 +93,47 @@ func globMatch(pattern, name string) bool {
 	return match(0, 0)
 }
 
-// judge finds the judgement of one finding: an exact path wins over a glob;
-// among equals, the first row in the file.
+// consumerPrefixes are the why-column prefixes of issue #38's rows: a row
+// whose why starts with "codex:", "cursor:" or "gemini-cli:" judges the
+// finding for that consumer only (the same file and rule can be true for the
+// Agent Skills spec and false for Codex, which does not read its folder).
+var consumerPrefixes = []string{"codex", "cursor", "gemini-cli"}
+
+// rowConsumer is the consumer a row is written for ("" for any).
+func rowConsumer(j *judgement) string {
+	for _, c := range consumerPrefixes {
+		if strings.HasPrefix(j.Why, c+":") {
+			return c
+		}
+	}
+	return ""
+}
+
+// judge finds the judgement of one finding. With -targets naming one of
+// consumerPrefixes, that consumer's rows are looked at first and other
+// consumers' rows never; then the rows for any consumer. Within each, an
+// exact path wins over a glob; among equals, the first row in the file.
 func judge(js []judgement, repo string, f finding) *judgement {
+	if t := *targets; t != "" {
+		for _, c := range consumerPrefixes {
+			if t == c {
+				if j := judgeFor(js, repo, f, c); j != nil {
+					return j
+				}
+			}
+		}
+	}
+	return judgeFor(js, repo, f, "")
+}
+
+func judgeFor(js []judgement, repo string, f finding, consumer string) *judgement {
 	var glob *judgement
 	for i := range js {
 		j := &js[i]
 		if (j.Repo != "*" && j.Repo != repo) || j.Rule != f.Rule || (j.Severity != "*" && j.Severity != f.Severity) {
+			continue
+		}
+		if rc := rowConsumer(j); rc != consumer && !(consumer == "" && rc == *targets) {
 			continue
 		}
 		if j.Path == f.Path {
@@ -199,4 +233,71 @@ func precisionTable(findings map[string][]finding, repoName map[string]string, j
 
 func oneLine(s string) string {
 	return strings.NewReplacer("\t", " ", "\n", " ").Replace(s)
+}
+
+// dropRules leaves out the findings of -skip-rules.
+func dropRules(fs []finding) []finding {
+	if *skipRules == "" {
+		return fs
+	}
+	skip := map[string]bool{}
+	for _, r := range strings.Split(*skipRules, ",") {
+		skip[strings.TrimSpace(r)] = true
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !skip[f.Rule] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ruleTable prints, per severity and rule, the Error and Warning findings
+// judged true, judged false and unjudged, and the repositories they are in:
+// the n per rule behind each precision.
+func ruleTable(findings map[string][]finding, repoName map[string]string, js []judgement) {
+	type tally struct {
+		t, f, u int
+		repos   map[string]bool
+	}
+	by := map[string]*tally{}
+	for dir, fs := range findings {
+		repo := repoName[dir]
+		for _, f := range fs {
+			if f.Severity != "error" && f.Severity != "warning" {
+				continue
+			}
+			k := f.Severity + "\t" + f.Rule
+			t := by[k]
+			if t == nil {
+				t = &tally{repos: map[string]bool{}}
+				by[k] = t
+			}
+			t.repos[repo] = true
+			switch j := judge(js, repo, f); {
+			case j == nil:
+				t.u++
+			case j.Verdict:
+				t.t++
+			default:
+				t.f++
+			}
+		}
+	}
+	var ks []string
+	for k := range by {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	fmt.Println("## Per rule")
+	fmt.Println()
+	fmt.Println("| severity | rule | judged true | judged false | unjudged | repositories |")
+	fmt.Println("|---|---|---:|---:|---:|---:|")
+	for _, k := range ks {
+		t := by[k]
+		sev, rule, _ := strings.Cut(k, "\t")
+		fmt.Printf("| %s | %s | %d | %d | %d | %d |\n", sev, rule, t.t, t.f, t.u, len(t.repos))
+	}
+	fmt.Println()
 }

@@ -53,6 +53,9 @@ var (
 	judged      = flag.String("judged", "scripts/agree/judged.tsv", "judgements of error and warning findings (repo path rule severity verdict why)")
 	warm        = flag.Bool("warm", false, "only run the consumers into the cache (no ahpls run, no tables): a big part's consumer runs can happen ahead of its one measured run")
 	unjudgedOut = flag.String("unjudged", "", "write the unjudged error and warning findings to this file as judged.tsv rows to fill in")
+	noImplied   = flag.Bool("no-implied-targets", false, "pass --no-implied-targets to ahpls check: only the -targets consumers' reading is reported (issue #38's per-consumer measurement)")
+	onlyPrec    = flag.Bool("precision-only", false, "run no consumer (no Claude validator, no skills-ref): only ahpls, the precision table with its counts per rule")
+	skipRules   = flag.String("skip-rules", "", "comma-separated rules left out of the precision table (e.g. security/unscoped-bash, which names no consumer)")
 )
 
 // root is one plugin or marketplace root.
@@ -147,7 +150,7 @@ func main() {
 		if err != nil {
 			fatal(fmt.Errorf("%s: %v", repo, err))
 		}
-		findings[repo] = fs
+		findings[repo] = dropRules(fs)
 		c := countTree(filepath.Join(*corpus, repo))
 		c.ahpls = checked
 		counts[repo] = c
@@ -155,6 +158,11 @@ func main() {
 	js, err := readJudged(*judged)
 	if err != nil {
 		fatal(err)
+	}
+	if *onlyPrec {
+		precisionTable(findings, repoName, js)
+		ruleTable(findings, repoName, js)
+		return
 	}
 	parallel(len(roots), func(i int) { validateRoot(roots[i]) })
 	if !*skipSkill {
@@ -320,6 +328,9 @@ func runAhpls(bin, dir string) ([]finding, map[string]int, error) {
 	args := []string{"check", "--format", "json", "--fail-on", "never"}
 	if *targets != "" {
 		args = append(args, "--targets", *targets)
+	}
+	if *noImplied {
+		args = append(args, "--no-implied-targets")
 	}
 	cmd := exec.Command(bin, append(args, ".")...)
 	cmd.Dir = dir
