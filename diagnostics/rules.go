@@ -145,6 +145,7 @@ func init() {
 		{model.KindGeminiCmd, geminiCmdRules, checkGeminiCommand},
 		{model.KindGeminiExt, geminiExtRules, checkGeminiExtension},
 		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
+		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

@@ -33,7 +33,13 @@ const (
 	KindGeminiCmd    Kind = "gcmd"       // Gemini CLI command: .gemini/commands/**/*.toml, an extension's commands/**/*.toml
 	KindGeminiExt    Kind = "gext"       // Gemini CLI extension manifest: gemini-extension.json
 	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
+	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
 )
+
+// CodexMarketplacePath is where Codex reads a marketplace below its root
+// (openai/codex core-plugins/src/marketplace.rs
+// MARKETPLACE_MANIFEST_RELATIVE_PATHS, first of two).
+const CodexMarketplacePath = ".agents/plugins/marketplace.json"
 
 // CursorLegacyRules is the single rules file Cursor read before
 // .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
@@ -165,6 +171,9 @@ var Kinds = []KindSpec{
 	{Kind: KindCodexPlugin, Noun: "Codex plugin", Title: "Codex plugin manifests (.codex-plugin/plugin.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/.codex-plugin/plugin.json"},
 		Activation: []string{"**/.codex-plugin/plugin.json"}},
+	{Kind: KindCodexMarket, Noun: "Codex marketplace", Title: "Codex marketplaces (.agents/plugins/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/" + CodexMarketplacePath},
+		Activation: []string{"**/" + CodexMarketplacePath}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -460,6 +469,9 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if base == "plugin.json" && path.Base(dir) == ".codex-plugin" {
 		return KindCodexPlugin
+	}
+	if rel == CodexMarketplacePath || strings.HasSuffix(rel, "/"+CodexMarketplacePath) {
+		return KindCodexMarket
 	}
 	switch rel {
 	case ".ahpls/tools.json":

@@ -39,6 +39,7 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/commands/**/*.toml',
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
+  '**/.agents/plugins/marketplace.json',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -74,6 +75,7 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.gemini/commands/**/*.toml',
   '**/gemini-extension.json',
   '**/.codex-plugin/plugin.json',
+  '**/.agents/plugins/marketplace.json',
 ];
 
 /**

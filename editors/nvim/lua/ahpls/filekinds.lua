@@ -53,5 +53,6 @@ return {
     '/commands/.*/[^/]*%.toml$',
     '/gemini%-extension%.json$',
     '/%.codex%-plugin/plugin%.json$',
+    '/%.agents/plugins/marketplace%.json$',
   },
 }
