@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -197,4 +198,47 @@ func EffectiveTargetsIn(configured []Target, implied bool, rel string, layout La
 // hasSeg reports a folder segment s in rel (not its base name).
 func hasSeg(rel, s string) bool {
 	return strings.HasPrefix(rel, s+"/") || strings.Contains(rel, "/"+s+"/")
+}
+
+// CodexMarketplaceEntries reads a Codex marketplace (rel ends in
+// CodexMarketplacePath): its name and the plugins it lists by a local
+// source, a "./" path (a string, or {"source": "local", "path": …})
+// relative to the folder holding .agents/ (openai/codex core-plugins
+// marketplace.rs resolve_local_plugin_source_path). Other sources and
+// unreadable text yield nothing.
+func CodexMarketplaceEntries(b []byte, rel string) (name string, out []ListedPlugin) {
+	var mk struct {
+		Name    string `json:"name"`
+		Plugins []struct {
+			Name   string          `json:"name"`
+			Source json.RawMessage `json:"source"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(b, &mk) != nil {
+		return "", nil
+	}
+	m := strings.TrimSuffix(strings.TrimSuffix(rel, CodexMarketplacePath), "/")
+	for _, p := range mk.Plugins {
+		var src string
+		if json.Unmarshal(p.Source, &src) != nil {
+			var obj struct {
+				Source string `json:"source"`
+				Path   string `json:"path"`
+			}
+			if json.Unmarshal(p.Source, &obj) != nil || obj.Source != "local" {
+				continue
+			}
+			src = obj.Path
+		}
+		rest, ok := strings.CutPrefix(src, "./")
+		if !ok || rest == "" || slices.Contains(strings.Split(rest, "/"), "..") {
+			continue // Codex skips the entry
+		}
+		got := path.Clean(path.Join(m, rest))
+		if got == "." || got == ".." || strings.HasPrefix(got, "../") {
+			continue
+		}
+		out = append(out, ListedPlugin{Name: p.Name, Dir: got})
+	}
+	return mk.Name, out
 }
