@@ -75,6 +75,8 @@ func FuzzStrictJSONManifests(f *testing.F) {
 	for _, s := range []string{
 		`{"name":"a","version":"1.0.0","contextFileName":["A.md"]}`,
 		`{"name":"a","skills":["./s"]}`, `{/*c*/"a":1,}`, `[`, `"x"`, `{"skills":"./../x"}`,
+		`{"name":"m","plugins":[{"name":"p","source":{"source":"local","path":"./p"},"policy":{"installation":"AVAILABLE"}}]}`,
+		`{"name":"m n","plugins":[{"name":"","source":7},{"name":"q","source":{"source":"github"}},"x"]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -82,7 +84,8 @@ func FuzzStrictJSONManifests(f *testing.F) {
 		for _, p := range []struct {
 			path string
 			kind model.Kind
-		}{{"e/gemini-extension.json", model.KindGeminiExt}, {"p/.codex-plugin/plugin.json", model.KindCodexPlugin}} {
+		}{{"e/gemini-extension.json", model.KindGeminiExt}, {"p/.codex-plugin/plugin.json", model.KindCodexPlugin},
+			{"m/.agents/plugins/marketplace.json", model.KindCodexMarket}} {
 			for _, d := range Check(File{Path: p.path, Kind: p.kind, Text: b}, Options{Targets: model.AllTargets}) {
 				if d.Rule == internalError.ID {
 					t.Fatalf("%s: internal error: %s", p.path, d.Message)

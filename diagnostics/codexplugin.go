@@ -1,13 +1,18 @@
 package diagnostics
 
 // Codex plugin manifests (issue #38): <P>/.codex-plugin/plugin.json.
-// Evidence: openai/codex at commit 19b965ad,
+// Evidence: openai/codex at commit 01b4840b (newer than the 19b965ad first
+// cited, where `skills` was one path string),
 // codex-rs/core-plugins/src/manifest.rs load_plugin_manifest: serde_json
-// into RawPluginManifest (name, version and description strings; skills,
-// mcpServers and apps each ONE path string); any parse or type error logs
-// "failed to parse plugin manifest" and the plugin has no manifest.
-// resolve_manifest_path ignores a path that does not start with "./", is
-// "./" alone, or holds "..". An empty name falls back to the folder name.
+// into RawPluginManifest (`name` a string; `version`, `description`, `apps`
+// optional strings; `keywords` a list of strings; `interface` an object of
+// optional strings and the lists `capabilities`, `screenshots`); any parse
+// or type error logs "failed to parse plugin manifest" and the plugin has no
+// manifest. `skills` (a path or a list of paths), `mcpServers` (a path or
+// an object) and `hooks` are read leniently: another shape is ignored with
+// "ignoring {field}: expected …". resolve_manifest_path ignores a path that
+// does not start with "./", is "./" alone, or holds "..". An empty name
+// falls back to the folder name.
 
 import (
 	"fmt"
@@ -19,7 +24,7 @@ import (
 // codexPluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var codexPluginRules = []*Rule{cxpluginJSON, cxpluginFieldType, cxpluginPath, cxpluginName}
 
-const cxManifest = "openai/codex@19b965ad codex-rs/core-plugins/src/manifest.rs"
+const cxManifest = "openai/codex@01b4840b codex-rs/core-plugins/src/manifest.rs"
 
 var cxpluginJSON = &Rule{
 	ID:       "cxplugin/json",
@@ -33,17 +38,18 @@ var cxpluginJSON = &Rule{
 
 var cxpluginFieldType = &Rule{
 	ID:       "cxplugin/field-type",
-	Summary:  "A field Codex reads has the wrong type: `name`, `version`, `description` must be strings and `skills`, `mcpServers`, `apps` one path string (a list, as Claude Code takes, fails); Codex then reads no manifest at all.",
+	Summary:  "A field Codex reads has the wrong type. `name`, `version`, `description`, `apps` and the strings of `interface` must be strings, `keywords`, `interface.capabilities` and `interface.screenshots` lists of strings: Codex then reads no manifest at all. `skills` must be a path or a list of paths, `mcpServers` a path or an object, `hooks` a path, an object or a list of them: another shape is ignored.",
 	Kinds:    "cxplugin",
-	Severity: "CX REJ (Error).",
+	Severity: "strict fields: CX REJ (Error); `skills`, `mcpServers`, `hooks`: CX LOSE (Warning).",
 	Evidence: []Evidence{
-		{"CX", "REJ", cxManifest + " RawPluginManifest: `skills: Option<String>`, `mcp_servers: Option<String>`, `apps: Option<String>`; a type mismatch fails serde_json::from_str and the manifest is dropped"},
+		{"CX", "REJ", cxManifest + " RawPluginManifest: `name: String`, `version`/`description`/`apps: Option<String>`, `keywords: Vec<String>`, RawPluginManifestInterface; a type mismatch fails serde_json::from_str and the manifest is dropped (\"failed to parse plugin manifest\")"},
+		{"CX", "LOSE", cxManifest + " RawPluginManifestPaths/McpServers/Hooks::Invalid: \"ignoring skills: expected a string or string array\", \"ignoring mcpServers: expected a string or object\", \"ignoring hooks: expected a string, string array, object, or object array\" (at 19b965ad a list-valued `skills` still dropped the manifest)"},
 	},
 }
 
 var cxpluginPath = &Rule{
 	ID:       "cxplugin/path",
-	Summary:  "A component path (`skills`, `mcpServers`, `apps`) that does not start with `./`, is `./` alone or holds `..`: Codex ignores it.",
+	Summary:  "A component path (`skills`, `mcpServers`, `apps`, `hooks`, each path of a list) that does not start with `./`, is `./` alone or holds `..`: Codex ignores it.",
 	Kinds:    "cxplugin",
 	Severity: "CX LOSE (Warning).",
 	Evidence: []Evidence{
@@ -71,19 +77,10 @@ func checkCodexPlugin(f File, r *reporter) {
 			"%s reads no manifest: .codex-plugin/plugin.json must be an object.")
 		return
 	}
-	for _, key := range []string{"name", "version", "description", "skills", "mcpServers", "apps"} {
-		m := root.Member(key)
-		if m == nil || m.Value.Is(JSONString) || m.Value.Is(JSONNull) {
-			continue
-		}
-		hint := ""
-		if m.Value.Is(JSONArray) && key != "name" && key != "version" && key != "description" {
-			hint = " (Codex takes one path; Claude Code's list form is not read)"
-		}
-		r.verdict(cxpluginFieldType, m.Value.Span, model.Verdicts{model.TargetCodex: model.Reject},
-			fmt.Sprintf("%%s reads no manifest for this plugin: `%s` must be a string, not %s%s.", key, m.Value.Kind, hint))
+	if cxStrictTypes(r, root) {
 		return // one type error drops the whole manifest
 	}
+	cxLenientTypes(r, root)
 	if n := root.Get("name"); n == nil || strings.TrimSpace(n.Str) == "" {
 		span := model.Span{Start: 0, End: firstLineEnd(f.Text)}
 		if n != nil {
@@ -92,24 +89,128 @@ func checkCodexPlugin(f File, r *reporter) {
 		r.verdict(cxpluginName, span, model.Verdicts{model.TargetCodex: model.Spec},
 			"Codex names this plugin after its folder: `name` is missing or blank.")
 	}
-	for _, key := range []string{"skills", "mcpServers", "apps"} {
+	for _, key := range []string{"skills", "mcpServers", "apps", "hooks"} {
+		vals := []*JSONValue{root.Get(key)}
+		if vals[0].Is(JSONArray) && key != "mcpServers" && key != "apps" {
+			vals = vals[0].Items
+		}
+		for _, v := range vals {
+			cxPath(r, key, v)
+		}
+	}
+}
+
+// cxPath reports a component path resolve_manifest_path ignores.
+func cxPath(r *reporter, key string, v *JSONValue) {
+	if !v.Is(JSONString) || v.Str == "" {
+		return
+	}
+	rest, ok := strings.CutPrefix(v.Str, "./")
+	why := ""
+	switch {
+	case !ok:
+		why = "it must start with `./`"
+	case rest == "" || rest == ".":
+		why = "it must name a folder or file below the plugin root, not `./`"
+	case rest == ".." || strings.HasPrefix(rest, "../") || strings.Contains(rest, "/../") || strings.HasSuffix(rest, "/.."):
+		why = "it must not hold `..`"
+	}
+	if why != "" {
+		r.verdict(cxpluginPath, v.Span, model.Verdicts{model.TargetCodex: model.Lose},
+			fmt.Sprintf("%%s ignores `%s` %s: %s.", key, clipQuote(v.Str), why))
+	}
+}
+
+// cxStrictTypes reports the first field whose type fails Codex's serde
+// (the whole manifest is dropped) and whether there was one.
+func cxStrictTypes(r *reporter, root *JSONValue) bool {
+	rej := model.Verdicts{model.TargetCodex: model.Reject}
+	bad := func(v *JSONValue, field, want string) bool {
+		r.verdict(cxpluginFieldType, v.Span, rej,
+			fmt.Sprintf("%%s reads no manifest for this plugin: `%s` must be %s, not %s.", field, want, v.Kind))
+		return true
+	}
+	strList := func(v *JSONValue) bool {
+		if !v.Is(JSONArray) {
+			return false
+		}
+		for _, it := range v.Items {
+			if !it.Is(JSONString) {
+				return false
+			}
+		}
+		return true
+	}
+	if n := root.Get("name"); n != nil && !n.Is(JSONString) {
+		return bad(n, "name", "a string")
+	}
+	for _, key := range []string{"version", "description", "apps"} {
+		if v := root.Get(key); v != nil && !v.Is(JSONString) && !v.Is(JSONNull) {
+			return bad(v, key, "a string")
+		}
+	}
+	if v := root.Get("keywords"); v != nil && !strList(v) {
+		return bad(v, "keywords", "a list of strings")
+	}
+	it := root.Get("interface")
+	if it == nil || it.Is(JSONNull) {
+		return false
+	}
+	if !it.Is(JSONObject) {
+		return bad(it, "interface", "an object")
+	}
+	for _, key := range []string{"displayName", "shortDescription", "longDescription", "developerName", "category",
+		"websiteUrl", "websiteURL", "privacyPolicyUrl", "privacyPolicyURL", "termsOfServiceUrl", "termsOfServiceURL",
+		"brandColor", "composerIcon", "logo", "logoDark"} {
+		if v := it.Get(key); v != nil && !v.Is(JSONString) && !v.Is(JSONNull) {
+			return bad(v, "interface."+key, "a string")
+		}
+	}
+	for _, key := range []string{"capabilities", "screenshots"} {
+		if v := it.Get(key); v != nil && !strList(v) {
+			return bad(v, "interface."+key, "a list of strings")
+		}
+	}
+	return false
+}
+
+// cxLenientTypes reports the component fields Codex ignores for their
+// shape (the manifest loads without them).
+func cxLenientTypes(r *reporter, root *JSONValue) {
+	lose := model.Verdicts{model.TargetCodex: model.Lose}
+	allStrings := func(v *JSONValue) bool {
+		for _, it := range v.Items {
+			if !it.Is(JSONString) {
+				return false
+			}
+		}
+		return true
+	}
+	allObjects := func(v *JSONValue) bool {
+		for _, it := range v.Items {
+			if !it.Is(JSONObject) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, key := range []string{"skills", "mcpServers", "hooks"} {
 		v := root.Get(key)
-		if !v.Is(JSONString) || v.Str == "" {
+		if v == nil || v.Is(JSONNull) || v.Is(JSONString) {
 			continue
 		}
-		rest, ok := strings.CutPrefix(v.Str, "./")
-		why := ""
-		switch {
-		case !ok:
-			why = "it must start with `./`"
-		case rest == "" || rest == ".":
-			why = "it must name a folder or file below the plugin root, not `./`"
-		case rest == ".." || strings.HasPrefix(rest, "../") || strings.Contains(rest, "/../") || strings.HasSuffix(rest, "/.."):
-			why = "it must not hold `..`"
+		ok, want := false, ""
+		switch key {
+		case "skills":
+			ok, want = v.Is(JSONArray) && allStrings(v), "a path or a list of paths"
+		case "mcpServers":
+			ok, want = v.Is(JSONObject), "a path or an object of servers"
+		case "hooks":
+			ok, want = v.Is(JSONObject) || v.Is(JSONArray) && (allStrings(v) || allObjects(v)), "a path, a hooks object or a list of either"
 		}
-		if why != "" {
-			r.verdict(cxpluginPath, v.Span, model.Verdicts{model.TargetCodex: model.Lose},
-				fmt.Sprintf("%%s ignores `%s` %s: %s.", key, clipQuote(v.Str), why))
+		if !ok {
+			r.verdict(cxpluginFieldType, v.Span, lose,
+				fmt.Sprintf("%%s ignores `%s`: it must be %s, not %s.", key, want, v.Kind))
 		}
 	}
 }

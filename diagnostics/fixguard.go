@@ -235,7 +235,7 @@ func docContent(doc *yaml.Node) *yaml.Node {
 var wholeValueRules = map[string]bool{
 	"skill/metadata": true, "field/type": true, "cmd/argument-hint-list": true, "yaml/unquoted-special": true,
 	"skill/allowed-tools": true, "instr/apply-to": true, "rule/paths": true,
-	"hooks/field-type": true, "plugin/field-type": true, "plugin/path-prefix": true, "market/source-path": true,
+	"hooks/field-type": true, "plugin/field-type": true, "plugin/path-prefix": true, "market/source-path": true, "cxmarket/source": true,
 }
 
 // nodeDiffs lists the paths (indexes into Content) where two trees differ:
@@ -532,7 +532,7 @@ func jsonUnproven(before, after []byte, rule string) string {
 			return ""
 		}
 		return "it changes the number"
-	case "plugin/path-prefix", "market/source-path":
+	case "plugin/path-prefix", "market/source-path", "cxmarket/source":
 		os, ok1 := o.(string)
 		ns, ok2 := n.(string)
 		if ok1 && ok2 && ns == "./"+os {

@@ -147,6 +147,7 @@ func init() {
 		{model.KindCodexPlugin, codexPluginRules, checkCodexPlugin},
 		{model.KindKiroSteering, kiroRules, checkKiroSteering},
 		{model.KindWindsurfRule, windsurfRules, checkWindsurfRule},
+		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

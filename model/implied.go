@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -43,8 +44,8 @@ var ImpliedTable = []ImpliedRule{
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
 	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
-	{ID: "codex-dir", When: "a `.codex` or `.codex-plugin` folder in the path", Adds: TargetCodex,
-		Why: "Codex reads .codex/skills (its project config folder) and a plugin's .codex-plugin/plugin.json (openai/codex core-skills loader.rs, core-plugins manifest.rs)"},
+	{ID: "codex-dir", When: "a `.codex`, `.codex-plugin` or `.agents/plugins` folder in the path", Adds: TargetCodex,
+		Why: "Codex reads .codex/skills (its project config folder), a plugin's .codex-plugin/plugin.json and the marketplace .agents/plugins/marketplace.json (openai/codex core-skills loader.rs, core-plugins manifest.rs, marketplace.rs)"},
 	{ID: "cursor-dir", When: "a `.cursor` or `.cursor-plugin` folder in the path, or `.cursorrules`", Adds: TargetCursor,
 		Why: "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)"},
 	{ID: "gemini-dir", When: "a `.gemini` folder in the path, or a `gemini-extension.json`", Adds: TargetGeminiCLI,
@@ -201,4 +202,47 @@ func EffectiveTargetsIn(configured []Target, implied bool, rel string, layout La
 // hasSeg reports a folder segment s in rel (not its base name).
 func hasSeg(rel, s string) bool {
 	return strings.HasPrefix(rel, s+"/") || strings.Contains(rel, "/"+s+"/")
+}
+
+// CodexMarketplaceEntries reads a Codex marketplace (rel ends in
+// CodexMarketplacePath): its name and the plugins it lists by a local
+// source, a "./" path (a string, or {"source": "local", "path": …})
+// relative to the folder holding .agents/ (openai/codex core-plugins
+// marketplace.rs resolve_local_plugin_source_path). Other sources and
+// unreadable text yield nothing.
+func CodexMarketplaceEntries(b []byte, rel string) (name string, out []ListedPlugin) {
+	var mk struct {
+		Name    string `json:"name"`
+		Plugins []struct {
+			Name   string          `json:"name"`
+			Source json.RawMessage `json:"source"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(b, &mk) != nil {
+		return "", nil
+	}
+	m := strings.TrimSuffix(strings.TrimSuffix(rel, CodexMarketplacePath), "/")
+	for _, p := range mk.Plugins {
+		var src string
+		if json.Unmarshal(p.Source, &src) != nil {
+			var obj struct {
+				Source string `json:"source"`
+				Path   string `json:"path"`
+			}
+			if json.Unmarshal(p.Source, &obj) != nil || obj.Source != "local" {
+				continue
+			}
+			src = obj.Path
+		}
+		rest, ok := strings.CutPrefix(src, "./")
+		if !ok || rest == "" || slices.Contains(strings.Split(rest, "/"), "..") {
+			continue // Codex skips the entry
+		}
+		got := path.Clean(path.Join(m, rest))
+		if got == "." || got == ".." || strings.HasPrefix(got, "../") {
+			continue
+		}
+		out = append(out, ListedPlugin{Name: p.Name, Dir: got})
+	}
+	return mk.Name, out
 }

@@ -91,3 +91,15 @@ func contains(ts []Target, t Target) bool {
 	}
 	return false
 }
+
+func TestCodexMarketplaceEntries(t *testing.T) {
+	name, got := CodexMarketplaceEntries([]byte(`{"name": "m", "plugins": [
+		{"name": "a", "source": "./plugins/a"},
+		{"name": "b", "source": {"source": "local", "path": "./b"}},
+		{"name": "c", "source": "plugins/c"},
+		{"name": "d", "source": {"source": "url", "url": "https://x"}},
+		{"name": "e", "source": "./../e"}]}`), "sub/.agents/plugins/marketplace.json")
+	if name != "m" || len(got) != 2 || got[0] != (ListedPlugin{Name: "a", Dir: "sub/plugins/a"}) || got[1] != (ListedPlugin{Name: "b", Dir: "sub/b"}) {
+		t.Fatalf("got %q %+v", name, got)
+	}
+}

@@ -35,11 +35,17 @@ const (
 	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
 	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
 	KindWindsurfRule Kind = "windsurf"   // Windsurf rule: .windsurf/rules/*.md, legacy .windsurfrules
+	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
 )
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
 const WindsurfLegacyRules = ".windsurfrules"
+
+// CodexMarketplacePath is where Codex reads a marketplace below its root
+// (openai/codex core-plugins/src/marketplace.rs
+// MARKETPLACE_MANIFEST_RELATIVE_PATHS, first of two).
+const CodexMarketplacePath = ".agents/plugins/marketplace.json"
 
 // CursorLegacyRules is the single rules file Cursor read before
 // .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
@@ -185,6 +191,9 @@ var Kinds = []KindSpec{
 		Paths: []string{WindsurfLegacyRules}, Languages: mdLangs,
 		Documents:  []string{"**/.windsurf/rules/*.md", "**/" + WindsurfLegacyRules},
 		Activation: []string{"**/.windsurf/rules/*.md", WindsurfLegacyRules}},
+	{Kind: KindCodexMarket, Noun: "Codex marketplace", Title: "Codex marketplaces (.agents/plugins/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/" + CodexMarketplacePath},
+		Activation: []string{"**/" + CodexMarketplacePath}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -480,6 +489,9 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if base == "plugin.json" && path.Base(dir) == ".codex-plugin" {
 		return KindCodexPlugin
+	}
+	if rel == CodexMarketplacePath || strings.HasSuffix(rel, "/"+CodexMarketplacePath) {
+		return KindCodexMarket
 	}
 	switch rel {
 	case ".ahpls/tools.json":

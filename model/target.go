@@ -100,10 +100,10 @@ var Consumers = []ConsumerSpec{
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
-		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json"},
+		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json", ".agents/plugins/marketplace.json (marketplace)"},
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6, PackageManifest: ".codex-plugin/plugin.json",
-		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @19b965ad"},
+		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f, core-plugins/src/store.rs @03d21135, core-plugins/src/loader.rs (plugin skills/ by default)"},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/"},
 		Install:    "project files by location",
@@ -507,7 +507,7 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	if hasSeg(rel, ".github/plugin") { // copilot-plugin-dir
 		add(TargetCopilotCLI)
 	}
-	if hasSeg(rel, ".codex-plugin") || hasSeg(rel, ".codex") { // codex-dir
+	if hasSeg(rel, ".codex-plugin") || hasSeg(rel, ".codex") || hasSeg(rel, ".agents/plugins") { // codex-dir
 		add(TargetCodex)
 	}
 	if hasSeg(rel, ".cursor") || hasSeg(rel, ".cursor-plugin") || base == ".cursorrules" { // cursor-dir

@@ -215,6 +215,9 @@ func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
 			noun = "extension"
 		}
 		it.Install = "once " + noun + " " + name + " is installed"
+		if f.Kind == model.KindCodexPlugin {
+			it.Install = w.install(t, root, name) // names the Codex marketplace listing it
+		}
 	}
 	return []Item{it}
 }

@@ -277,3 +277,23 @@ func TestOtherAgents(t *testing.T) {
 	_, ok := find(itemsOf(v, model.TargetVSCode), ".cursor/rules/ts.mdc")
 	assert.False(t, ok)
 }
+
+// TestCodexMarketplaceInstall: a Codex plugin a Codex marketplace lists
+// loads "once plugin X from marketplace Y is installed" for Codex (its
+// entry name), and that marketplace says nothing to the other consumers.
+func TestCodexMarketplaceInstall(t *testing.T) {
+	files := []File{
+		{Rel: ".agents/plugins/marketplace.json", Kind: model.KindCodexMarket, Text: []byte(`{"name": "cxm", "plugins": [{"name": "demo", "source": {"source": "local", "path": "./plugins/demo"}}]}`)},
+		{Rel: "plugins/demo/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "demo"}`)},
+		{Rel: "other/.codex-plugin/plugin.json", Kind: model.KindCodexPlugin, Text: []byte(`{"name": "other"}`)},
+	}
+	v := Build(Input{Files: files, Layout: layout{}})
+	it, ok := find(itemsOf(v, model.TargetCodex), "plugins/demo/.codex-plugin/plugin.json")
+	require.True(t, ok)
+	assert.Equal(t, "once plugin demo from marketplace cxm is installed", it.Install)
+	it, ok = find(itemsOf(v, model.TargetCodex), "other/.codex-plugin/plugin.json")
+	require.True(t, ok)
+	assert.Equal(t, "once plugin other is installed", it.Install)
+	_, ok = find(itemsOf(v, model.TargetClaudeCode), "plugins/demo/.codex-plugin/plugin.json")
+	assert.False(t, ok)
+}

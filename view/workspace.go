@@ -33,6 +33,7 @@ type marketEntry struct {
 	file   string // the marketplace file
 	entry  string // the plugin's name in the marketplace
 	claude bool   // a Claude Code marketplace (.claude-plugin/marketplace.json)
+	codex  bool   // a Codex marketplace (.agents/plugins/marketplace.json)
 }
 
 type pluginRoot struct {
@@ -86,6 +87,13 @@ func newWorkspace(in Input) *workspace {
 // readMarketplaces fills listed and ccOnly from the walked marketplaces.
 func (w *workspace) readMarketplaces() {
 	for _, f := range w.files {
+		if f.Kind == model.KindCodexMarket {
+			name, entries := model.CodexMarketplaceEntries(f.Text, f.Rel)
+			for _, e := range entries {
+				w.listed[e.Dir] = append(w.listed[e.Dir], marketEntry{market: name, file: f.Rel, entry: e.Name, codex: true})
+			}
+			continue
+		}
 		if f.Kind != model.KindMarketplace {
 			continue
 		}
@@ -115,7 +123,7 @@ func (w *workspace) readMarketplaces() {
 // Code one for Claude Code), or "once plugin X is installed".
 func (w *workspace) install(t model.Target, root, name string) string {
 	for _, l := range w.listed[root] {
-		if t == model.TargetClaudeCode && !l.claude {
+		if t == model.TargetClaudeCode && !l.claude || (t == model.TargetCodex) != l.codex {
 			continue
 		}
 		n := l.entry

@@ -42,6 +42,7 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.kiro/steering/*.md',
   '**/.windsurf/rules/*.md',
   '**/.windsurfrules',
+  '**/.agents/plugins/marketplace.json',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -80,6 +81,7 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.kiro/steering/*.md',
   '**/.windsurf/rules/*.md',
   '.windsurfrules',
+  '**/.agents/plugins/marketplace.json',
 ];
 
 /**

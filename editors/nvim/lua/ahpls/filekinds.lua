@@ -56,5 +56,6 @@ return {
     '/%.kiro/steering/[^/]*%.md$',
     '/%.windsurf/rules/[^/]*%.md$',
     '/%.windsurfrules$',
+    '/%.agents/plugins/marketplace%.json$',
   },
 }

@@ -1,0 +1,361 @@
+package diagnostics
+
+// Codex marketplaces (issue #38): <M>/.agents/plugins/marketplace.json.
+// Evidence: openai/codex, codex-rs/core-plugins/src/marketplace.rs (same
+// behaviour at 0324d09f and 0e543a2c): load_raw_marketplace_manifest reads
+// the file with serde_json into RawMarketplaceManifest (`name` string and
+// `plugins` array required; `interface.displayName`; per plugin `name`
+// string and `source` required, `policy` with the enums `installation` and
+// `authentication`, `category` string); any parse or type error is
+// InvalidMarketplaceFile and list_marketplaces_with_home logs "skipping
+// marketplace that failed to load". An entry whose source is unsupported
+// (an object whose `source` is not local, url or git-subdir, or lacks a
+// required field) or fails to resolve (a local path without `./`, empty,
+// or leaving the marketplace root) is skipped with a warning, as is one
+// whose plugin id is invalid (PluginId::new, also refusing the marketplace
+// name). Local paths are relative to <M>, the folder holding .agents/.
+// Installing (core-plugins/src/store.rs @03d21135 PluginStore::install)
+// needs the source folder, a manifest (.codex-plugin/plugin.json, else
+// .claude-plugin/plugin.json: codex-rs/utils/plugins plugin_namespace.rs
+// @10596f25 DISCOVERABLE_PLUGIN_MANIFEST_PATHS) that parses, and the
+// manifest's name (the folder's name when blank) equal to the entry's.
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// codexMarketRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var codexMarketRules = []*Rule{cxmarketJSON, cxmarketRequired, cxmarketName, cxmarketEntryName, cxmarketSource, cxmarketPlugin}
+
+const (
+	cxMarketSrc = "openai/codex@0324d09f codex-rs/core-plugins/src/marketplace.rs"
+	cxStoreSrc  = "openai/codex@03d21135 codex-rs/core-plugins/src/store.rs"
+)
+
+var cxmarketJSON = &Rule{
+	ID:        "cxmarket/json",
+	Summary:   ".agents/plugins/marketplace.json is not strict JSON (a syntax error, a comment or a trailing comma); Codex skips the marketplace.",
+	Kinds:     "cxmarket",
+	Severity:  "CX REJ (Error).",
+	WholeFile: true,
+	Evidence: []Evidence{
+		{"CX", "REJ", cxMarketSrc + " load_raw_marketplace_manifest: serde_json::from_str fails, InvalidMarketplaceFile; list_marketplaces_with_home: \"skipping marketplace that failed to load\""},
+	},
+}
+
+var cxmarketRequired = &Rule{
+	ID:        "cxmarket/required",
+	Summary:   "A field Codex deserializes is missing or has the wrong type: `name` (string) and `plugins` (array), each entry's `name` (string) and `source`, `policy.installation`/`policy.authentication` (one of their values), `category`, `interface.displayName` (strings); Codex then skips the whole marketplace.",
+	Kinds:     "cxmarket",
+	Severity:  "CX REJ (Error).",
+	WholeFile: true,
+	Evidence: []Evidence{
+		{"CX", "REJ", cxMarketSrc + " RawMarketplaceManifest {name: String, plugins: Vec<RawMarketplaceManifestPlugin>}, RawMarketplaceManifestPlugin {name: String, source, policy, category: Option<String>}, MarketplacePluginInstallPolicy NOT_AVAILABLE|AVAILABLE|INSTALLED_BY_DEFAULT, MarketplacePluginAuthPolicy ON_INSTALL|ON_USE: a serde error fails the file (InvalidMarketplaceFile, \"skipping marketplace that failed to load\")"},
+	},
+}
+
+var cxmarketName = &Rule{
+	ID:       "cxmarket/name",
+	Summary:  "The marketplace `name` is not a plugin-id segment (ASCII letters, digits, `_`, `-`, not empty): Codex skips every plugin entry, so the marketplace offers nothing.",
+	Kinds:    "cxmarket",
+	Severity: "CX SKIP (Error).",
+	Evidence: []Evidence{
+		{"CX", "SKIP", cxMarketSrc + " resolve_marketplace_plugin_entry: PluginId::new(name, marketplace_name) fails (validate_plugin_segment \"invalid marketplace name: only ASCII letters, digits, `_`, and `-` are allowed\", openai/codex@03d21135 store_tests.rs), load_marketplace: \"skipping invalid marketplace plugin\" for every entry"},
+	},
+}
+
+var cxmarketEntryName = &Rule{
+	ID:       "cxmarket/entry-name",
+	Summary:  "A plugin entry's `name` is not a plugin-id segment (ASCII letters, digits, `_`, `-`; empty, spaces, `/` or `@` refused): Codex skips that entry.",
+	Kinds:    "cxmarket",
+	Severity: "CX DROP (Warning).",
+	Evidence: []Evidence{
+		{"CX", "DROP", cxMarketSrc + " resolve_marketplace_plugin_entry: PluginId::new fails with InvalidPlugin; load_marketplace: \"skipping invalid marketplace plugin\" (that entry only)"},
+	},
+}
+
+var cxmarketSource = &Rule{
+	ID:       "cxmarket/source",
+	Fix:      FixSafe,
+	FixWhy:   "prepends './' to the same path below the marketplace root",
+	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./`, is `./` alone or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
+	Kinds:    "cxmarket",
+	Severity: "CX DROP (Warning).",
+	Evidence: []Evidence{
+		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must not be empty\", \"must stay within the marketplace root\")"},
+	},
+}
+
+var cxmarketPlugin = &Rule{
+	ID:       "cxmarket/plugin",
+	Summary:  "A local entry Codex lists but cannot install: its folder does not exist, holds no `.codex-plugin/plugin.json` (or `.claude-plugin/plugin.json`), or the manifest's `name` differs from the entry's.",
+	Kinds:    "cxmarket",
+	Severity: "CX DROP (Warning): the marketplace loads, installing that entry fails.",
+	Evidence: []Evidence{
+		{"CX", "DROP", cxStoreSrc + " PluginStore::install_with_version: \"plugin source path is not a directory\", \"missing or invalid plugin.json\", \"plugin.json name `{}` does not match marketplace plugin name `{}`\"; openai/codex@10596f25 codex-rs/utils/plugins/src/plugin_namespace.rs find_plugin_manifest_path: .codex-plugin/plugin.json, then .claude-plugin/plugin.json"},
+	},
+}
+
+// cxPolicyValues are the values of the policy enums (serde renames).
+var cxPolicyValues = map[string][]string{
+	"installation":   {"NOT_AVAILABLE", "AVAILABLE", "INSTALLED_BY_DEFAULT"},
+	"authentication": {"ON_INSTALL", "ON_USE"},
+}
+
+// cxMarketRoot is the folder local sources are relative to: the one
+// holding .agents/plugins/marketplace.json.
+func cxMarketRoot(rel string) string {
+	root := strings.TrimSuffix(strings.TrimSuffix(rel, model.CodexMarketplacePath), "/")
+	return root
+}
+
+func checkCodexMarketplace(f File, r *reporter) {
+	root := strictJSON(f, r, cxmarketJSON, model.TargetCodex, "this marketplace")
+	if root == nil {
+		return
+	}
+	rej := model.Verdicts{model.TargetCodex: model.Reject}
+	first := model.Span{Start: 0, End: firstLineEnd(f.Text)}
+	if !root.Is(JSONObject) {
+		r.verdict(cxmarketRequired, root.Span, rej, fmt.Sprintf("%%s skips this marketplace: it is %s, not an object.", root.Kind))
+		return
+	}
+	if cxRequiredShape(r, root, first) {
+		return // serde fails the file: nothing else is read
+	}
+	name := root.Get("name")
+	if !cxSegment(name.Str, false) {
+		r.verdict(cxmarketName, name.Span, model.Verdicts{model.TargetCodex: model.Skip},
+			fmt.Sprintf("%%s skips every plugin of this marketplace: its name %s may use only ASCII letters, digits, `_` and `-`.", clipQuote(name.Str)))
+	}
+	mroot := cxMarketRoot(f.Path)
+	for _, e := range root.Get("plugins").Items {
+		checkCodexMarketEntry(f, r, e, mroot)
+	}
+}
+
+// cxRequiredShape reports the first type error serde meets (it stops
+// there) and whether there was one.
+func cxRequiredShape(r *reporter, root *JSONValue, first model.Span) bool {
+	rej := model.Verdicts{model.TargetCodex: model.Reject}
+	bad := func(span model.Span, msg string) bool {
+		r.verdict(cxmarketRequired, span, rej, "%s skips this marketplace: "+msg+".")
+		return true
+	}
+	str := func(v *JSONValue) bool { return v.Is(JSONString) }
+	optStr := func(v *JSONValue) bool { return v == nil || v.Is(JSONString) || v.Is(JSONNull) }
+	switch m := root.Member("name"); {
+	case m == nil:
+		return bad(first, "it has no `name`")
+	case !str(m.Value):
+		return bad(m.Value.Span, fmt.Sprintf("`name` is %s, not a string", m.Value.Kind))
+	}
+	if it := root.Get("interface"); it != nil && !it.Is(JSONNull) {
+		if !it.Is(JSONObject) {
+			return bad(it.Span, fmt.Sprintf("`interface` is %s, not an object", it.Kind))
+		}
+		if d := it.Get("displayName"); !optStr(d) {
+			return bad(d.Span, fmt.Sprintf("`interface.displayName` is %s, not a string", d.Kind))
+		}
+	}
+	switch m := root.Member("plugins"); {
+	case m == nil:
+		return bad(first, "it has no `plugins`")
+	case !m.Value.Is(JSONArray):
+		return bad(m.Value.Span, fmt.Sprintf("`plugins` is %s, not an array", m.Value.Kind))
+	}
+	for _, e := range root.Get("plugins").Items {
+		if !e.Is(JSONObject) {
+			return bad(e.Span, fmt.Sprintf("a plugin entry is %s, not an object", e.Kind))
+		}
+		open := openBrace(e)
+		switch m := e.Member("name"); {
+		case m == nil:
+			return bad(open, "a plugin entry has no `name`")
+		case !str(m.Value):
+			return bad(m.Value.Span, fmt.Sprintf("an entry's `name` is %s, not a string", m.Value.Kind))
+		}
+		if e.Member("source") == nil {
+			return bad(open, fmt.Sprintf("entry %s has no `source`", clipQuote(e.Get("name").Str)))
+		}
+		if c := e.Get("category"); !optStr(c) {
+			return bad(c.Span, fmt.Sprintf("an entry's `category` is %s, not a string", c.Kind))
+		}
+		p := e.Get("policy")
+		if p == nil {
+			continue
+		}
+		if !p.Is(JSONObject) {
+			return bad(p.Span, fmt.Sprintf("an entry's `policy` is %s, not an object", p.Kind))
+		}
+		for _, key := range []string{"installation", "authentication"} {
+			v := p.Get(key)
+			if v == nil {
+				continue
+			}
+			if !v.Is(JSONString) || !jHas(cxPolicyValues[key], v.Str) {
+				return bad(v.Span, fmt.Sprintf("`policy.%s` must be one of %s", key, strings.Join(cxPolicyValues[key], ", ")))
+			}
+		}
+		if pr := p.Get("products"); pr != nil && !pr.Is(JSONNull) && !pr.Is(JSONArray) {
+			return bad(pr.Span, fmt.Sprintf("`policy.products` is %s, not an array", pr.Kind))
+		}
+	}
+	return false
+}
+
+// cxSegment is openai/codex's validate_plugin_segment: not empty, ASCII
+// letters, digits, `_` and `-`; a plugin name (dots true) may also hold
+// dots between non-empty parts in later Codex versions, so a dot alone is
+// not reported there, but a leading, trailing or doubled one is.
+func cxSegment(s string, dots bool) bool {
+	if s == "" {
+		return false
+	}
+	if dots && (strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || strings.Contains(s, "..")) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		case c == '.' && dots:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
+	drop := model.Verdicts{model.TargetCodex: model.Drop}
+	name := e.Get("name")
+	if !cxSegment(name.Str, true) {
+		r.verdict(cxmarketEntryName, name.Span, drop,
+			fmt.Sprintf("%%s skips this entry: plugin name %s may use only ASCII letters, digits, `.`, `_` and `-`.", clipQuote(name.Str)))
+		return
+	}
+	src := e.Get("source")
+	local, ok := "", false
+	switch {
+	case src.Is(JSONString):
+		local, ok = src.Str, true
+	case src.Is(JSONObject):
+		kind := src.Get("source")
+		if !kind.Is(JSONString) {
+			r.verdict(cxmarketSource, src.Span, drop, "%s skips this entry: a source object needs \"source\": \"local\", \"url\" or \"git-subdir\".")
+			return
+		}
+		need := map[string][]string{"local": {"path"}, "url": {"url"}, "git-subdir": {"url", "path"}}[kind.Str]
+		if need == nil {
+			r.verdict(cxmarketSource, kind.Span, drop,
+				fmt.Sprintf("%%s skips this entry: it reads only \"local\", \"url\" and \"git-subdir\" sources, not %s.", clipQuote(kind.Str)))
+			return
+		}
+		for _, k := range need {
+			if v := src.Get(k); !v.Is(JSONString) {
+				r.verdict(cxmarketSource, src.Span, drop, fmt.Sprintf("%%s skips this entry: a %s source needs a `%s` string.", kind.Str, k))
+				return
+			}
+		}
+		for _, k := range []string{"path", "ref", "sha"} {
+			if v := src.Get(k); v != nil && !v.Is(JSONString) && !v.Is(JSONNull) {
+				r.verdict(cxmarketSource, v.Span, drop, fmt.Sprintf("%%s skips this entry: the source's `%s` must be a string.", k))
+				return
+			}
+		}
+		if kind.Str != "local" {
+			if strings.TrimSpace(src.Get("url").Str) == "" {
+				r.verdict(cxmarketSource, src.Get("url").Span, drop, "%s skips this entry: the source's `url` is empty.")
+			}
+			return
+		}
+		src, local, ok = src.Get("path"), src.Get("path").Str, true
+	default:
+		r.verdict(cxmarketSource, src.Span, drop, fmt.Sprintf("%%s skips this entry: `source` is %s, not a path or a source object.", src.Kind))
+		return
+	}
+	if !ok {
+		return
+	}
+	rest, prefixed := strings.CutPrefix(local, "./")
+	why := ""
+	var fixes []model.Fix
+	switch {
+	case !prefixed:
+		why = "a local path must start with `./`"
+		if p := strings.TrimLeft(local, "/"); local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." {
+			fixes = append(fixes, jReplace("Prefix with './'", src.Span, jQuote("./"+local)))
+		}
+	case rest == "":
+		why = "a local path must not be `./` alone"
+	case !cxNormalPath(rest):
+		why = "a local path must stay within the marketplace root"
+	}
+	if why != "" {
+		r.verdict(cxmarketSource, src.Span, drop, fmt.Sprintf("%%s skips this entry: %s (%s).", why, clipQuote(local)), fixes...)
+		return
+	}
+	cxCheckPluginFolder(f, r, src, path.Join(mroot, rest), local, name.Str)
+}
+
+// cxNormalPath reports a relative path whose every part is a plain name
+// (Rust's Component::Normal: no `..`, no root, no leading `.`).
+func cxNormalPath(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return false
+	}
+	for i, s := range strings.Split(p, "/") {
+		if s == ".." || s == "." && i == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cxCheckPluginFolder is what installing the entry needs of its folder.
+func cxCheckPluginFolder(f File, r *reporter, src *JSONValue, dir, local, entry string) {
+	if f.FS == nil {
+		return
+	}
+	drop := model.Verdicts{model.TargetCodex: model.Drop}
+	if info, err := f.FS.Stat(dir); err != nil || !info.IsDir() {
+		r.verdict(cxmarketPlugin, src.Span, drop, fmt.Sprintf("%%s cannot install this plugin: folder %s does not exist.", clipQuote(local)))
+		return
+	}
+	manifest := ""
+	for _, m := range []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json"} {
+		if info, err := f.FS.Stat(path.Join(dir, m)); err == nil && !info.IsDir() {
+			manifest = path.Join(dir, m)
+			break
+		}
+	}
+	if manifest == "" {
+		r.verdict(cxmarketPlugin, src.Span, drop,
+			fmt.Sprintf("%%s cannot install this plugin: %s has no .codex-plugin/plugin.json.", clipQuote(local)))
+		return
+	}
+	doc, ok := readJSONFile(f, manifest)
+	if !ok {
+		return // the manifest's own rules report it
+	}
+	n := doc.Get("name")
+	if n != nil && !n.Is(JSONString) {
+		return
+	}
+	got := ""
+	if n != nil {
+		got = n.Str
+	}
+	if strings.TrimSpace(got) == "" {
+		got = path.Base(dir)
+	}
+	if got != entry {
+		r.verdict(cxmarketPlugin, src.Span, drop,
+			fmt.Sprintf("%%s cannot install this plugin: its %s names it %s, not %s.", strings.TrimPrefix(manifest, dir+"/"), clipQuote(got), clipQuote(entry)))
+	}
+}
