@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -102,14 +103,19 @@ func measure(t *testing.T, build Build, size, n int, inject bool) time.Duration 
 	once()
 	best := time.Duration(1<<63 - 1)
 	for range repeats {
-		// Each run starts from a collected heap: otherwise how much of an
-		// earlier run's garbage a run collects, on every thread, is
-		// charged to it (ratios of 5.5-10 on a linear YAML path, 4.4-5.0
-		// with this).
+		// Each run starts from a collected heap and runs with the
+		// collector off, so its cost is the path's own work (allocation
+		// included) and not when the collector happens to run: with it
+		// on, an earlier run's garbage was charged to whichever run met
+		// it (TestGrowthYAMLNesting read 5.5-10 on a linear path), and
+		// after a forced collection a small run met no cycle while a
+		// large one met several (TestGrowthAgentTree read 6.7-8.2 in CI).
 		runtime.GC()
+		gc := debug.SetGCPercent(-1)
 		before := cpuTime()
 		once()
 		best = min(best, cpuTime()-before)
+		debug.SetGCPercent(gc)
 	}
 	return best
 }
