@@ -288,7 +288,7 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
 	switch {
 	case !prefixed:
 		why = "a local path must start with `./`"
-		if p := strings.TrimLeft(local, "/"); local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." {
+		if p := strings.TrimLeft(local, "/"); local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {
 			fixes = append(fixes, jReplace("Prefix with './'", src.Span, jQuote("./"+local)))
 		}
 	case rest == "":

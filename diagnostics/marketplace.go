@@ -379,7 +379,9 @@ func sourcePath(c *jsonCheck, v *JSONValue, mroot, pluginRoot string) {
 		return
 	}
 	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
-	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
+	// A leading backslash is a root as much as a slash ('\\..' cleans to
+	// '/..'): prefixing './' would turn it into a path that leaves.
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(clean, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
 		c.report(marketSourcePath, v.Span, model.Verdicts{model.TargetClaudeCode: model.Reject},
 			fmt.Sprintf("%%s cannot load this marketplace: source '%s' leaves the repository.", jClip(p)))
 		return

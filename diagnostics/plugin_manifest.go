@@ -611,7 +611,9 @@ func (m *manifest) path(key string, v *JSONValue, list *JSONValue, member *JSONM
 		return
 	}
 	clean := path.Clean(strings.ReplaceAll(p, "\\", "/"))
-	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
+	// A leading backslash is a root as much as a slash (`\..` cleans to
+	// `/..`): prefixing './' would turn it into a path that leaves.
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(clean, "/") || strings.HasPrefix(p, "~") || len(p) > 1 && p[1] == ':' || clean == ".." || strings.HasPrefix(clean, "../") {
 		m.report(pluginPathEscape, v.Span, m.apOr(true, model.V(model.Skip).With(model.Verdicts{model.TargetClaudeCode: model.Reject})),
 			fmt.Sprintf("%%s will not load '%s': component paths must stay inside the plugin folder.", jClip(p)))
 		return
