@@ -130,17 +130,6 @@ func cxStrictTypes(r *reporter, root *JSONValue) bool {
 			fmt.Sprintf("%%s reads no manifest for this plugin: `%s` must be %s, not %s.", field, want, v.Kind))
 		return true
 	}
-	strList := func(v *JSONValue) bool {
-		if !v.Is(JSONArray) {
-			return false
-		}
-		for _, it := range v.Items {
-			if !it.Is(JSONString) {
-				return false
-			}
-		}
-		return true
-	}
 	if n := root.Get("name"); n != nil && !n.Is(JSONString) {
 		return bad(n, "name", "a string")
 	}
@@ -149,7 +138,7 @@ func cxStrictTypes(r *reporter, root *JSONValue) bool {
 			return bad(v, key, "a string")
 		}
 	}
-	if v := root.Get("keywords"); v != nil && !strList(v) {
+	if v := root.Get("keywords"); v != nil && !jStringList(v) {
 		return bad(v, "keywords", "a list of strings")
 	}
 	it := root.Get("interface")
@@ -167,7 +156,7 @@ func cxStrictTypes(r *reporter, root *JSONValue) bool {
 		}
 	}
 	for _, key := range []string{"capabilities", "screenshots"} {
-		if v := it.Get(key); v != nil && !strList(v) {
+		if v := it.Get(key); v != nil && !jStringList(v) {
 			return bad(v, "interface."+key, "a list of strings")
 		}
 	}

@@ -65,11 +65,6 @@ func (d dirLayout) ClaudeListed(dir string) bool {
 	}, dir)
 }
 
-func (d dirLayout) GeminiExtension(dir string) bool {
-	_, err := os.Stat(filepath.Join(string(d), filepath.FromSlash(dir), model.GeminiExtensionManifest))
-	return err == nil
-}
-
 func (d dirLayout) HasFile(rel string) bool {
 	fi, err := os.Stat(filepath.Join(string(d), filepath.FromSlash(rel)))
 	return err == nil && fi.Mode().IsRegular()

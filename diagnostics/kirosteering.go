@@ -22,6 +22,7 @@ package diagnostics
 import (
 	"bytes"
 	"path"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -153,7 +154,7 @@ func kiroHeaderRules(f File, fm Frontmatter, r *reporter) {
 		k, v := doc.root.Content[i], doc.root.Content[i+1]
 		key, _ := str(k)
 		fields[key] = v
-		if !containsStr(kiroKeys, key) {
+		if !slices.Contains(kiroKeys, key) {
 			r.verdict(kiroUnknownKey, doc.keySpan(k), model.Verdicts{model.TargetKiro: model.Ignore.Unverified()},
 				"Kiro's steering files use inclusion, fileMatchPattern, name and description; `"+jClip(key)+"` is not one of them.")
 		}
@@ -161,7 +162,7 @@ func kiroHeaderRules(f File, fm Frontmatter, r *reporter) {
 	inclusion := "always"
 	if v, ok := fields["inclusion"]; ok {
 		s, isStr := str(v)
-		if !isStr || !containsStr(kiroInclusions, s) {
+		if !isStr || !slices.Contains(kiroInclusions, s) {
 			r.verdict(kiroInclusion, doc.span(v), kiroUnknown(),
 				"`inclusion` should be always, fileMatch, manual or auto; Kiro's documentation says nothing of "+clipQuote(s)+".")
 			return
@@ -190,15 +191,6 @@ func kiroEmpty(v *yaml.Node) bool {
 	}
 	s, ok := str(v)
 	return v.Kind == yaml.ScalarNode && (isNull(v) || ok && strings.TrimSpace(s) == "")
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // kiroRefOpen starts a file reference.

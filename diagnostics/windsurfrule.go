@@ -15,6 +15,7 @@ package diagnostics
 // YAML parser.
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -105,7 +106,7 @@ func checkWindsurfRule(f File, r *reporter) {
 				"`trigger: model_decision` needs a `description`: Cascade decides from it whether to apply this rule.")
 		}
 	default:
-		if !containsStr(windsurfTriggers, mode) {
+		if !slices.Contains(windsurfTriggers, mode) {
 			r.verdict(windsurfTrigger, trigger.val, model.Verdicts{model.TargetWindsurf: model.Unknown},
 				"`trigger` should be always_on, manual, model_decision or glob; Windsurf's documentation says nothing of "+clipQuote(mode)+".")
 		}

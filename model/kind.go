@@ -56,16 +56,10 @@ const CursorLegacyRules = ".cursorrules"
 // loadExtensionConfig, EXTENSIONS_CONFIG_FILENAME).
 const GeminiExtensionManifest = "gemini-extension.json"
 
-// GeminiExtensions is an optional extension of Layout: whether a folder
-// holds gemini-extension.json, so that its commands/**/*.toml are Gemini
-// CLI commands.
-type GeminiExtensions interface {
-	GeminiExtension(dir string) bool
-}
-
 // Files is an optional extension of Layout: whether a regular file exists
-// at rel (slash-separated, relative to the workspace folder). SkillUnread
-// asks it for the package manifests of ConsumerSpec.PackageManifest.
+// at rel (slash-separated, relative to the workspace folder). Classify
+// asks it which folders are Gemini CLI extensions, SkillUnread for the
+// package manifests of ConsumerSpec.PackageManifest.
 type Files interface {
 	HasFile(rel string) bool
 }
@@ -471,12 +465,12 @@ func classifyTOML(segs []string, layout Layout) Kind {
 	if hasSegPair(segs, ".gemini", "commands") {
 		return KindGeminiCmd
 	}
-	ge, ok := layout.(GeminiExtensions)
+	files, ok := layout.(Files)
 	if !ok {
 		return KindNone
 	}
 	for i := len(segs) - 2; i >= 0; i-- {
-		if segs[i] == "commands" && ge.GeminiExtension(strings.Join(segs[:i], "/")) {
+		if segs[i] == "commands" && files.HasFile(path.Join(path.Join(segs[:i]...), GeminiExtensionManifest)) {
 			return KindGeminiCmd
 		}
 	}

@@ -187,13 +187,24 @@ func SkillUnread(t Target, rel string, layout Layout) bool {
 			return false
 		}
 	}
+	return !InPackage(t, rel, files)
+}
+
+// InPackage reports whether some folder above rel holds t's
+// ConsumerSpec.PackageManifest (rel is inside a Codex plugin, a Gemini CLI
+// extension, a Cursor plugin), as files says. False where t models none.
+func InPackage(t Target, rel string, files Files) bool {
+	spec, ok := t.Spec()
+	if !ok || spec.PackageManifest == "" {
+		return false
+	}
 	segs := strings.Split(rel, "/")
 	for i := len(segs) - 2; i >= 0; i-- {
 		if files.HasFile(path.Join(path.Join(segs[:i]...), spec.PackageManifest)) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // AllTargets lists every known target id in documentation order.

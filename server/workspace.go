@@ -145,14 +145,6 @@ func (l *wsLayout) ClaudeListed(dir string) bool {
 	return l.layout().ClaudeListed(dir)
 }
 
-// GeminiExtension implements model.GeminiExtensions.
-func (l *wsLayout) GeminiExtension(dir string) bool {
-	if l.root == "" {
-		return false
-	}
-	return l.layout().GeminiExtension(dir)
-}
-
 // HasFile implements model.Files.
 func (l *wsLayout) HasFile(rel string) bool {
 	if l.root == "" {

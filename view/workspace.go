@@ -210,7 +210,7 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 	extSkill := false
 	if prefix == "" && format == model.FormatNone {
 		ok, why = scanned(t, f)
-		if !ok && f.Kind == model.KindSkill && w.packageSkill(t, f.Rel) {
+		if !ok && f.Kind == model.KindSkill && model.InPackage(t, f.Rel, w) {
 			ok, why, extSkill = true, "", true
 		}
 		if !ok && why == "" {
@@ -439,20 +439,11 @@ func mcpServers(root *diagnostics.JSONValue) []server {
 	return out
 }
 
-// packageSkill reports a skill inside a package of t's (a folder above it
-// holds t's ConsumerSpec.PackageManifest: a Codex plugin, a Gemini CLI
-// extension): t reads it once the package is installed, as
+// HasFile implements model.Files over the workspace's files, for
+// model.InPackage: a skill inside a package of t's (a Codex plugin, a
+// Gemini CLI extension) is t's once the package is installed, as
 // model.SkillUnread says for the rules.
-func (w *workspace) packageSkill(t model.Target, rel string) bool {
-	spec, ok := t.Spec()
-	if !ok || spec.PackageManifest == "" {
-		return false
-	}
-	segs := strings.Split(rel, "/")
-	for i := len(segs) - 2; i >= 0; i-- {
-		if _, ok := w.byRel[path.Join(path.Join(segs[:i]...), spec.PackageManifest)]; ok {
-			return true
-		}
-	}
-	return false
+func (w *workspace) HasFile(rel string) bool {
+	_, ok := w.byRel[rel]
+	return ok
 }

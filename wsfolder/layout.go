@@ -79,13 +79,6 @@ func (l *Layout) ClaudeListed(dir string) bool {
 	return l.listed.store(dir, got)
 }
 
-// GeminiExtension implements model.GeminiExtensions: whether dir holds
-// gemini-extension.json, so that its commands/ and skills/ are Gemini
-// CLI's.
-func (l *Layout) GeminiExtension(dir string) bool {
-	return l.HasFile(path.Join(dir, model.GeminiExtensionManifest))
-}
-
 // HasFile implements model.Files: whether a regular file (or an open
 // buffer) is at rel. Memoised like PluginRoot: the package manifests it
 // is asked for are asked of every folder above every skill.

@@ -92,7 +92,7 @@ func TestInventoryIsInPathOrder(t *testing.T) {
 
 // An extension's commands/*.toml are Gemini CLI commands only where the
 // folder holds gemini-extension.json: the walk classifies them through the
-// layout (before, no Layout answered model.GeminiExtensions, and such
+// layout (before, no Layout answered which folders are extensions, and such
 // commands were never checked).
 func TestWalkFindsGeminiExtensionCommands(t *testing.T) {
 	root := t.TempDir()
@@ -107,8 +107,8 @@ func TestWalkFindsGeminiExtensionCommands(t *testing.T) {
 		t.Errorf("a commands/ folder of no extension: %q, want none", k)
 	}
 	l := NewLayout(f.FS)
-	if !l.GeminiExtension("ext") || l.GeminiExtension("other") || l.GeminiExtension("") {
-		t.Error("GeminiExtension: want only ext")
+	if !l.HasFile("ext/gemini-extension.json") || l.HasFile("other/gemini-extension.json") || l.HasFile("gemini-extension.json") || l.HasFile("ext") {
+		t.Error("HasFile: want only ext/gemini-extension.json (a folder is no file)")
 	}
 }
 
