@@ -85,6 +85,7 @@ var fixFamilies = map[string]func(a, b string, style int) []fixFile{
 			{".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": ` + q(b) + `, "hooks": [{"type": "command", "command": "x", "timeout": ` + q(a) + `}]}]}}`},
 			{"p/.claude-plugin/plugin.json", `{"name": "p", "commands": ` + q(a) + `, "agents": ` + q(b) + `}`},
 			{".claude-plugin/marketplace.json", `{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "p", "source": ` + q(a) + `}]}`},
+			{".agents/plugins/marketplace.json", `{"name": "m", "plugins": [{"name": "p", "source": {"source": "local", "path": ` + q(a) + `}}, {"name": "q", "source": ` + q(b) + `}]}`},
 		}
 	},
 }
