@@ -71,9 +71,10 @@ const dynamicWatch = `{"workspace":{"didChangeWatchedFiles":{"dynamicRegistratio
 // TestFolderMoveWatched: an editor watcher (VS Code, Neovim 0.10+) reports
 // a moved folder as the folder deleted and another created, nothing for
 // the files inside. The server must watch folders to hear of it at all.
+// The server's own watcher is off: this is the editor's route alone.
 func TestFolderMoveWatched(t *testing.T) {
 	m := newFolderMove(t)
-	c := newTestClient(t, clientSetup{folders: []string{m.root}, caps: dynamicWatch})
+	c := newTestClient(t, clientSetup{folders: []string{m.root}, caps: dynamicWatch, opts: Options{NoFSNotify: true}})
 	reg := c.waitRequest("client/registerCapability")
 	assert.Contains(t, string(reg.Params), `"globPattern":"**/*","kind":5`, "creation and deletion of anything, folders included")
 	assert.Contains(t, string(reg.Params), `copilot-setup-steps.yml`)
@@ -92,10 +93,11 @@ func TestFolderMoveWatched(t *testing.T) {
 }
 
 // TestFolderMoveRenameFiles: the editor's own rename (explorer, or a
-// rename's workspace edit) arrives as workspace/didRenameFiles.
+// rename's workspace edit) arrives as workspace/didRenameFiles (the
+// server's own watcher off: this is the editor's route alone).
 func TestFolderMoveRenameFiles(t *testing.T) {
 	m := newFolderMove(t)
-	cs := clientSetup{folders: []string{m.root}, caps: dynamicWatch, noInit: true}
+	cs := clientSetup{folders: []string{m.root}, caps: dynamicWatch, noInit: true, opts: Options{NoFSNotify: true}}
 	c := newTestClient(t, cs)
 	res := c.initialize(cs)
 	var init struct {
@@ -134,11 +136,7 @@ func TestFolderMoveRenameFiles(t *testing.T) {
 func TestFolderMoveFSNotify(t *testing.T) {
 	m := newFolderMove(t)
 	c := newTestClient(t, clientSetup{folders: []string{m.root}})
-	require.Eventually(t, func() bool {
-		c.srv.mu.Lock()
-		defer c.srv.mu.Unlock()
-		return c.srv.watcher != nil
-	}, waitLimit, time.Millisecond)
+	require.Eventually(t, c.srv.fsWatchRunning, waitLimit, time.Millisecond)
 	m.ready(t, c)
 
 	mark := c.mark()

@@ -377,20 +377,27 @@ func (s *Server) recheckAll(cause Cause) {
 func (s *Server) scheduleRecheckAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.recheckTimer != nil {
-		s.recheckTimer.Stop()
+	if s.recheckTimer != nil && s.recheckTimer.Stop() {
+		s.rechecksDue-- // the one it replaces
 	}
 	// CauseConfig, not CauseChanged: what changed is other files, so open
 	// buffers are re-checked too (a disk event for an open file is
 	// ignored), and an open marketplace learns that the folder it lists
 	// moved (#41).
+	s.rechecksDue++
+	run := func() {
+		s.recheckAll(CauseConfig)
+		s.mu.Lock()
+		s.rechecksDue--
+		s.mu.Unlock()
+	}
 	delay := s.opts.Debounce
 	if delay <= 0 {
 		s.recheckTimer = nil
-		go s.recheckAll(CauseConfig)
+		go run()
 		return
 	}
-	s.recheckTimer = time.AfterFunc(delay, func() { s.recheckAll(CauseConfig) })
+	s.recheckTimer = time.AfterFunc(delay, run)
 }
 
 // Recheck sends every open and known workspace file through the funnel

@@ -136,12 +136,23 @@ func (l *lspServer) Initialized(ctx context.Context, _ *protocol.InitializedPara
 	if caps.configuration {
 		s.pullConfiguration(bg)
 	}
-	if caps.watchDynamic {
-		s.registerWatchers(bg)
-	} else if !s.opts.NoFSNotify && len(roots) > 0 {
+	editor := caps.watchDynamic && s.registerWatchers(bg)
+	s.fsw.mu.Lock()
+	s.fsw.editor, s.fsw.decided = editor, true
+	s.fsw.mu.Unlock()
+	own := s.fsWatchWanted() && len(roots) > 0
+	if own && !editor {
+		// The only watcher: watching before the scan, nothing is missed
+		// between the two.
 		s.startFSWatch(roots)
 	}
-	s.scanWithProgress(bg, roots)
+	var then func()
+	if own && editor {
+		// Beside the editor's watcher, which covers the scan's time: the
+		// watch walk waits for the scan rather than compete with it.
+		then = func() { s.startFSWatch(roots) }
+	}
+	s.scanWithProgress(bg, roots, then)
 	if s.opts.OnInitialized != nil {
 		s.opts.OnInitialized(bg, roots)
 	}
@@ -181,21 +192,22 @@ func watchGlobs() []string {
 		"**/{go.mod,Makefile,makefile,GNUmakefile,pytest.ini,conftest.py,pyproject.toml,setup.cfg,tox.ini}")
 }
 
-func (s *Server) registerWatchers(ctx context.Context) {
+// registerWatchers asks the editor to watch files for the server and
+// reports whether it agreed.
+func (s *Server) registerWatchers(ctx context.Context) bool {
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers()}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {
-		return
+		return false
 	}
 	err = s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID: "ahpls-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: raw,
 	}}})
 	if err != nil {
-		s.log.Warn("could not register file watchers; falling back to fsnotify", "error", err)
-		if !s.opts.NoFSNotify {
-			s.startFSWatch(s.Folders())
-		}
+		s.log.Warn("could not register file watchers; the server's own watcher is the only one", "error", err)
+		return false
 	}
+	return true
 }
 
 func (l *lspServer) Shutdown(ctx context.Context) error {
@@ -210,18 +222,14 @@ func (l *lspServer) Shutdown(ctx context.Context) error {
 			fs.cancel()
 		}
 	}
-	if s.recheckTimer != nil {
-		s.recheckTimer.Stop()
+	if s.recheckTimer != nil && s.recheckTimer.Stop() {
+		s.rechecksDue--
 	}
 	if s.refreshTimer != nil {
 		s.refreshTimer.Stop()
 	}
-	w := s.watcher
-	s.watcher = nil
 	s.mu.Unlock()
-	if w != nil {
-		_ = w.Close()
-	}
+	s.stopFSWatch(true)
 	s.log.Info("shutdown")
 	return nil
 }
@@ -326,20 +334,17 @@ func (l *lspServer) DidClose(ctx context.Context, p *protocol.DidCloseTextDocume
 
 func (l *lspServer) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
 	s := l.s
+	news := false
 	for _, c := range p.Changes {
 		u := uri.URI(strings.Clone(string(c.URI)))
-		s.gitIgnoreChanged(u)
-		s.configChanged(u)
-		switch c.Type {
-		case protocol.FileChangeTypeCreated:
-			s.pathCreated(u)
-		case protocol.FileChangeTypeChanged:
-			s.fileEvent(u, CauseChanged)
-		case protocol.FileChangeTypeDeleted:
-			s.pathDeleted(u)
+		// The server's own watcher may have reported it already (fswatch.go).
+		if !s.admitURI(u) {
+			continue
 		}
+		s.applyChange(u, c.Type)
+		news = true
 	}
-	if len(p.Changes) > 0 {
+	if news {
 		s.scheduleRecheckAll()
 	}
 	return nil
@@ -364,9 +369,11 @@ func (l *lspServer) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.D
 	s := l.s
 	var added []string
 	s.mu.Lock()
+	var removed []string
 	for _, r := range p.Event.Removed {
 		for i, f := range s.folders {
 			if f.uri == r.URI {
+				removed = append(removed, f.path)
 				s.folders = append(s.folders[:i], s.folders[i+1:]...)
 				break
 			}
@@ -380,10 +387,11 @@ func (l *lspServer) DidChangeWorkspaceFolders(ctx context.Context, p *protocol.D
 	}
 	s.mu.Unlock()
 	s.recheckAll(CauseConfig)
-	if len(added) > 0 {
-		// Scanning calls the client for progress: release the read loop.
+	if len(added) > 0 || len(removed) > 0 {
+		// Scanning calls the client for progress, watching walks the new
+		// folders: release the read loop.
 		jsonrpc2.Async(ctx)
-		s.scanWithProgress(s.ctx, added)
+		s.scanWithProgress(s.ctx, added, func() { s.foldersChanged(added, removed) })
 	}
 	if s.opts.OnFoldersChanged != nil {
 		s.opts.OnFoldersChanged(s.Folders())

@@ -21,6 +21,10 @@ type folderViews struct{ s *Server }
 
 // workspace knows the workspace folders on disk: where a URI sits, reads
 // below a folder, each folder's excludes and config, and the folder scans
-// (workspace.go, scan.go). The scan's check of one file (scanCheck) and
-// file watching stay with the Server: they feed the funnel.
+// (workspace.go, scan.go). The scan's check of one file (scanCheck) stays
+// with the Server: it feeds the funnel.
 type workspace struct{ s *Server }
+
+// watching (declared in fswatch.go) runs the server's own file watcher
+// and the gate that both it and the editor's watcher pass (fswatch.go,
+// watched.go).

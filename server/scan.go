@@ -195,22 +195,26 @@ func (s *Server) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
 // scanWithProgress scans workspace folders in the background and, when
 // the editor supports work-done progress, reports it with $/progress
 // (begin, counts as files are checked, end) (#18, #30). It returns at
-// once; requests are answered while the scan runs.
-func (part workspace) scanWithProgress(ctx context.Context, roots []string) {
+// once; requests are answered while the scan runs. then, if not nil, runs
+// when the scan is over (not when it was stopped).
+func (part workspace) scanWithProgress(ctx context.Context, roots []string, then func()) {
 	s := part.s
 	s.mu.Lock()
 	s.scanStarted = true
 	s.scansRunning++
 	s.mu.Unlock()
-	go s.runScan(ctx, roots)
+	go s.runScan(ctx, roots, then)
 }
 
-func (part workspace) runScan(ctx context.Context, roots []string) {
+func (part workspace) runScan(ctx context.Context, roots []string, then func()) {
 	s := part.s
 	defer func() {
 		s.mu.Lock()
 		s.scansRunning--
 		s.mu.Unlock()
+		if then != nil && ctx.Err() == nil {
+			then()
+		}
 	}()
 	var p *Progress
 	if len(roots) > 0 {

@@ -53,8 +53,9 @@ type Options struct {
 	Debounce time.Duration
 	// Workers bounds concurrent checks; 0 means GOMAXPROCS.
 	Workers int
-	// NoFSNotify disables the fsnotify fallback used when the editor cannot
-	// watch files for us.
+	// NoFSNotify turns the server's own file watcher off whatever
+	// `ahpls.fileWatcher` says (fswatch.go): disk changes then reach it only
+	// through the editor.
 	NoFSNotify bool
 
 	// OnSettings is called with the settings before and after each change of
@@ -150,10 +151,11 @@ type Server struct {
 	docs     map[uri.URI]*document
 	files    map[uri.URI]*fileState
 	commands map[string]CommandFunc
-	watcher  io.Closer
 	inflight map[string]context.CancelFunc // by fmt.Sprint(request id)
-	// recheckTimer debounces workspace-wide re-checks (scheduleRecheckAll).
+	// recheckTimer debounces workspace-wide re-checks (scheduleRecheckAll);
+	// rechecksDue counts those scheduled and not yet sent through the funnel.
 	recheckTimer *time.Timer
+	rechecksDue  int
 	// refreshTimer gathers diagnostics changes into one
 	// workspace/diagnostic/refresh (pull.go).
 	refreshTimer *time.Timer
@@ -166,6 +168,10 @@ type Server struct {
 	wsWake chan struct{}
 	// readEnded is closed when the connection stops reading (stream.go).
 	readEnded <-chan struct{}
+
+	// fsw is the server's own file watcher and the gate of both watchers'
+	// events (fswatch.go, watched.go); it has its own locks.
+	fsw fsWatchState
 
 	sem    chan struct{} // bounds concurrent checks
 	checks atomic.Int64  // rules runs, see Checks
@@ -182,6 +188,7 @@ type Server struct {
 	renamer
 	folderViews
 	workspace
+	watching
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.
@@ -226,7 +233,7 @@ func New(opts Options) *Server {
 		files:    map[uri.URI]*fileState{},
 		sem:      make(chan struct{}, workers),
 	}
-	s.outbound, s.renamer, s.folderViews, s.workspace = outbound{s}, renamer{s}, folderViews{s}, workspace{s}
+	s.outbound, s.renamer, s.folderViews, s.workspace, s.watching = outbound{s}, renamer{s}, folderViews{s}, workspace{s}, watching{s}
 	// The host commands are the bridge's (package bridge); the server's own
 	// is the list view (what each consumer loads), others come with
 	// opts.Commands.
@@ -291,12 +298,8 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) (exitCode in
 	}
 	s.mu.Lock()
 	code := s.exitCode
-	w := s.watcher
-	s.watcher = nil
 	s.mu.Unlock()
-	if w != nil {
-		_ = w.Close()
-	}
+	s.stopFSWatch(true)
 	if s.opts.OnExit != nil {
 		s.opts.OnExit()
 	}

@@ -220,11 +220,7 @@ func TestFSNotifyFallback(t *testing.T) {
 	// Wait until the initial scan ran (initialized is processed in order
 	// before this request is answered, and the watcher is set up before the
 	// scan), then create a broken file.
-	require.Eventually(t, func() bool {
-		c.srv.mu.Lock()
-		defer c.srv.mu.Unlock()
-		return c.srv.watcher != nil
-	}, waitLimit, time.Millisecond)
+	require.Eventually(t, c.srv.fsWatchRunning, waitLimit, time.Millisecond)
 	f := filepath.Join(dir, "SKILL.md")
 	require.NoError(t, os.WriteFile(f, []byte("---\nname: late\x00\n---\n"), 0o644))
 	c.waitPublish(uri.File(f), nil, func(ds []wireDiag) bool { return len(withCode(ds, "file/encoding")) == 1 })

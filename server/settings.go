@@ -52,6 +52,10 @@ func (s *Server) applySettings(raw []byte, origin string) {
 	if !settings.SameFindings(old, st) {
 		s.recheckAll(CauseConfig)
 	}
+	if old.FileWatcher != st.FileWatcher {
+		// Starting walks the folders: not on the read loop.
+		go s.reconcileFSWatch()
+	}
 	if s.opts.OnSettings != nil && !bytes.Equal(old.Raw, st.Raw) {
 		s.opts.OnSettings(old, st)
 	}

@@ -2,14 +2,18 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
 // What the server asks the editor to watch: the contents of the files it
@@ -36,7 +40,8 @@ func checkedFile(p string) bool { return model.MaybeCustomization(filepath.ToSla
 // (its files are new to the server, and the editor reports only the
 // folder), a file ahpls may check goes through the funnel, anything else
 // only tells the host link.
-func (s *Server) pathCreated(u uri.URI) {
+func (part watching) pathCreated(u uri.URI) {
+	s := part.s
 	p, ok := uriPath(u)
 	if !ok {
 		return
@@ -57,7 +62,8 @@ func (s *Server) pathCreated(u uri.URI) {
 
 // pathDeleted handles a file or folder that disappeared: everything the
 // server knew below it is cleared, and the path itself too.
-func (s *Server) pathDeleted(u uri.URI) {
+func (part watching) pathDeleted(u uri.URI) {
+	s := part.s
 	p, ok := uriPath(u)
 	if !ok {
 		return
@@ -80,10 +86,17 @@ func (s *Server) pathDeleted(u uri.URI) {
 func (l *lspServer) DidRenameFiles(ctx context.Context, p *protocol.RenameFilesParams) error {
 	s := l.s
 	for _, f := range p.Files {
+		// The watchers' events for the same move (the editor's, the
+		// server's own) come later or came first: the gate lets one of
+		// each path through. The moved buffers are dropped either way.
 		old := uri.URI(strings.Clone(f.OldURI))
-		s.pathDeleted(old)
+		if s.admitURI(old) {
+			s.pathDeleted(old)
+		}
 		s.dropMovedBuffers(old)
-		s.pathCreated(uri.URI(strings.Clone(f.NewURI)))
+		if nu := uri.URI(strings.Clone(f.NewURI)); s.admitURI(nu) {
+			s.pathCreated(nu)
+		}
 	}
 	if len(p.Files) > 0 {
 		s.scheduleRecheckAll()
@@ -95,7 +108,9 @@ func (l *lspServer) DidRenameFiles(ctx context.Context, p *protocol.RenameFilesP
 func (l *lspServer) DidDeleteFiles(ctx context.Context, p *protocol.DeleteFilesParams) error {
 	s := l.s
 	for _, f := range p.Files {
-		s.pathDeleted(uri.URI(strings.Clone(f.URI)))
+		if u := uri.URI(strings.Clone(f.URI)); s.admitURI(u) {
+			s.pathDeleted(u)
+		}
 	}
 	if len(p.Files) > 0 {
 		s.scheduleRecheckAll()
@@ -116,7 +131,8 @@ func fileOperations() *protocol.FileOperationOptions {
 // document open long after (a dirty SKILL.md whose folder an F2 rename
 // moved kept its findings on the old path in Problems). Each is checked as
 // closed, which clears what was published for it.
-func (s *Server) dropMovedBuffers(old uri.URI) {
+func (part watching) dropMovedBuffers(old uri.URI) {
+	s := part.s
 	p, ok := uriPath(old)
 	if !ok {
 		return
@@ -135,4 +151,105 @@ func (s *Server) dropMovedBuffers(old uri.URI) {
 	for _, u := range us {
 		s.fileEvent(u, CauseClose)
 	}
+}
+
+// applyChange applies one admitted change, as the editor reports it or as
+// the server's own watcher found it (onFSEvent).
+func (part watching) applyChange(u uri.URI, typ protocol.FileChangeType) {
+	s := part.s
+	s.gitIgnoreChanged(u)
+	s.configChanged(u)
+	switch typ {
+	case protocol.FileChangeTypeCreated:
+		s.pathCreated(u)
+	case protocol.FileChangeTypeChanged:
+		s.fileEvent(u, CauseChanged)
+	case protocol.FileChangeTypeDeleted:
+		s.pathDeleted(u)
+	}
+}
+
+// The gate both watchers' events pass. Each admitted event leaves a record
+// of what was at its path then (pathSig); a later event about the same
+// path is admitted only when the path differs from that record, so the
+// second report of one change (the editor's after the server's own, or the
+// other way round, or a watcher's own repeat) costs nothing, however late
+// it comes. A content hash of checked files keeps two writes of one size
+// within one tick of the file clock apart.
+type pathSig struct {
+	fi  fs.FileInfo // nil: nothing at the path
+	sum textSum     // of a checked file's content
+	at  time.Time   // when it was recorded (pruning only)
+}
+
+// gateMax bounds the records; past it, records older than gateKeep go
+// (a forgotten record only costs a late duplicate its re-check).
+const (
+	gateMax  = 4096
+	gateKeep = time.Minute
+)
+
+func sigOf(p string) pathSig {
+	sig := pathSig{at: time.Now()}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return sig
+	}
+	// Windows reads a file's identity lazily, from the path, at the first
+	// SameFile: read it now, while the path still names this file.
+	_ = os.SameFile(fi, fi)
+	sig.fi = fi
+	if fi.Mode().IsRegular() && checkedFile(p) {
+		if b, err := wsfs.ReadFile(p, diagnostics.MaxFileSize+1); err == nil {
+			sig.sum = sumOf(b)
+		}
+	}
+	return sig
+}
+
+func (a pathSig) same(b pathSig) bool {
+	if a.fi == nil || b.fi == nil {
+		return a.fi == nil && b.fi == nil
+	}
+	if a.fi.IsDir() != b.fi.IsDir() || !os.SameFile(a.fi, b.fi) {
+		return false
+	}
+	if a.fi.IsDir() {
+		return true // its entries are reported one by one
+	}
+	return a.fi.Mode() == b.fi.Mode() && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime()) && a.sum == b.sum
+}
+
+// admit reports whether an event about path p is news, and records what
+// is at p now.
+func (part watching) admit(p string) bool {
+	f := &part.s.fsw
+	sig := sigOf(p)
+	f.gateMu.Lock()
+	defer f.gateMu.Unlock()
+	if last, ok := f.gate[p]; ok && last.same(sig) {
+		f.dropped.Add(1)
+		return false
+	}
+	if f.gate == nil {
+		f.gate = map[string]pathSig{}
+	}
+	if len(f.gate) >= gateMax {
+		for q, r := range f.gate {
+			if sig.at.Sub(r.at) > gateKeep {
+				delete(f.gate, q)
+			}
+		}
+		if len(f.gate) >= gateMax {
+			clear(f.gate)
+		}
+	}
+	f.gate[p] = sig
+	return true
+}
+
+// admitURI is admit for a URI; one that names no file is always news.
+func (part watching) admitURI(u uri.URI) bool {
+	p, ok := uriPath(u)
+	return !ok || part.admit(p)
 }

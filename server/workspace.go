@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fsnotify/fsnotify"
 	"go.lsp.dev/uri"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -265,91 +263,4 @@ func (part workspace) excluded(loc location) bool {
 	}
 	e := s.excludes(loc.root)
 	return e.m.Match(loc.rel) || (!e.noGitIgnore && e.inRepo && wsfs.IgnoredPath(loc.root, loc.rel, model.LoadedWhenIgnored, e.tracked))
-}
-
-// startFSWatch is the fallback when the editor cannot watch files for us:
-// fsnotify on every folder below the workspace folders (directories only, as
-// fsnotify recommends), rename treated as remove, overflow answered by a
-// rescan.
-func (s *Server) startFSWatch(roots []string) {
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		s.log.Warn("file watching unavailable", "error", err)
-		return
-	}
-	add := func(dir string) {
-		_ = w.Add(dir)
-		_ = wsfs.Walk(dir, wsfs.WalkOptions{}, func(e wsfs.Entry) error {
-			if e.IsDir() {
-				_ = w.Add(filepath.Join(dir, filepath.FromSlash(e.Rel)))
-			}
-			return nil
-		})
-	}
-	for _, r := range roots {
-		add(r)
-	}
-	s.mu.Lock()
-	if s.state == stateShutdown || s.ctx.Err() != nil {
-		s.mu.Unlock()
-		_ = w.Close()
-		return
-	}
-	s.watcher = w
-	s.mu.Unlock()
-	go func() {
-		for {
-			select {
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				s.onFSEvent(ev, add)
-			case err, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-				if errors.Is(err, fsnotify.ErrEventOverflow) {
-					s.log.Warn("file watcher overflowed; rescanning")
-					for _, r := range roots {
-						s.scanFolder(r)
-					}
-				}
-			}
-		}
-	}()
-}
-
-func (s *Server) onFSEvent(ev fsnotify.Event, addDir func(string)) {
-	p := filepath.Clean(ev.Name)
-	u := uri.File(p)
-	ours := model.MaybeCustomization(filepath.ToSlash(p))
-	switch {
-	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		// A removed folder takes its files with it.
-		s.forgetUnder(p)
-		s.fileEvent(u, CauseDeleted)
-	case ev.Has(fsnotify.Create):
-		if st, err := os.Lstat(p); err == nil && st.IsDir() {
-			addDir(p)
-			if loc, ok := s.locate(u); ok && loc.root != "" {
-				s.scanUnder(loc.root, p)
-			}
-			return
-		}
-		if !ours {
-			s.notifyPath(u)
-			return
-		}
-		s.fileEvent(u, CauseCreated)
-	case ev.Has(fsnotify.Write):
-		if !ours {
-			s.notifyPath(u)
-			return
-		}
-		s.fileEvent(u, CauseChanged)
-	default:
-		return
-	}
-	s.scheduleRecheckAll()
 }

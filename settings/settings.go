@@ -45,9 +45,25 @@ type Settings struct {
 	// files get no diagnostics and are not scanned or published. The
 	// workspace's .ahpls/config.json adds its own.
 	Exclude []string
+	// FileWatcher is when the language server watches the workspace
+	// folders itself: FileWatcherOn (the default), FileWatcherFallback or
+	// FileWatcherOff.
+	FileWatcher string
 
 	Raw json.RawMessage
 }
+
+// The values of `ahpls.fileWatcher`.
+const (
+	// FileWatcherOn: the server watches the workspace folders itself,
+	// beside the editor's watcher (a change both report is checked once).
+	FileWatcherOn = "on"
+	// FileWatcherFallback: only when the editor cannot watch files.
+	FileWatcherFallback = "fallback"
+	// FileWatcherOff: never; changes on disk reach the server only
+	// through the editor.
+	FileWatcherOff = "off"
+)
 
 // Specs are ahpls' settings (spec.go), in the order the VS Code settings
 // editor lists them; a new setting is its Spec here, its field above and
@@ -85,6 +101,9 @@ var Specs = sync.OnceValue(func() []Spec {
 		{Key: "tools", Doc: "more command tools, same shape as `.ahpls/tools.json` (`{\"tools\": […]}`)",
 			Schema: Schema{Type: "object", Default: js(`{}`), Properties: map[string]*Schema{"tools": {Type: "array", Items: &Schema{Type: "object"}}},
 				MarkdownDescription: "More command tools for the agent host, in the shape of `.ahpls/tools.json` (`{ \"tools\": [ … ] }`). They run only when `#ahpls.trustWorkspaceTools#` is on in a trusted workspace."}},
+		{Key: "fileWatcher", Doc: "`on`: the server also watches the workspace folders itself, beside the editor's watcher (a change both report is checked once); `fallback`: only when the editor cannot watch files; `off`: never",
+			Schema: Schema{Type: "string", Enum: []string{FileWatcherOn, FileWatcherFallback, FileWatcherOff}, Default: js(`"on"`),
+				MarkdownDescription: "When the language server watches the workspace folders itself (the operating system's file events, within a share of its watch limits). `on`: beside the editor's file watcher, so a folder moved in a shell is seen even when the editor's watcher misses it; a change both report is checked once. `fallback`: only when the editor cannot watch files. `off`: never."}},
 		{Key: "trace.server", Client: "vscode", Doc: "log the LSP traffic in the \"ahpls\" output channel",
 			Schema: Schema{Type: "string", Enum: []string{"off", "messages", "verbose"}, Default: js(`"off"`), Scope: "window",
 				Description: "Traces the communication between VS Code and the ahpls language server."}},
@@ -93,7 +112,7 @@ var Specs = sync.OnceValue(func() []Spec {
 
 // Default is the settings before any source was read.
 func Default() Settings {
-	return Settings{ImpliedTargets: true, Raw: json.RawMessage("{}")}
+	return Settings{ImpliedTargets: true, FileWatcher: FileWatcherOn, Raw: json.RawMessage("{}")}
 }
 
 // Options converts the rule keys to the rule engine's options.
@@ -145,6 +164,15 @@ func Parse(raw []byte) (Settings, []string) {
 				continue
 			}
 			st.Exclude = append(st.Exclude, g)
+		}
+	}
+	var watcher string
+	if sec.decode("fileWatcher", &watcher, "ahpls.fileWatcher must be \"on\", \"fallback\" or \"off\"; using \"on\"") {
+		switch watcher {
+		case FileWatcherOn, FileWatcherFallback, FileWatcherOff:
+			st.FileWatcher = watcher
+		default:
+			sec.warn("ahpls.fileWatcher: '%s' is not on|fallback|off; using \"on\"", watcher)
 		}
 	}
 	return st, sec.warnings

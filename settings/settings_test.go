@@ -115,3 +115,19 @@ func TestParseRenamedRule(t *testing.T) {
 	st, _ = Parse([]byte(`{"rules": {"md/old-link": "off", "md/link": "hint"}}`))
 	assert.Equal(t, map[string]model.Severity{"md/link": model.SeverityHint}, st.Rules)
 }
+
+func TestParseFileWatcher(t *testing.T) {
+	st, w := Parse(nil)
+	assert.Equal(t, FileWatcherOn, st.FileWatcher, "the default")
+	assert.Empty(t, w)
+	for _, v := range []string{FileWatcherOn, FileWatcherFallback, FileWatcherOff} {
+		st, w = Parse([]byte(`{"fileWatcher":"` + v + `"}`))
+		assert.Equal(t, v, st.FileWatcher)
+		assert.Empty(t, w)
+	}
+	for _, bad := range []string{`"sometimes"`, `true`} {
+		st, w = Parse([]byte(`{"fileWatcher":` + bad + `}`))
+		assert.Equal(t, FileWatcherOn, st.FileWatcher, bad)
+		assert.Len(t, w, 1, bad)
+	}
+}

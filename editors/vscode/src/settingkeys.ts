@@ -11,4 +11,5 @@ export const SERVER_SETTINGS: readonly string[] = [
   'rules',
   'exclude',
   'tools',
+  'fileWatcher',
 ];
