@@ -85,7 +85,8 @@ func FuzzStrictJSONManifests(f *testing.F) {
 			path string
 			kind model.Kind
 		}{{"e/gemini-extension.json", model.KindGeminiExt}, {"p/.codex-plugin/plugin.json", model.KindCodexPlugin},
-			{"m/.agents/plugins/marketplace.json", model.KindCodexMarket}} {
+			{"m/.agents/plugins/marketplace.json", model.KindCodexMarket},
+			{"p/.cursor-plugin/plugin.json", model.KindCursorPlugin}, {"m/.cursor-plugin/marketplace.json", model.KindCursorMarket}} {
 			for _, d := range Check(File{Path: p.path, Kind: p.kind, Text: b}, Options{Targets: model.AllTargets}) {
 				if d.Rule == internalError.ID {
 					t.Fatalf("%s: internal error: %s", p.path, d.Message)

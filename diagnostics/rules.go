@@ -148,6 +148,8 @@ func init() {
 		{model.KindKiroSteering, kiroRules, checkKiroSteering},
 		{model.KindWindsurfRule, windsurfRules, checkWindsurfRule},
 		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
+		{model.KindCursorPlugin, cursorPluginRules, checkCursorPlugin},
+		{model.KindCursorMarket, cursorMarketRules, checkCursorMarketplace},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

@@ -36,6 +36,8 @@ const (
 	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
 	KindWindsurfRule Kind = "windsurf"   // Windsurf rule: .windsurf/rules/*.md, legacy .windsurfrules
 	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
+	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
+	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
 )
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
@@ -188,6 +190,12 @@ var Kinds = []KindSpec{
 	{Kind: KindCodexMarket, Noun: "Codex marketplace", Title: "Codex marketplaces (.agents/plugins/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/" + CodexMarketplacePath},
 		Activation: []string{"**/" + CodexMarketplacePath}},
+	{Kind: KindCursorPlugin, Noun: "Cursor plugin", Title: "Cursor plugin manifests (.cursor-plugin/plugin.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/.cursor-plugin/plugin.json"},
+		Activation: []string{"**/.cursor-plugin/plugin.json"}},
+	{Kind: KindCursorMarket, Noun: "Cursor marketplace", Title: "Cursor marketplaces (.cursor-plugin/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/.cursor-plugin/marketplace.json"},
+		Activation: []string{"**/.cursor-plugin/marketplace.json"}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -486,6 +494,14 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if rel == CodexMarketplacePath || strings.HasSuffix(rel, "/"+CodexMarketplacePath) {
 		return KindCodexMarket
+	}
+	if path.Base(dir) == ".cursor-plugin" {
+		switch base {
+		case "plugin.json":
+			return KindCursorPlugin
+		case "marketplace.json":
+			return KindCursorMarket
+		}
 	}
 	switch rel {
 	case ".ahpls/tools.json":

@@ -27,8 +27,10 @@ import (
 //     locations of MarketplacePaths at a repository's root.
 //
 // Other products' folders (.codex-plugin/, .cursor-plugin/, .kimi-plugin/,
-// …) hold manifests of the same file name that none of our targets reads: a
-// dot-folder is never a plugin root, so nothing in them is judged.
+// …) hold manifests of the same file name that VS Code, Claude Code and
+// Copilot do not read: a dot-folder is never a plugin root for them. Codex's
+// and Cursor's manifests are kinds of their own (KindCodexPlugin,
+// KindCursorPlugin, KindCursorMarket), judged for that consumer only.
 
 // ManifestRoot reports whether rel (slash-separated, relative to the
 // workspace folder) is a plugin manifest that some target reads, and if so

@@ -77,7 +77,12 @@ func TestClassify(t *testing.T) {
 		{".windsurfrules", KindWindsurfRule},
 		{"sub/.windsurfrules", KindNone},
 		{".windsurf/workflows/deploy.md", KindNone},
-		{".cursor-plugin/plugin.json", KindNone},
+		{".cursor-plugin/plugin.json", KindCursorPlugin}, // Cursor's own format, judged for Cursor only
+		{"plugins/x/.cursor-plugin/plugin.json", KindCursorPlugin},
+		{".cursor-plugin/marketplace.json", KindCursorMarket},
+		{".agents/plugins/marketplace.json", KindCodexMarket},
+		{"sub/.agents/plugins/marketplace.json", KindCodexMarket},
+		{".agents/marketplace.json", KindNone},
 		{"cli-tool/components/.claude-plugin/marketplace.json", KindMarketplace}, // #13 repro 4
 		{"x/.github/plugin/plugin.json", KindPlugin},
 		{".claude-plugin/marketplace.json", KindMarketplace},

@@ -187,14 +187,17 @@ func agentItemName(f File) string {
 // extension for its consumer: it loads once installed.
 func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
 	want := model.TargetCodex
-	if f.Kind == model.KindGeminiExt {
+	switch f.Kind {
+	case model.KindGeminiExt:
 		want = model.TargetGeminiCLI
+	case model.KindCursorPlugin:
+		want = model.TargetCursor
 	}
 	if t != want {
 		return nil
 	}
 	root := path.Dir(f.Rel)
-	if f.Kind == model.KindCodexPlugin {
+	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin {
 		root = path.Dir(root)
 	}
 	if root == "." {
@@ -215,8 +218,8 @@ func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
 			noun = "extension"
 		}
 		it.Install = "once " + noun + " " + name + " is installed"
-		if f.Kind == model.KindCodexPlugin {
-			it.Install = w.install(t, root, name) // names the Codex marketplace listing it
+		if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin {
+			it.Install = w.install(t, root, name) // names the agent's marketplace listing it
 		}
 	}
 	return []Item{it}

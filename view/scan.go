@@ -227,7 +227,7 @@ func category(k model.Kind) Category {
 		return CatInstructions
 	case model.KindGeminiCmd:
 		return CatCommands
-	case model.KindCodexPlugin, model.KindGeminiExt:
+	case model.KindCodexPlugin, model.KindGeminiExt, model.KindCursorPlugin:
 		return CatPlugins
 	case model.KindKiroSteering, model.KindWindsurfRule:
 		return CatInstructions

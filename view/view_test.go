@@ -297,3 +297,21 @@ func TestCodexMarketplaceInstall(t *testing.T) {
 	_, ok = find(itemsOf(v, model.TargetClaudeCode), "plugins/demo/.codex-plugin/plugin.json")
 	assert.False(t, ok)
 }
+
+// TestCursorPluginInstall: a Cursor plugin loads for Cursor only, "once
+// plugin X from marketplace Y is installed" when a Cursor marketplace
+// lists it; VS Code and Claude Code do not read .cursor-plugin/.
+func TestCursorPluginInstall(t *testing.T) {
+	files := []File{
+		{Rel: ".cursor-plugin/marketplace.json", Kind: model.KindCursorMarket, Text: []byte(`{"name": "cum", "plugins": [{"name": "a", "source": "./plugins/a"}]}`)},
+		{Rel: "plugins/a/.cursor-plugin/plugin.json", Kind: model.KindCursorPlugin, Text: []byte(`{"name": "a"}`)},
+	}
+	v := Build(Input{Files: files, Layout: layout{}})
+	it, ok := find(itemsOf(v, model.TargetCursor), "plugins/a/.cursor-plugin/plugin.json")
+	require.True(t, ok)
+	assert.Equal(t, "once plugin a from marketplace cum is installed", it.Install)
+	for _, other := range []model.Target{model.TargetClaudeCode, model.TargetVSCode, model.TargetCodex} {
+		_, ok = find(itemsOf(v, other), "plugins/a/.cursor-plugin/plugin.json")
+		assert.False(t, ok, other)
+	}
+}

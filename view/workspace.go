@@ -34,6 +34,7 @@ type marketEntry struct {
 	entry  string // the plugin's name in the marketplace
 	claude bool   // a Claude Code marketplace (.claude-plugin/marketplace.json)
 	codex  bool   // a Codex marketplace (.agents/plugins/marketplace.json)
+	cursor bool   // a Cursor marketplace (.cursor-plugin/marketplace.json)
 }
 
 type pluginRoot struct {
@@ -94,6 +95,14 @@ func (w *workspace) readMarketplaces() {
 			}
 			continue
 		}
+		if f.Kind == model.KindCursorMarket {
+			m := strings.TrimSuffix(strings.TrimSuffix(f.Rel, ".cursor-plugin/marketplace.json"), "/")
+			name, entries := model.MarketplaceEntries(f.Text, m)
+			for _, e := range entries {
+				w.listed[e.Dir] = append(w.listed[e.Dir], marketEntry{market: name, file: f.Rel, entry: e.Name, cursor: true})
+			}
+			continue
+		}
 		if f.Kind != model.KindMarketplace {
 			continue
 		}
@@ -123,7 +132,7 @@ func (w *workspace) readMarketplaces() {
 // Code one for Claude Code), or "once plugin X is installed".
 func (w *workspace) install(t model.Target, root, name string) string {
 	for _, l := range w.listed[root] {
-		if t == model.TargetClaudeCode && !l.claude || (t == model.TargetCodex) != l.codex {
+		if t == model.TargetClaudeCode && !l.claude || (t == model.TargetCodex) != l.codex || (t == model.TargetCursor) != l.cursor {
 			continue
 		}
 		n := l.entry
@@ -197,7 +206,7 @@ func readHeader(text []byte) header {
 // format ("" and FormatNone for a loose file, which scanned() judges).
 func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
 	cat := category(f.Kind)
-	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindGeminiExt {
+	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindGeminiExt || f.Kind == model.KindCursorPlugin {
 		return w.agentManifestItem(t, f)
 	}
 	if cat == "" || cat == CatPlugins {

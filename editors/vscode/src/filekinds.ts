@@ -43,6 +43,8 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.windsurf/rules/*.md',
   '**/.windsurfrules',
   '**/.agents/plugins/marketplace.json',
+  '**/.cursor-plugin/plugin.json',
+  '**/.cursor-plugin/marketplace.json',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -82,6 +84,8 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.windsurf/rules/*.md',
   '.windsurfrules',
   '**/.agents/plugins/marketplace.json',
+  '**/.cursor-plugin/plugin.json',
+  '**/.cursor-plugin/marketplace.json',
 ];
 
 /**

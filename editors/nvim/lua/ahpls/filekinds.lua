@@ -57,5 +57,7 @@ return {
     '/%.windsurf/rules/[^/]*%.md$',
     '/%.windsurfrules$',
     '/%.agents/plugins/marketplace%.json$',
+    '/%.cursor%-plugin/plugin%.json$',
+    '/%.cursor%-plugin/marketplace%.json$',
   },
 }
