@@ -64,26 +64,8 @@ func (v vsResult) at(kind vsKind, line int) (vsIssue, bool) {
 // vsSimulate walks body (file offsets base…) the way VS Code's parser reads it.
 func vsSimulate(text []byte, body model.Span) vsResult {
 	res := vsResult{stopped: -1}
-	type line struct {
-		start, end int // file offsets without the break
-		indent     int // leading spaces and tabs
-	}
-	var lines []line
-	for pos := body.Start; pos < body.End; {
-		e, n := lineAt(text, pos)
-		if e > body.End {
-			e = body.End
-		}
-		l := text[pos:e]
-		ind := len(l) - len(bytes.TrimLeft(l, " \t"))
-		lines = append(lines, line{pos, e, ind})
-		pos = n
-	}
-	content := func(i int) bool {
-		l := text[lines[i].start:lines[i].end]
-		t := bytes.TrimLeft(l, " \t")
-		return len(t) > 0 && t[0] != '#'
-	}
+	lines := vsSplitLines(text, body)
+	content := func(i int) bool { return lines[i].content(text) }
 	add := func(is vsIssue, stop bool) {
 		res.issues = append(res.issues, is)
 		if stop {
@@ -148,16 +130,7 @@ func vsSimulate(text []byte, body model.Span) vsResult {
 		vOff := ln.start + col + vstart
 		switch {
 		case len(value) == 0:
-			nested := false
-			for j := i + 1; j < len(lines); j++ {
-				if !content(j) {
-					continue
-				}
-				nt := bytes.TrimLeft(text[lines[j].start:lines[j].end], " \t")
-				nested = lines[j].indent > ln.indent || (lines[j].indent == ln.indent && len(nt) > 0 && nt[0] == '-')
-				break
-			}
-			if !nested {
+			if !vsNestedBelow(text, lines, i) {
 				add(vsIssue{kind: vsMissingValue, line: i, span: keySpan, key: keySpan}, false)
 			}
 		case value[0] == '&' || value[0] == '*' || value[0] == '!':
@@ -189,6 +162,47 @@ func vsSimulate(text []byte, body model.Span) vsResult {
 		}
 	}
 	return res
+}
+
+// vsLine is one line of the header: file offsets without the break, and
+// its leading spaces and tabs.
+type vsLine struct {
+	start, end int
+	indent     int
+}
+
+// content says whether the line holds more than blanks or a comment.
+func (l vsLine) content(text []byte) bool {
+	t := bytes.TrimLeft(text[l.start:l.end], " \t")
+	return len(t) > 0 && t[0] != '#'
+}
+
+func vsSplitLines(text []byte, body model.Span) []vsLine {
+	var lines []vsLine
+	for pos := body.Start; pos < body.End; {
+		e, n := lineAt(text, pos)
+		if e > body.End {
+			e = body.End
+		}
+		l := text[pos:e]
+		lines = append(lines, vsLine{pos, e, len(l) - len(bytes.TrimLeft(l, " \t"))})
+		pos = n
+	}
+	return lines
+}
+
+// vsNestedBelow says whether the next content line after line i nests
+// under it (deeper, or a sequence item at the same indent), so the key
+// of line i has a value after all.
+func vsNestedBelow(text []byte, lines []vsLine, i int) bool {
+	for j := i + 1; j < len(lines); j++ {
+		if !lines[j].content(text) {
+			continue
+		}
+		nt := bytes.TrimLeft(text[lines[j].start:lines[j].end], " \t")
+		return lines[j].indent > lines[i].indent || (lines[j].indent == lines[i].indent && len(nt) > 0 && nt[0] == '-')
+	}
+	return false
 }
 
 // keyColon returns the offset of the colon ending a mapping key at the
