@@ -93,17 +93,7 @@ var cuPluginKeys = map[string]string{
 }
 
 func cuShapeOK(v *JSONValue, shape string) bool {
-	strs := func() bool {
-		if !v.Is(JSONArray) {
-			return false
-		}
-		for _, it := range v.Items {
-			if !it.Is(JSONString) {
-				return false
-			}
-		}
-		return true
-	}
+	strs := func() bool { return jStringList(v) }
 	switch shape {
 	case "s":
 		return v.Is(JSONString)
