@@ -150,6 +150,7 @@ func init() {
 		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
 		{model.KindCursorPlugin, cursorPluginRules, checkCursorPlugin},
 		{model.KindCursorMarket, cursorMarketRules, checkCursorMarketplace},
+		{model.KindCursorMCP, cursorMCPRules, checkCursorMCP},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

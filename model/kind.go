@@ -38,6 +38,7 @@ const (
 	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
 	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
 	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
+	KindCursorMCP    Kind = "cumcp"      // Cursor project MCP servers: .cursor/mcp.json
 )
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
@@ -196,7 +197,14 @@ var Kinds = []KindSpec{
 	{Kind: KindCursorMarket, Noun: "Cursor marketplace", Title: "Cursor marketplaces (.cursor-plugin/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/.cursor-plugin/marketplace.json"},
 		Activation: []string{"**/.cursor-plugin/marketplace.json"}},
+	{Kind: KindCursorMCP, Noun: "Cursor MCP config", Title: "Cursor MCP servers (.cursor/mcp.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
+		Documents:  []string{"**/" + CursorMCPPath},
+		Activation: []string{"**/" + CursorMCPPath}},
 }
+
+// CursorMCPPath is the project MCP config Cursor reads at the root of the
+// folder it opens (cursor.com/docs/mcp).
+const CursorMCPPath = ".cursor/mcp.json"
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
 // unknown kinds).
@@ -494,6 +502,9 @@ func classifyJSON(rel, dir, base string, layout Layout) Kind {
 	}
 	if rel == CodexMarketplacePath || strings.HasSuffix(rel, "/"+CodexMarketplacePath) {
 		return KindCodexMarket
+	}
+	if rel == CursorMCPPath || strings.HasSuffix(rel, "/"+CursorMCPPath) {
+		return KindCursorMCP
 	}
 	if path.Base(dir) == ".cursor-plugin" {
 		switch base {

@@ -159,8 +159,8 @@ func TestRenamedOpenBufferCleared(t *testing.T) {
 	m.ready(t, c)
 	require.NoError(t, c.notify("textDocument/didOpen", didOpen(m.oldSkill, 1, "---\nname: Deploy2\ndescription: Deploys.\n---\n")))
 	c.waitPublish(m.oldSkill, ptr(1), hasCode("skill/name-charset"))
+	mark := c.mark() // before the move: the server's own watcher sees it too
 	require.NoError(t, os.Rename(m.oldDir, m.newDir))
-	mark := c.mark()
 	require.NoError(t, c.notify("workspace/didRenameFiles", `{"files":[{"oldUri":"`+string(uri.File(m.oldDir))+`","newUri":"`+string(uri.File(m.newDir))+`"}]}`))
 	c.waitPublishFrom(mark, m.oldSkill, nil, empty)
 }

@@ -123,6 +123,13 @@ func agentScanned(t model.Target, f File) (bool, string) {
 		if t == model.TargetCursor {
 			return true, ""
 		}
+	case model.KindCursorMCP:
+		if t == model.TargetCursor {
+			if rel == model.CursorMCPPath {
+				return true, ""
+			}
+			return false, "Cursor reads .cursor/mcp.json at the root of the folder it opens: this one only when it opens " + strings.TrimSuffix(rel, "/"+model.CursorMCPPath) + "/"
+		}
 	case model.KindKiroSteering:
 		if t == model.TargetKiro {
 			if strings.HasPrefix(rel, ".kiro/steering/") {

@@ -233,7 +233,7 @@ func category(k model.Kind) Category {
 		return CatInstructions
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
-	case model.KindMCP:
+	case model.KindMCP, model.KindCursorMCP:
 		return CatMCP
 	case model.KindPlugin:
 		return CatPlugins

@@ -229,7 +229,7 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 	switch f.Kind {
 	case model.KindHooks, model.KindSettings:
 		return w.hookItems(t, f, ok, why)
-	case model.KindMCP:
+	case model.KindMCP, model.KindCursorMCP:
 		return w.mcpItems(t, f, prefix, ok, why)
 	}
 	h := readHeader(f.Text)
@@ -408,6 +408,9 @@ func (w *workspace) mcpItems(t model.Target, f File, prefix string, ok bool, why
 	}
 	if d, bad := fileFails(t, f.Findings); bad || root == nil {
 		return []Item{{Category: CatMCP, Name: path.Base(f.Rel), Source: f.Rel, Status: Fails, Rule: d.Rule, Reason: d.Message}}
+	}
+	if f.Kind == model.KindCursorMCP && !root.Get("mcpServers").Is(diagnostics.JSONObject) {
+		return nil // Cursor documents no other shape (cumcp/servers says so)
 	}
 	var out []Item
 	for _, s := range mcpServers(root) {

@@ -45,6 +45,7 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.agents/plugins/marketplace.json',
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
+  '**/.cursor/mcp.json',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -86,6 +87,7 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.agents/plugins/marketplace.json',
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
+  '**/.cursor/mcp.json',
 ];
 
 /**

@@ -59,5 +59,6 @@ return {
     '/%.agents/plugins/marketplace%.json$',
     '/%.cursor%-plugin/plugin%.json$',
     '/%.cursor%-plugin/marketplace%.json$',
+    '/%.cursor/mcp%.json$',
   },
 }

@@ -1,0 +1,102 @@
+package diagnostics
+
+// Cursor's project MCP config (issue #38): .cursor/mcp.json at the root
+// of the folder Cursor opens. Cursor is closed source; its documentation
+// (cursor.com/docs/mcp, read 2026-12-05 through stored copies) gives the
+// shape: an `mcpServers` object of named servers, each a local server
+// (`command`, optional `args`, `env`) or a remote one (`url`, optional
+// `headers`), the transport inferred from those fields, so no `type` is
+// needed. It documents no reaction to a file of another shape, so every
+// finding here is Info (CU ?), worded as what the documentation asks.
+
+import (
+	"fmt"
+
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// cursorMCPRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+var cursorMCPRules = []*Rule{cumcpJSON, cumcpServers, cumcpServer}
+
+const cuMCPDocs = "cursor.com/docs/mcp (read 2026-12-05)"
+
+var cumcpJSON = &Rule{
+	ID:       "cumcp/json",
+	Summary:  ".cursor/mcp.json is not strict JSON; what Cursor then does is not documented.",
+	Kinds:    "cumcp",
+	Severity: "CU ? (Info): Cursor is closed source and documents no reaction.",
+}
+
+var cumcpServers = &Rule{
+	ID:       "cumcp/servers",
+	Summary:  "The servers are not in an `mcpServers` object (`servers` is VS Code's .vscode/mcp.json shape).",
+	Kinds:    "cumcp",
+	Severity: "CU ? (Info): the documentation names only `mcpServers`.",
+	Evidence: []Evidence{
+		{"CU", "?", cuMCPDocs + ": project servers in .cursor/mcp.json under `mcpServers`, each key a server name"},
+	},
+}
+
+var cumcpServer = &Rule{
+	ID:       "cumcp/server",
+	Summary:  "A server that is not an object, has neither `command` nor `url`, or has `args`, `env` or `headers` of another shape than the documentation gives.",
+	Kinds:    "cumcp",
+	Severity: "CU ? (Info).",
+	Evidence: []Evidence{
+		{"CU", "?", cuMCPDocs + ": stdio servers have `command`, `args` (a list), `env` (an object); remote servers `url` and `headers` (an object); the transport follows from the fields"},
+	},
+}
+
+func checkCursorMCP(f File, r *reporter) {
+	root := cuJSON(f, r, cumcpJSON, "this MCP config")
+	if root == nil {
+		return
+	}
+	unk := model.Verdicts{model.TargetCursor: model.Unknown}
+	if !root.Is(JSONObject) {
+		r.verdict(cumcpServers, root.Span, unk, fmt.Sprintf("Cursor's documentation wants an object with `mcpServers`, not %s.", root.Kind))
+		return
+	}
+	servers := root.Get("mcpServers")
+	if servers == nil {
+		span := jFirstLine(f.Text)
+		msg := "Cursor's documentation puts the servers in `mcpServers`; this file has none."
+		if s := root.Member("servers"); s != nil {
+			span = s.KeySpan
+			msg = "Cursor's documentation puts the servers in `mcpServers`; `servers` is VS Code's .vscode/mcp.json shape."
+		}
+		r.verdict(cumcpServers, span, unk, msg)
+		return
+	}
+	if !servers.Is(JSONObject) {
+		r.verdict(cumcpServers, servers.Span, unk, fmt.Sprintf("Cursor's documentation wants `mcpServers` to be an object of named servers, not %s.", servers.Kind))
+		return
+	}
+	for _, m := range servers.Members {
+		cuMCPServer(r, m.Key, m.KeySpan, m.Value)
+	}
+}
+
+func cuMCPServer(r *reporter, name string, keySpan model.Span, s *JSONValue) {
+	unk := model.Verdicts{model.TargetCursor: model.Unknown}
+	if !s.Is(JSONObject) {
+		r.verdict(cumcpServer, s.Span, unk, fmt.Sprintf("Cursor's documentation wants server %s to be an object, not %s.", clipQuote(name), s.Kind))
+		return
+	}
+	if s.Get("command") == nil && s.Get("url") == nil {
+		r.verdict(cumcpServer, keySpan, unk, fmt.Sprintf("Server %s has neither `command` (a local server) nor `url` (a remote one), so Cursor has nothing to start or reach.", clipQuote(name)))
+	}
+	for _, key := range []string{"command", "url"} {
+		if v := s.Get(key); v != nil && !v.Is(JSONString) {
+			r.verdict(cumcpServer, v.Span, unk, fmt.Sprintf("Cursor's documentation wants `%s` to be a string, not %s.", key, v.Kind))
+		}
+	}
+	if v := s.Get("args"); v != nil && !jStringList(v) {
+		r.verdict(cumcpServer, v.Span, unk, fmt.Sprintf("Cursor's documentation wants `args` to be a list of strings, not %s.", v.Kind))
+	}
+	for _, key := range []string{"env", "headers"} {
+		if v := s.Get(key); v != nil && !v.Is(JSONObject) {
+			r.verdict(cumcpServer, v.Span, unk, fmt.Sprintf("Cursor's documentation wants `%s` to be an object, not %s.", key, v.Kind))
+		}
+	}
+}
