@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
+	"github.com/ahpls-dev/ahpls/view"
 )
 
 // The judged false findings of issue #38 (scripts/agree/judged.tsv): a
@@ -25,6 +26,56 @@ func TestNoVerdictForASkillTheConsumerNeverReads(t *testing.T) {
 			if f.Severity == model.SeverityError || f.Severity == model.SeverityWarning {
 				t.Errorf("%s: %s:%d %s", dir, f.Rel, f.Line, f.Message)
 			}
+		}
+	}
+}
+
+// Codex reads Claude Code's root marketplace where its own is missing
+// (openai/codex@0e543a2c marketplace.rs MARKETPLACE_MANIFEST_RELATIVE_PATHS)
+// and installs a plugin that has only .claude-plugin/plugin.json from it:
+// the plugin's skills are Codex's once installed, with Codex's verdicts,
+// and `ahpls list` says so. With Codex's own marketplace present (listing
+// nothing), the Claude plugin is not Codex's.
+func TestCodexFallsBackToClaudeMarketplace(t *testing.T) {
+	for _, tc := range []struct {
+		dir         string
+		codexSkill  bool
+		wantInstall string
+	}{
+		{"claude-only", true, "once plugin p from marketplace m is installed"},
+		{"own-marketplace", false, ""},
+	} {
+		root := filepath.Join("testdata", "codex-fallback", tc.dir)
+		found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		codexVerdict := false
+		for _, f := range found {
+			if f.Rule == "skill/desc-missing" {
+				_, codexVerdict = f.Verdicts[model.TargetCodex]
+			}
+		}
+		if codexVerdict != tc.codexSkill {
+			t.Errorf("%s: Codex verdict on the plugin's skill = %v, want %v", tc.dir, codexVerdict, tc.codexSkill)
+		}
+		in, err := Inventory(root, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		install := ""
+		for _, c := range view.Build(in).Consumers {
+			if c.Target != model.TargetCodex {
+				continue
+			}
+			for _, it := range c.Items {
+				if it.Category == view.CatPlugins && it.Name == "p" {
+					install = it.Install
+				}
+			}
+		}
+		if install != tc.wantInstall {
+			t.Errorf("%s: Codex's plugin item install %q, want %q", tc.dir, install, tc.wantInstall)
 		}
 	}
 }

@@ -204,10 +204,10 @@ func hasSeg(rel, s string) bool {
 	return strings.HasPrefix(rel, s+"/") || strings.Contains(rel, "/"+s+"/")
 }
 
-// CodexMarketplaceEntries reads a Codex marketplace (rel ends in
-// CodexMarketplacePath): its name and the plugins it lists by a local
-// source, a "./" path (a string, or {"source": "local", "path": …})
-// relative to the folder holding .agents/ (openai/codex core-plugins
+// CodexMarketplaceEntries reads a marketplace as Codex does (rel ends in
+// one of CodexMarketplacePaths): its name and the plugins it lists by a
+// local source, a "./" path (a string, or {"source": "local", "path": …})
+// relative to the folder holding .agents/ or .claude-plugin/ (openai/codex core-plugins
 // marketplace.rs resolve_local_plugin_source_path). Other sources and
 // unreadable text yield nothing.
 func CodexMarketplaceEntries(b []byte, rel string) (name string, out []ListedPlugin) {
@@ -221,7 +221,13 @@ func CodexMarketplaceEntries(b []byte, rel string) (name string, out []ListedPlu
 	if json.Unmarshal(b, &mk) != nil {
 		return "", nil
 	}
-	m := strings.TrimSuffix(strings.TrimSuffix(rel, CodexMarketplacePath), "/")
+	m := rel
+	for _, suffix := range CodexMarketplacePaths {
+		if cut, ok := strings.CutSuffix(rel, suffix); ok {
+			m = strings.TrimSuffix(cut, "/")
+			break
+		}
+	}
 	for _, p := range mk.Plugins {
 		var src string
 		if json.Unmarshal(p.Source, &src) != nil {

@@ -50,6 +50,11 @@ const WindsurfLegacyRules = ".windsurfrules"
 // MARKETPLACE_MANIFEST_RELATIVE_PATHS, first of two).
 const CodexMarketplacePath = ".agents/plugins/marketplace.json"
 
+// CodexMarketplacePaths are the marketplaces Codex reads at a root, the
+// first that exists (openai/codex@0e543a2c core-plugins/src/marketplace.rs
+// MARKETPLACE_MANIFEST_RELATIVE_PATHS): its own, else Claude Code's.
+var CodexMarketplacePaths = []string{CodexMarketplacePath, ".claude-plugin/marketplace.json"}
+
 // CursorLegacyRules is the single rules file Cursor read before
 // .cursor/rules (cursor.com/docs/rules: "still supported, but deprecated").
 const CursorLegacyRules = ".cursorrules"

@@ -69,6 +69,18 @@ type ConsumerSpec struct {
 	// SkillRoots reaches it only from inside such a package ("" where
 	// not modelled: such a skill is taken as read).
 	PackageManifest string
+	// AltPackageManifests are manifests the consumer also installs a
+	// package by, from another agent's marketplace it falls back to:
+	// PackageMarketplaces are the marketplaces it reads at the workspace
+	// folder's root, the first that exists; when that is not its own (the
+	// first), a folder with an AltPackageManifests manifest counts as its
+	// package. Codex reads Claude Code's .claude-plugin/marketplace.json
+	// where .agents/plugins/marketplace.json is missing and installs a
+	// plugin with only .claude-plugin/plugin.json from it. (With its own
+	// marketplace present, such a plugin is its only where that lists it,
+	// which the rules do not read: taken as not its.)
+	AltPackageManifests []string
+	PackageMarketplaces []string
 }
 
 // Consumers is every known target, in documentation order.
@@ -100,10 +112,11 @@ var Consumers = []ConsumerSpec{
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
-		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json", ".agents/plugins/marketplace.json (marketplace)"},
+		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json, else <P>/.claude-plugin/plugin.json", ".agents/plugins/marketplace.json, else .claude-plugin/marketplace.json (marketplace)"},
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6, PackageManifest: ".codex-plugin/plugin.json",
-		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f, core-plugins/src/store.rs @03d21135, core-plugins/src/loader.rs (plugin skills/ by default)"},
+		AltPackageManifests: []string{".claude-plugin/plugin.json"}, PackageMarketplaces: CodexMarketplacePaths,
+		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f and @0e543a2c (MARKETPLACE_MANIFEST_RELATIVE_PATHS), core-plugins/src/store.rs @03d21135, utils/plugins/src/plugin_namespace.rs @10596f25 (find_plugin_manifest_path), core-plugins/src/loader.rs (plugin skills/ by default)"},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/", ".cursor/mcp.json (the opened folder's)", ".cursor-plugin/plugin.json and marketplace.json (installed plugins)"},
 		Install:    "project files by location",
@@ -198,10 +211,21 @@ func InPackage(t Target, rel string, files Files) bool {
 	if !ok || spec.PackageManifest == "" {
 		return false
 	}
+	manifests := []string{spec.PackageManifest}
+	for i, m := range spec.PackageMarketplaces {
+		if files.HasFile(m) {
+			if i > 0 {
+				manifests = append(manifests, spec.AltPackageManifests...)
+			}
+			break
+		}
+	}
 	segs := strings.Split(rel, "/")
 	for i := len(segs) - 2; i >= 0; i-- {
-		if files.HasFile(path.Join(path.Join(segs[:i]...), spec.PackageManifest)) {
-			return true
+		for _, m := range manifests {
+			if files.HasFile(path.Join(path.Join(segs[:i]...), m)) {
+				return true
+			}
 		}
 	}
 	return false

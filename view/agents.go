@@ -204,7 +204,7 @@ func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
 		return nil
 	}
 	root := path.Dir(f.Rel)
-	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin {
+	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin || f.Kind == model.KindPlugin {
 		root = path.Dir(root)
 	}
 	if root == "." {
@@ -225,7 +225,7 @@ func (w *workspace) agentManifestItem(t model.Target, f File) []Item {
 			noun = "extension"
 		}
 		it.Install = "once " + noun + " " + name + " is installed"
-		if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin {
+		if f.Kind == model.KindCodexPlugin || f.Kind == model.KindCursorPlugin || f.Kind == model.KindPlugin {
 			it.Install = w.install(t, root, name) // names the agent's marketplace listing it
 		}
 	}

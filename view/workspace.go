@@ -118,6 +118,13 @@ func (w *workspace) readMarketplaces() {
 			}
 		}
 		claude := model.ClaudeMarketplace(f.Rel)
+		if cut, ok := strings.CutSuffix(f.Rel, model.CodexMarketplacePaths[1]); ok && !w.HasFile(cut+model.CodexMarketplacePath) {
+			// Codex reads Claude Code's marketplace where its own is missing.
+			cname, centries := model.CodexMarketplaceEntries(f.Text, f.Rel)
+			for _, e := range centries {
+				w.listed[e.Dir] = append(w.listed[e.Dir], marketEntry{market: cname, file: f.Rel, entry: e.Name, codex: true})
+			}
+		}
 		for _, e := range entries {
 			w.listed[e.Dir] = append(w.listed[e.Dir], marketEntry{market: name, file: f.Rel, entry: e.Name, claude: claude})
 			if _, has := w.roots[e.Dir]; !has && claude && model.PluginRootDir(e.Dir) {
@@ -207,6 +214,9 @@ func readHeader(text []byte) header {
 func (w *workspace) items(t model.Target, f File, prefix string, format model.PluginFormat) []Item {
 	cat := category(f.Kind)
 	if f.Kind == model.KindCodexPlugin || f.Kind == model.KindGeminiExt || f.Kind == model.KindCursorPlugin {
+		return w.agentManifestItem(t, f)
+	}
+	if t == model.TargetCodex && w.codexClaudePlugin(f) {
 		return w.agentManifestItem(t, f)
 	}
 	if cat == "" || cat == CatPlugins {
@@ -449,6 +459,23 @@ func mcpServers(root *diagnostics.JSONValue) []server {
 		out = append(out, server{name: mem.Key, span: model.Span{Start: mem.KeySpan.Start, End: mem.Value.Span.End}})
 	}
 	return out
+}
+
+// codexClaudePlugin reports a Claude Code manifest that Codex installs its
+// plugin by: a listed folder of a marketplace Codex reads, without a
+// .codex-plugin/plugin.json of its own (Codex's find_plugin_manifest_path
+// takes that first).
+func (w *workspace) codexClaudePlugin(f File) bool {
+	root, ok := strings.CutSuffix(f.Rel, ".claude-plugin/plugin.json")
+	if f.Kind != model.KindPlugin || !ok || w.HasFile(root+".codex-plugin/plugin.json") {
+		return false
+	}
+	for _, l := range w.listed[strings.TrimSuffix(root, "/")] {
+		if l.codex {
+			return true
+		}
+	}
+	return false
 }
 
 // HasFile implements model.Files over the workspace's files, for
