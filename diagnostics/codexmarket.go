@@ -19,6 +19,11 @@ package diagnostics
 // .claude-plugin/plugin.json: codex-rs/utils/plugins plugin_namespace.rs
 // @10596f25 DISCOVERABLE_PLUGIN_MANIFEST_PATHS) that parses, and the
 // manifest's name (the folder's name when blank) equal to the entry's.
+// Where <M> has no .agents/plugins/marketplace.json, Codex reads Claude
+// Code's <M>/.claude-plugin/marketplace.json the same way (@0e543a2c
+// MARKETPLACE_MANIFEST_RELATIVE_PATHS, the first that exists): the same
+// rules run there with Codex's verdicts (cxFallback), without fixes, which
+// would change what Claude Code reads too.
 
 import (
 	"fmt"
@@ -39,7 +44,7 @@ const (
 var cxmarketJSON = &Rule{
 	ID:        "cxmarket/json",
 	Summary:   ".agents/plugins/marketplace.json is not strict JSON (a syntax error, a comment or a trailing comma); Codex skips the marketplace.",
-	Kinds:     "cxmarket",
+	Kinds:     "cxmarket, market (where Codex falls back to it)",
 	Severity:  "CX REJ (Error).",
 	WholeFile: true,
 	Evidence: []Evidence{
@@ -50,7 +55,7 @@ var cxmarketJSON = &Rule{
 var cxmarketRequired = &Rule{
 	ID:        "cxmarket/required",
 	Summary:   "A field Codex deserializes is missing or has the wrong type: `name` (string) and `plugins` (array), each entry's `name` (string) and `source`, `policy.installation`/`policy.authentication` (one of their values), `category`, `interface.displayName` (strings); Codex then skips the whole marketplace.",
-	Kinds:     "cxmarket",
+	Kinds:     "cxmarket, market (where Codex falls back to it)",
 	Severity:  "CX REJ (Error).",
 	WholeFile: true,
 	Evidence: []Evidence{
@@ -61,7 +66,7 @@ var cxmarketRequired = &Rule{
 var cxmarketName = &Rule{
 	ID:       "cxmarket/name",
 	Summary:  "The marketplace `name` is not a plugin-id segment (ASCII letters, digits, `_`, `-`, not empty): Codex skips every plugin entry, so the marketplace offers nothing.",
-	Kinds:    "cxmarket",
+	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX SKIP (Error).",
 	Evidence: []Evidence{
 		{"CX", "SKIP", cxMarketSrc + " resolve_marketplace_plugin_entry: PluginId::new(name, marketplace_name) fails (validate_plugin_segment \"invalid marketplace name: only ASCII letters, digits, `_`, and `-` are allowed\", openai/codex@03d21135 store_tests.rs), load_marketplace: \"skipping invalid marketplace plugin\" for every entry"},
@@ -71,7 +76,7 @@ var cxmarketName = &Rule{
 var cxmarketEntryName = &Rule{
 	ID:       "cxmarket/entry-name",
 	Summary:  "A plugin entry's `name` is not a plugin-id segment (ASCII letters, digits, `_`, `-`; empty, spaces, `/` or `@` refused): Codex skips that entry.",
-	Kinds:    "cxmarket",
+	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX DROP (Warning).",
 	Evidence: []Evidence{
 		{"CX", "DROP", cxMarketSrc + " resolve_marketplace_plugin_entry: PluginId::new fails with InvalidPlugin; load_marketplace: \"skipping invalid marketplace plugin\" (that entry only)"},
@@ -83,7 +88,7 @@ var cxmarketSource = &Rule{
 	Fix:      FixSafe,
 	FixWhy:   "prepends './' to the same path below the marketplace root",
 	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./`, is `./` alone or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
-	Kinds:    "cxmarket",
+	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX DROP (Warning).",
 	Evidence: []Evidence{
 		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must not be empty\", \"must stay within the marketplace root\")"},
@@ -93,7 +98,7 @@ var cxmarketSource = &Rule{
 var cxmarketPlugin = &Rule{
 	ID:       "cxmarket/plugin",
 	Summary:  "A local entry Codex lists but cannot install: its folder does not exist, holds no `.codex-plugin/plugin.json` (or `.claude-plugin/plugin.json`), or the manifest's `name` differs from the entry's.",
-	Kinds:    "cxmarket",
+	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX DROP (Warning): the marketplace loads, installing that entry fails.",
 	Evidence: []Evidence{
 		{"CX", "DROP", cxStoreSrc + " PluginStore::install_with_version: \"plugin source path is not a directory\", \"missing or invalid plugin.json\", \"plugin.json name `{}` does not match marketplace plugin name `{}`\"; openai/codex@10596f25 codex-rs/utils/plugins/src/plugin_namespace.rs find_plugin_manifest_path: .codex-plugin/plugin.json, then .claude-plugin/plugin.json"},
@@ -107,13 +112,33 @@ var cxPolicyValues = map[string][]string{
 }
 
 // cxMarketRoot is the folder local sources are relative to: the one
-// holding .agents/plugins/marketplace.json.
+// holding .agents/ (or .claude-plugin/, where Codex falls back to it).
 func cxMarketRoot(rel string) string {
-	root := strings.TrimSuffix(strings.TrimSuffix(rel, model.CodexMarketplacePath), "/")
-	return root
+	for _, suffix := range model.CodexMarketplacePaths {
+		if cut, ok := strings.CutSuffix(rel, suffix); ok {
+			return strings.TrimSuffix(cut, "/")
+		}
+	}
+	return path.Dir(rel)
 }
 
-func checkCodexMarketplace(f File, r *reporter) {
+// cxFallback reports a Claude Code marketplace that Codex reads because
+// its folder has no .agents/plugins/marketplace.json (only where the
+// disk can say so).
+func cxFallback(f File) bool {
+	cut, ok := strings.CutSuffix(f.Path, model.CodexMarketplacePaths[1])
+	if !ok || f.FS == nil || cut != "" && !strings.HasSuffix(cut, "/") {
+		return false
+	}
+	_, err := f.FS.Stat(cut + model.CodexMarketplacePath)
+	return err != nil
+}
+
+func checkCodexMarketplace(f File, r *reporter) { checkCodexMarketplaceFile(f, r, true) }
+
+// checkCodexMarketplaceFile checks a marketplace as Codex reads it;
+// withFixes is false for Claude Code's marketplace (cxFallback).
+func checkCodexMarketplaceFile(f File, r *reporter, withFixes bool) {
 	root := strictJSON(f, r, cxmarketJSON, model.TargetCodex, "this marketplace")
 	if root == nil {
 		return
@@ -134,7 +159,7 @@ func checkCodexMarketplace(f File, r *reporter) {
 	}
 	mroot := cxMarketRoot(f.Path)
 	for _, e := range root.Get("plugins").Items {
-		checkCodexMarketEntry(f, r, e, mroot)
+		checkCodexMarketEntry(f, r, e, mroot, withFixes)
 	}
 }
 
@@ -231,7 +256,7 @@ func cxSegment(s string, dots bool) bool {
 	return true
 }
 
-func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
+func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string, withFixes bool) {
 	drop := model.Verdicts{model.TargetCodex: model.Drop}
 	name := e.Get("name")
 	if !cxSegment(name.Str, true) {
@@ -288,7 +313,7 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
 	switch {
 	case !prefixed:
 		why = "a local path must start with `./`"
-		if p := strings.TrimLeft(local, "/"); local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {
+		if p := strings.TrimLeft(local, "/"); withFixes && local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {
 			fixes = append(fixes, jReplace("Prefix with './'", src.Span, jQuote("./"+local)))
 		}
 	case rest == "":

@@ -125,6 +125,9 @@ var (
 )
 
 func checkMarketplace(f File, r *reporter) {
+	if cxFallback(f) {
+		checkCodexMarketplaceFile(f, r, false) // Codex reads it too
+	}
 	readers := jVCL
 	if model.ClaudeMarketplace(f.Path) {
 		readers = jVCCCL
