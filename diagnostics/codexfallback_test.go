@@ -55,3 +55,31 @@ func TestCodexReadsClaudeMarketplaceAsFallback(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexRootPluginSource: since openai/codex#28771 (Codex 0.142.0) a
+// local source "./" or "." is the marketplace root, so a plugin at the
+// workspace root is installable; "" is still refused.
+func TestCodexRootPluginSource(t *testing.T) {
+	for _, tc := range []struct {
+		source string
+		want   []string
+	}{
+		{`"./"`, nil},
+		{`{"source": "local", "path": "."}`, nil},
+		{`""`, []string{cxmarketSource.ID}},
+		{`"././p"`, []string{cxmarketSource.ID}},
+	} {
+		fs := memFS{
+			".agents/plugins/marketplace.json": `{"name": "m", "plugins": [{"name": "root-p", "source": ` + tc.source + `}]}`,
+			".codex-plugin/plugin.json":        `{"name": "root-p"}`,
+		}
+		rel := ".agents/plugins/marketplace.json"
+		var got []string
+		for _, d := range Check(File{Path: rel, Text: []byte(fs[rel]), FS: fs}, Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true}) {
+			got = append(got, d.Rule)
+		}
+		if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+			t.Errorf("source %s: findings %v, want %v", tc.source, got, tc.want)
+		}
+	}
+}

@@ -87,11 +87,11 @@ var cxmarketSource = &Rule{
 	ID:       "cxmarket/source",
 	Fix:      FixSafe,
 	FixWhy:   "prepends './' to the same path below the marketplace root",
-	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./`, is `./` alone or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
+	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./` (`.` and `./` alone, the marketplace root, are read since Codex 0.142.0) or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
 	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX DROP (Warning).",
 	Evidence: []Evidence{
-		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must not be empty\", \"must stay within the marketplace root\")"},
+		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must stay within the marketplace root\"); openai/codex#28771 (merged 2026-06-17): `.` and `./` resolve to the marketplace root, `\"\"` stays invalid"},
 	},
 }
 
@@ -311,13 +311,16 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string, with
 	why := ""
 	var fixes []model.Fix
 	switch {
+	case local == "." || local == "./":
+		// The marketplace root itself (openai/codex#28771, merged
+		// 2026-06-17: "allow local marketplace source.path "." and "./" to
+		// resolve to the marketplace root"; Codex 0.142.0 and later).
+		rest = ""
 	case !prefixed:
 		why = "a local path must start with `./`"
 		if p := strings.TrimLeft(local, "/"); withFixes && local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {
 			fixes = append(fixes, jReplace("Prefix with './'", src.Span, jQuote("./"+local)))
 		}
-	case rest == "":
-		why = "a local path must not be `./` alone"
 	case !cxNormalPath(rest):
 		why = "a local path must stay within the marketplace root"
 	}
@@ -348,7 +351,10 @@ func cxCheckPluginFolder(f File, r *reporter, src *JSONValue, dir, local, entry 
 		return
 	}
 	drop := model.Verdicts{model.TargetCodex: model.Drop}
-	if info, err := f.FS.Stat(dir); err != nil || !info.IsDir() {
+	if dir == "." {
+		dir = "" // the workspace folder: there, whatever Stat says of ""
+	}
+	if info, err := f.FS.Stat(dir); dir != "" && (err != nil || !info.IsDir()) {
 		r.verdict(cxmarketPlugin, src.Span, drop, fmt.Sprintf("%%s cannot install this plugin: folder %s does not exist.", clipQuote(local)))
 		return
 	}

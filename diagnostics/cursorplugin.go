@@ -277,7 +277,10 @@ func cuMarketSource(f File, r *reporter, entry *JSONValue, mroot string) {
 		return
 	}
 	unk := model.Verdicts{model.TargetCursor: model.Unknown}
-	if info, err := f.FS.Stat(rel); err != nil || !info.IsDir() {
+	if rel == "." {
+		rel = "" // the workspace folder: there, whatever Stat says of ""
+	}
+	if info, err := f.FS.Stat(rel); rel != "" && (err != nil || !info.IsDir()) {
 		r.verdict(cumarketSource, src.Span, unk, fmt.Sprintf("Cursor may not install this plugin: folder %s does not exist.", clipQuote(p)))
 		return
 	}

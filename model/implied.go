@@ -241,12 +241,18 @@ func CodexMarketplaceEntries(b []byte, rel string) (name string, out []ListedPlu
 			src = obj.Path
 		}
 		rest, ok := strings.CutPrefix(src, "./")
+		if src == "." || src == "./" {
+			rest, ok = ".", true // the marketplace root (openai/codex#28771)
+		}
 		if !ok || rest == "" || slices.Contains(strings.Split(rest, "/"), "..") {
 			continue // Codex skips the entry
 		}
 		got := path.Clean(path.Join(m, rest))
-		if got == "." || got == ".." || strings.HasPrefix(got, "../") {
+		if got == ".." || strings.HasPrefix(got, "../") {
 			continue
+		}
+		if got == "." {
+			got = "" // the workspace folder
 		}
 		out = append(out, ListedPlugin{Name: p.Name, Dir: got})
 	}
