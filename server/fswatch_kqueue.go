@@ -29,7 +29,7 @@ func watchBudget() int {
 // watchCost is what watching one folder costs: the folder and each of its
 // entries (fsnotify's kqueue backend opens them all).
 func watchCost(dir string) int {
-	f, err := os.Open(dir)
+	f, err := os.Open(dir) // wsfs:ok only counts the entries the watcher opens itself; no file is read
 	if err != nil {
 		return 1
 	}
