@@ -119,7 +119,7 @@ var Consumers = []ConsumerSpec{
 		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f and @0e543a2c (MARKETPLACE_MANIFEST_RELATIVE_PATHS), core-plugins/src/store.rs @03d21135, utils/plugins/src/plugin_namespace.rs @10596f25 (find_plugin_manifest_path), core-plugins/src/loader.rs (plugin skills/ by default)"},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/", ".cursor/mcp.json (the opened folder's)", ".cursor-plugin/plugin.json and marketplace.json (installed plugins)"},
-		Install:    "project files by location",
+		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1, PackageManifest: ".cursor-plugin/plugin.json",
 		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)"},
 	{Target: TargetGeminiCLI, Name: "Gemini CLI", Code: "GC",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ahpls-dev/ahpls/model"
 	"github.com/ahpls-dev/ahpls/settings"
 )
 
@@ -14,9 +15,12 @@ const (
 	serverTable = "settings:server"
 	vscodeTable = "settings:vscode"
 	nvimTable   = "settings:nvim"
+	// consumersTable is the table of consumers, from model.Consumers.
+	consumersTable = "consumers"
 )
 
-// rewriteReadme regenerates the three settings tables of README.md.
+// rewriteReadme regenerates the three settings tables and the consumer
+// table of README.md.
 func rewriteReadme(readme []byte) ([]byte, error) {
 	var server, vscode, nvim strings.Builder
 	row := func(b *strings.Builder, name, def, doc string) {
@@ -38,17 +42,36 @@ func rewriteReadme(readme []byte) ([]byte, error) {
 	}
 	var err error
 	for _, t := range []struct{ name, text string }{{serverTable, server.String()}, {vscodeTable, vscode.String()}, {nvimTable, nvim.String()}} {
-		if readme, err = replaceBetween(readme, t.name, t.text); err != nil {
+		if readme, err = replaceBetween(readme, t.name, "package settings", t.text); err != nil {
 			return nil, err
 		}
 	}
-	return readme, nil
+	return replaceBetween(readme, consumersTable, "model.Consumers", consumerRows())
+}
+
+// consumerRows is one row per consumer: its target id, what it reads and
+// how a file reaches it.
+func consumerRows() string {
+	var b strings.Builder
+	b.WriteString("| target | consumer | reads | install |\n|---|---|---|---|\n")
+	for _, c := range model.Consumers {
+		name := c.Name
+		if c.Default {
+			name += " (default target)"
+		}
+		reads := make([]string, len(c.Reads))
+		for i, r := range c.Reads {
+			reads[i] = strings.NewReplacer("|", "\\|", "<", "&lt;").Replace(r)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.Target, name, strings.Join(reads, "; "), c.Install)
+	}
+	return b.String()
 }
 
 // replaceBetween replaces what lies between <!-- name:begin --> and
 // <!-- name:end --> lines.
-func replaceBetween(doc []byte, name, text string) ([]byte, error) {
-	begin := []byte("<!-- " + name + ":begin (generated from package settings; go generate in editors/vscode/internal/rulesettings) -->\n")
+func replaceBetween(doc []byte, name, source, text string) ([]byte, error) {
+	begin := []byte("<!-- " + name + ":begin (generated from " + source + "; go generate in editors/vscode/internal/rulesettings) -->\n")
 	end := []byte("<!-- " + name + ":end -->\n")
 	i := bytes.Index(doc, begin)
 	j := bytes.Index(doc, end)
