@@ -139,10 +139,10 @@ func TestLuaPatterns(t *testing.T) {
 	}
 }
 
-// TestReadmeUpToDate fails when a settings table of README.md was edited
+// TestReadmeUpToDate fails when a settings table or the consumer table of README.md was edited
 // by hand or settings.Specs changed without regenerating it.
 func TestReadmeUpToDate(t *testing.T) {
-	assertRewritten(t, "../../../../README.md", rewriteReadme, "settings.Specs")
+	assertRewritten(t, "../../../../README.md", rewriteReadme, "settings.Specs and model.Consumers")
 }
 
 // TestEverySettingIsASpec: package.json declares exactly the settings of
