@@ -7,8 +7,9 @@
 # file the validator reads (the marketplace, then the manifest of each listed
 # local plugin): folder, file, validator verdict (pass, fail), ahpls verdict
 # (fail: a cumarket/* finding in the marketplace, or a cuplugin/* finding in
-# the manifest of a plugin it lists; pass), and, on the `*` row, the
-# validator's words. A listed folder that is missing, has no manifest or names
+# the manifest of a plugin it lists; pass), the number of validator errors
+# and of ahpls findings against the file (the `*` row: their sums), and on
+# the `*` row the validator's words. A listed folder that is missing, has no manifest or names
 # another plugin counts against the marketplace on both sides (the validator
 # reports it per entry, ahpls as cumarket/source). The per-file rows are
 # scripts/agree/cursor-compare.mjs.
@@ -46,7 +47,9 @@ for root in "$@"; do
     case "$words" in *"All plugins validated successfully"*) v=pass ;; esac
     a=pass
     cut -f3 "$scratch/rows" | grep -q fail && a=fail
-    printf '%s\t*\t%s\t%s\t%s\n' "$mroot" "$v" "$a" "$(echo "$words" | tr '\n\t' '  ' | cut -c1-200)"
+    vn=$(awk -F'\t' '{s+=$4} END{print s+0}' "$scratch/rows")
+    an=$(awk -F'\t' '{s+=$5} END{print s+0}' "$scratch/rows")
+    printf '%s\t*\t%s\t%s\t%s\t%s\t%s\n' "$mroot" "$v" "$a" "$vn" "$an" "$(echo "$words" | tr '\n\t' '  ' | cut -c1-200)"
     sed "s|^|$mroot\t|" "$scratch/rows"
   done
 done
