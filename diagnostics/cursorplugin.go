@@ -73,7 +73,7 @@ var cumarketSchema = &Rule{
 
 var cumarketSource = &Rule{
 	ID:       "cumarket/source",
-	Summary:  "A local `source` whose folder does not exist, holds no .cursor-plugin/plugin.json, or holds a manifest that names another plugin.",
+	Summary:  "A local `source` whose folder does not exist, holds no .cursor-plugin/plugin.json, or holds a manifest that names another plugin. A remote `source` (a URL, which the marketplace schema allows) is not reported, though Cursor's validator, written for its own repository of local folders, refuses it too.",
 	Kinds:    "cumarket",
 	Severity: "CU ? (Info): Cursor's marketplace validator refuses it; what the Cursor client does is not documented.",
 	Evidence: []Evidence{
