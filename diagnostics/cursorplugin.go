@@ -9,7 +9,9 @@ package diagnostics
 // `name` required, lowercase kebab-case with dots; no keys the schemas do
 // not define; component fields a path or a list of paths; each marketplace
 // entry a `name` and a string `source` folder holding
-// .cursor-plugin/plugin.json with the same name. scripts/agree runs that
+// .cursor-plugin/plugin.json with the same name; the formats the validator
+// adds with ajv-formats (uri, email), minClientVersions as strict semver and
+// `variables` as a JSON Schema of an object. scripts/agree runs that
 // validator beside ahpls (cursor-validate.sh).
 
 import (
@@ -44,11 +46,11 @@ var cupluginJSON = &Rule{
 
 var cupluginSchema = &Rule{
 	ID:       "cuplugin/schema",
-	Summary:  "The manifest does not match Cursor's published plugin schema: `name` missing or not lowercase kebab-case, a field of the wrong type, or a key the schema does not define.",
+	Summary:  "The manifest does not match Cursor's published plugin schema: `name` missing or not lowercase kebab-case, a field of the wrong type, a key the schema does not define, `homepage`/`repository` not a URI, `author.email` not an email address, an empty `publisher`, a `minClientVersions` value that is not a strict semantic version, or `variables` that is not a JSON Schema of an object (`type` \"object\").",
 	Kinds:    "cuplugin",
 	Severity: "CU ? (Info): the schema says what is valid, not what Cursor does with the rest.",
 	Evidence: []Evidence{
-		{"CU", "?", cuPluginSchema + ": required [name], name pattern ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$, additionalProperties false"},
+		{"CU", "?", cuPluginSchema + ": required [name], name pattern ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$, additionalProperties false; homepage, repository format uri; author.email format email (ajv-formats, full mode, as the validator adds them); publisher minLength 1; minClientVersions minProperties 1, values $defs/semver; variables required [type], type const \"object\", required uniqueItems"},
 	},
 }
 
@@ -61,17 +63,17 @@ var cumarketJSON = &Rule{
 
 var cumarketSchema = &Rule{
 	ID:       "cumarket/schema",
-	Summary:  "The marketplace does not match Cursor's published marketplace schema: `name` or `plugins` missing, an entry without `name` or `source`, an entry name not lowercase kebab-case, a field of the wrong type, or a key the schema does not define.",
+	Summary:  "The marketplace does not match Cursor's published marketplace schema: `name` or `plugins` missing, an entry without `name` or `source`, an entry name not lowercase kebab-case, a field of the wrong type, a key the schema does not define, an empty `name` or `source`, `owner.email` not an email address, or an entry's `minClientVersions` value that is not a strict semantic version.",
 	Kinds:    "cumarket",
 	Severity: "CU ? (Info).",
 	Evidence: []Evidence{
-		{"CU", "?", cuMarketSchema + ": required [name, plugins], additionalProperties false; pluginEntry required [name, source], source a string, name pattern ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$, additionalProperties false"},
+		{"CU", "?", cuMarketSchema + ": required [name, plugins], additionalProperties false; name minLength 1; owner.email format email; pluginEntry required [name, source], source a non-empty string, name pattern ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$, minClientVersions minProperties 1 with $defs/semver values, additionalProperties false"},
 	},
 }
 
 var cumarketSource = &Rule{
 	ID:       "cumarket/source",
-	Summary:  "A local `source` whose folder does not exist, holds no .cursor-plugin/plugin.json, or holds a manifest that names another plugin.",
+	Summary:  "A local `source` whose folder does not exist, holds no .cursor-plugin/plugin.json, or holds a manifest that names another plugin. A remote `source` (a URL, which the marketplace schema allows) is not reported, though Cursor's validator, written for its own repository of local folders, refuses it too.",
 	Kinds:    "cumarket",
 	Severity: "CU ? (Info): Cursor's marketplace validator refuses it; what the Cursor client does is not documented.",
 	Evidence: []Evidence{
@@ -88,8 +90,9 @@ var cuPluginKeys = map[string]string{
 	"name": "s", "displayName": "s", "description": "s", "version": "s", "author": "o", "publisher": "s",
 	"homepage": "s", "repository": "s", "license": "s", "logo": "s", "keywords": "S", "category": "s", "tags": "S",
 	"commands": "sS", "agents": "sS", "skills": "sS", "rules": "sS", "hooks": "so", "variables": "o", "mcpServers": "m",
-	// in the schema at cursor/plugins main after 100d651c
-	"minClientVersions": "o",
+	// in the schema at cursor/plugins main after 100d651c; its shape is
+	// cuMinClient's to check
+	"minClientVersions": "any",
 }
 
 func cuShapeOK(v *JSONValue, shape string) bool {
@@ -172,7 +175,160 @@ func checkCursorPlugin(f File, r *reporter) {
 	}
 	cuName(r, cupluginSchema, root.Get("name"), "a plugin")
 	cuPerson(r, cupluginSchema, root.Get("author"), "author")
+	cuNonEmpty(r, cupluginSchema, root.Get("publisher"), "publisher")
+	for _, key := range []string{"homepage", "repository"} {
+		if v := root.Get(key); v.Is(JSONString) && !cuURI(v.Str) {
+			r.verdict(cupluginSchema, v.Span, unk, fmt.Sprintf("Cursor's schema wants `%s` to be a URI with a scheme (format uri), not %s.", key, clipQuote(v.Str)))
+		}
+	}
+	cuMinClient(r, cupluginSchema, root.Get("minClientVersions"))
+	cuVariables(r, root.Get("variables"))
 }
+
+// cuNonEmpty reports an empty string where the schemas say minLength 1.
+func cuNonEmpty(r *reporter, rule *Rule, v *JSONValue, key string) {
+	if v.Is(JSONString) && v.Str == "" {
+		r.verdict(rule, v.Span, model.Verdicts{model.TargetCursor: model.Unknown}, fmt.Sprintf("Cursor's schema wants `%s` to be a non-empty string.", key))
+	}
+}
+
+// cuSemverRe is the schemas' $defs/semver pattern: X.Y.Z without leading
+// zeros, an optional prerelease, no build metadata.
+var cuSemverRe = sync.OnceValue(func() *regexp.Regexp {
+	id := `(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)`
+	return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-` + id + `(?:\.` + id + `)*)?$`)
+})
+
+// cuMinClient checks minClientVersions as both schemas define it: an
+// object with at least one member, each a strict semantic version.
+func cuMinClient(r *reporter, rule *Rule, v *JSONValue) {
+	if v == nil {
+		return
+	}
+	unk := model.Verdicts{model.TargetCursor: model.Unknown}
+	if !v.Is(JSONObject) {
+		r.verdict(rule, v.Span, unk, fmt.Sprintf("Cursor's schema wants `minClientVersions` to be an object, not %s.", v.Kind))
+		return
+	}
+	if len(v.Members) == 0 {
+		r.verdict(rule, v.Span, unk, "Cursor's schema wants `minClientVersions` to name at least one client.")
+	}
+	for _, m := range v.Members {
+		if !m.Value.Is(JSONString) || !cuSemverRe().MatchString(m.Value.Str) {
+			got := string(m.Value.Kind)
+			if m.Value.Is(JSONString) {
+				got = clipQuote(m.Value.Str)
+			}
+			r.verdict(rule, m.Value.Span, unk, fmt.Sprintf("Cursor's schema wants the minimum `%s` version to be a strict semantic version X.Y.Z (an optional -prerelease), not %s.", jClip(m.Key), got))
+		}
+	}
+}
+
+// cuVariables checks `variables` as the plugin schema defines it: a JSON
+// Schema object whose `type` is "object", `properties` an object and
+// `required` a list of distinct strings.
+func cuVariables(r *reporter, v *JSONValue) {
+	if !v.Is(JSONObject) {
+		return
+	}
+	unk := model.Verdicts{model.TargetCursor: model.Unknown}
+	t := v.Get("type")
+	switch {
+	case t == nil:
+		r.verdict(cupluginSchema, openBrace(v), unk, "Cursor's schema requires `variables.type`, which must be \"object\": `variables` is a JSON Schema of an object.")
+	case !t.Is(JSONString) || t.Str != "object":
+		r.verdict(cupluginSchema, t.Span, unk, "Cursor's schema wants `variables.type` to be \"object\".")
+	}
+	if p := v.Get("properties"); p != nil && !p.Is(JSONObject) {
+		r.verdict(cupluginSchema, p.Span, unk, fmt.Sprintf("Cursor's schema wants `variables.properties` to be an object, not %s.", p.Kind))
+	}
+	req := v.Get("required")
+	if req == nil {
+		return
+	}
+	if !jStringList(req) {
+		r.verdict(cupluginSchema, req.Span, unk, "Cursor's schema wants `variables.required` to be a list of strings.")
+		return
+	}
+	seen := map[string]bool{}
+	for _, it := range req.Items {
+		if seen[it.Str] {
+			r.verdict(cupluginSchema, it.Span, unk, fmt.Sprintf("Cursor's schema wants the names in `variables.required` to be distinct: %s is there twice.", clipQuote(it.Str)))
+		}
+		seen[it.Str] = true
+	}
+}
+
+// cuURI approximates ajv-formats' full "uri" format (RFC 3986): a scheme,
+// then only characters a URI may hold, % escapes with two hex digits, and
+// at most one #.
+func cuURI(s string) bool {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || !isASCIILetter(s[0]) {
+		return false
+	}
+	for i := 1; i < colon; i++ {
+		c := s[i]
+		if !isASCIILetter(c) && !isASCIIDigit(c) && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	rest := s[colon+1:]
+	if strings.Count(rest, "#") > 1 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case isASCIILetter(c) || isASCIIDigit(c) || strings.IndexByte("-._~!$&'()*+,;=:@/?#[]", c) >= 0:
+		case c == '%' && i+2 < len(rest) && isHex(rest[i+1]) && isHex(rest[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cuEmail is ajv-formats' full "email" format in words: dot-separated atoms
+// of letters, digits and !#$%&'*+/=?^_`{|}~- before the @, and after it at
+// least two dot-separated labels of letters, digits and inner hyphens.
+func cuEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 {
+		return false
+	}
+	for _, atom := range strings.Split(s[:at], ".") {
+		if atom == "" {
+			return false
+		}
+		for i := 0; i < len(atom); i++ {
+			c := atom[i]
+			if !isASCIILetter(c) && !isASCIIDigit(c) && strings.IndexByte("!#$%&'*+/=?^_`{|}~-", c) < 0 {
+				return false
+			}
+		}
+	}
+	labels := strings.Split(s[at+1:], ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; !isASCIILetter(c) && !isASCIIDigit(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isASCIIDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isHex(c byte) bool         { return isASCIIDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 // cuPerson checks an author or owner object: the schemas want `name` and
 // allow only `name` and `email`.
@@ -188,6 +344,13 @@ func cuPerson(r *reporter, rule *Rule, v *JSONValue, key string) {
 		if m.Key != "name" && m.Key != "email" {
 			r.verdict(rule, m.KeySpan, unk, fmt.Sprintf("Cursor's schema allows only `name` and `email` in `%s`, not `%s`.", key, jClip(m.Key)))
 		}
+	}
+	switch e := v.Get("email"); {
+	case e == nil:
+	case !e.Is(JSONString):
+		r.verdict(rule, e.Span, unk, fmt.Sprintf("Cursor's schema wants `%s.email` to be a string, not %s.", key, e.Kind))
+	case !cuEmail(e.Str):
+		r.verdict(rule, e.Span, unk, fmt.Sprintf("Cursor's schema wants `%s.email` to be an email address (format email), not %s.", key, clipQuote(e.Str)))
 	}
 }
 
@@ -215,6 +378,14 @@ func checkCursorMarketplace(f File, r *reporter) {
 	if n := root.Get("name"); n != nil && !n.Is(JSONString) {
 		r.verdict(cumarketSchema, n.Span, unk, fmt.Sprintf("Cursor's schema wants `name` to be a string, not %s.", n.Kind))
 	}
+	cuNonEmpty(r, cumarketSchema, root.Get("name"), "name")
+	if md := root.Get("metadata"); md != nil {
+		if !md.Is(JSONObject) {
+			r.verdict(cumarketSchema, md.Span, unk, fmt.Sprintf("Cursor's schema wants `metadata` to be an object, not %s.", md.Kind))
+		} else if d := md.Get("description"); d != nil && !d.Is(JSONString) {
+			r.verdict(cumarketSchema, d.Span, unk, fmt.Sprintf("Cursor's schema wants `metadata.description` to be a string, not %s.", d.Kind))
+		}
+	}
 	plugins := root.Get("plugins")
 	if plugins == nil {
 		return
@@ -235,11 +406,18 @@ func checkCursorMarketplace(f File, r *reporter) {
 			}
 		}
 		cuUnknownKeys(r, cumarketSchema, e, cuEntryKeys, "plugin entry")
+		for _, key := range []string{"name", "description"} {
+			if v := e.Get(key); v != nil && !v.Is(JSONString) {
+				r.verdict(cumarketSchema, v.Span, unk, fmt.Sprintf("Cursor's schema wants a plugin entry's `%s` to be a string, not %s.", key, v.Kind))
+			}
+		}
 		cuName(r, cumarketSchema, e.Get("name"), "a plugin entry's")
+		cuMinClient(r, cumarketSchema, e.Get("minClientVersions"))
 		if src := e.Get("source"); src != nil && !src.Is(JSONString) {
 			r.verdict(cumarketSchema, src.Span, unk, fmt.Sprintf("Cursor's schema wants `source` to be a string, not %s.", src.Kind))
 			continue
 		}
+		cuNonEmpty(r, cumarketSchema, e.Get("source"), "source")
 		cuMarketSource(f, r, e, mroot)
 	}
 }

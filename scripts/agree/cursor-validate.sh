@@ -3,10 +3,16 @@
 # .cursor-plugin/marketplace.json below the given folders, Cursor's
 # scripts/validate-plugins.mjs (repository cursor/plugins, read from a git
 # mirror at a pinned commit, never copied here) against `ahpls check
-# --targets cursor`. Prints one row per marketplace: folder, validator
-# verdict (pass, fail), ahpls verdict (fail: any cumarket/* finding in the
-# marketplace or cuplugin/* finding in a manifest of a plugin it lists;
-# pass), and the validator's words.
+# --targets cursor`. Prints one row per marketplace (file `*`) and one per
+# file the validator reads (the marketplace, then the manifest of each listed
+# local plugin): folder, file, validator verdict (pass, fail), ahpls verdict
+# (fail: a cumarket/* finding in the marketplace, or a cuplugin/* finding in
+# the manifest of a plugin it lists; pass), the number of validator errors
+# and of ahpls findings against the file (the `*` row: their sums), and on
+# the `*` row the validator's words. A listed folder that is missing, has no manifest or names
+# another plugin counts against the marketplace on both sides (the validator
+# reports it per entry, ahpls as cumarket/source). The per-file rows are
+# scripts/agree/cursor-compare.mjs.
 #
 #   CURSOR_PLUGINS=<git dir of cursor/plugins> CURSOR_COMMIT=195d9359 \
 #   NODE_MODULES=<folder holding ajv and ajv-formats> AHPLS=ahpls \
@@ -18,6 +24,7 @@
 set -u
 : "${CURSOR_PLUGINS:?set CURSOR_PLUGINS to a git dir of cursor/plugins}" "${NODE_MODULES:?set NODE_MODULES}"
 : "${CURSOR_COMMIT:=195d9359}" "${AHPLS:=ahpls}"
+here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for root in "$@"; do
@@ -33,10 +40,16 @@ for root in "$@"; do
     done
     ln -s "$NODE_MODULES" "$work/node_modules"
     words=$(cd "$work" && timeout 120 node scripts/validate-plugins.mjs 2>&1)
-    case "$words" in *"All plugins validated successfully"*) v=pass ;; *) v=fail ;; esac
-    found=$(cd "$mroot" && "$AHPLS" check --targets cursor --fail-on never . 2>/dev/null | grep -E '\[(cumarket|cuplugin)/' )
+    (cd "$mroot" && "$AHPLS" check --targets cursor --fail-on never --format json . 2>/dev/null) > "$scratch/ahpls.json"
+    printf '%s\n' "$words" > "$scratch/words"
+    node "$here/cursor-compare.mjs" "$mroot" "$scratch/words" "$scratch/ahpls.json" > "$scratch/rows"
+    v=fail
+    case "$words" in *"All plugins validated successfully"*) v=pass ;; esac
     a=pass
-    [ -n "$found" ] && a=fail
-    printf '%s\t%s\t%s\t%s\n' "$mroot" "$v" "$a" "$(echo "$words" | tr '\n\t' '  ' | cut -c1-200)"
+    cut -f3 "$scratch/rows" | grep -q fail && a=fail
+    vn=$(awk -F'\t' '{s+=$4} END{print s+0}' "$scratch/rows")
+    an=$(awk -F'\t' '{s+=$5} END{print s+0}' "$scratch/rows")
+    printf '%s\t*\t%s\t%s\t%s\t%s\t%s\n' "$mroot" "$v" "$a" "$vn" "$an" "$(echo "$words" | tr '\n\t' '  ' | cut -c1-200)"
+    sed "s|^|$mroot\t|" "$scratch/rows"
   done
 done
