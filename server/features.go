@@ -21,7 +21,8 @@ func sortStrings(ss []string) { sort.Strings(ss) }
 
 // currentCheck returns the last check of u if it saw exactly the text the
 // editor has now; spans of an older check would point at the wrong bytes.
-func (s *Server) currentCheck(u uri.URI) (*fileState, bool) {
+func (part funnel) currentCheck(u uri.URI) (*fileState, bool) {
+	s := part.s
 	fs, ok := s.lastCheck(u)
 	if !ok || fs.snap.Text == nil && fs.kind == model.KindNone {
 		return nil, false
