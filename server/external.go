@@ -10,6 +10,10 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
+// Findings other sources add to a file, and every file's merged findings
+// read back (part externals). A source's set is merged after the rules'
+// and published through the funnel's decision (publishLocked).
+
 // FileDiagnostics is one file's current findings, for the built-in
 // `diagnostics` client tool.
 type FileDiagnostics struct {

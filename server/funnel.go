@@ -299,10 +299,7 @@ func (part funnel) scheduleRecheckAll() {
 
 // Recheck sends every open and known workspace file through the funnel
 // again, for when something outside the files changed what the rules say.
-func (part funnel) Recheck() {
-	s := part.s
-	s.recheckAll(CauseConfig)
-}
+func (part funnel) Recheck() { part.recheckAll(CauseConfig) }
 
 // forgetUnder drops knowledge of files below a removed folder.
 func (part funnel) forgetUnder(dir string) {

@@ -8,6 +8,28 @@ import (
 	"github.com/ahpls-dev/ahpls/wsfs"
 )
 
+// The rules memo (part ruleRuns): one rules run per text, kind, rules
+// generation and folder config, shared by the funnel's checks and the
+// agent-host publisher.
+
+// checkMemo is one rules run: the text (by its textSum, so the memo does
+// not hold a closed file's text), the kind and the rules generation it ran
+// under, and what it found.
+type checkMemo struct {
+	ok    bool
+	sum   textSum
+	kind  model.Kind
+	rules uint64
+	cfg   string // the folder config key (exEntry.key) the overrides came from
+	diags []model.Diagnostic
+}
+
+// memoRun is a rules run in progress; done is closed when diags is set.
+type memoRun struct {
+	checkMemo
+	done chan struct{}
+}
+
 // rulesFor runs the rules over one file's text, or returns the findings of
 // the last run over the same text, kind and settings. Both the server's own
 // checks and the agent-host publisher (Findings) come through here, so one
@@ -75,10 +97,7 @@ func (part ruleRuns) rulesSum(u uri.URI, rel string, kind model.Kind, text []byt
 // Checks is how many times the server has run the rules over a file since
 // it started (memoized answers not counted): a cost meter for tests and
 // benchmarks.
-func (part ruleRuns) Checks() int64 {
-	s := part.s
-	return s.checks.Load()
-}
+func (part ruleRuns) Checks() int64 { return part.s.checks.Load() }
 
 // Findings returns the rule findings for the file at path (absolute, inside
 // a workspace folder) with exactly this text, when the server classifies it
@@ -103,22 +122,4 @@ func (part ruleRuns) Findings(path string, kind model.Kind, text []byte) (diags 
 		return nil, false
 	}
 	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root, r: r}, layout), true
-}
-
-// checkMemo is one rules run: the text (by its textSum, so the memo does
-// not hold a closed file's text), the kind and the rules generation it ran
-// under, and what it found.
-type checkMemo struct {
-	ok    bool
-	sum   textSum
-	kind  model.Kind
-	rules uint64
-	cfg   string // the folder config key (exEntry.key) the overrides came from
-	diags []model.Diagnostic
-}
-
-// memoRun is a rules run in progress; done is closed when diags is set.
-type memoRun struct {
-	checkMemo
-	done chan struct{}
 }
