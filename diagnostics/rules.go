@@ -150,6 +150,7 @@ func init() {
 		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
 		{model.KindCursorPlugin, cursorPluginRules, checkCursorPlugin},
 		{model.KindCursorMarket, cursorMarketRules, checkCursorMarketplace},
+		{model.KindClineRule, clineRules, checkClineRule},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

@@ -54,6 +54,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Kiro reads the steering files in .kiro/steering/ of the workspace (kiro.dev/docs/steering)"},
 	{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`", Adds: TargetWindsurf,
 		Why: "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)"},
+	{ID: "cline-rules", When: "a `.clinerules` file or folder in the path, or a `.cline/rules` folder", Adds: TargetCline,
+		Why: "Cline reads the workspace's .clinerules (a file, or the files directly in the folder) and .cline/rules (cline/cline@21cb8d25 sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

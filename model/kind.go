@@ -38,7 +38,18 @@ const (
 	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
 	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
 	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
+	KindClineRule    Kind = "cline"      // Cline rule: .clinerules (a file), .clinerules/**, .cline/rules/**
 )
+
+// ClineRules is Cline's workspace rules path: one file, or a folder whose
+// files directly in it are rules (cline/cline@21cb8d25
+// sdk/packages/shared/src/storage/paths.ts, DEPRECATED_CONFIG_DIR).
+const ClineRules = ".clinerules"
+
+// clineOwnFolders are the sub-folders of .clinerules that hold Cline's
+// workflows, hooks and skills, not rules (apps/vscode/src/core/storage/disk.ts
+// GlobalFileNames: workflows, hooksDir, clineruleSkillsDir).
+var clineOwnFolders = []string{"workflows", "hooks", "skills"}
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
@@ -196,6 +207,10 @@ var Kinds = []KindSpec{
 	{Kind: KindCursorMarket, Noun: "Cursor marketplace", Title: "Cursor marketplaces (.cursor-plugin/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/.cursor-plugin/marketplace.json"},
 		Activation: []string{"**/.cursor-plugin/marketplace.json"}},
+	{Kind: KindClineRule, Noun: "Cline rule", Title: "Cline rules (.clinerules, .clinerules/*.md, .cline/rules/*.md)", Lang: "markdown", Ext: ".md",
+		Paths: []string{ClineRules}, Languages: mdLangs,
+		Documents:  []string{"**/.clinerules/**/*.md", "**/.clinerules/**/*.mdc", "**/.cline/rules/**/*.md", "**/" + ClineRules},
+		Activation: []string{"**/.clinerules/*.md", "**/.cline/rules/*.md", ClineRules}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -376,8 +391,11 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
-	if base == CursorLegacyRules || base == WindsurfLegacyRules {
+	if base == CursorLegacyRules || base == WindsurfLegacyRules || base == ClineRules {
 		return legacyRulesKind(base, dir)
+	}
+	if isClineRule(segs, lower) {
+		return KindClineRule
 	}
 	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
 		if hasSegPair(segs, ".cursor", "rules") {
@@ -593,8 +611,32 @@ func legacyRulesKind(base, dir string) Kind {
 		return KindCursorRule
 	case base == WindsurfLegacyRules:
 		return KindWindsurfRule
+	case base == ClineRules:
+		return KindClineRule
 	}
 	return KindNone
+}
+
+// isClineRule reports a Markdown (.md, .mdc) file anywhere below a
+// .clinerules or .cline/rules folder, except in .clinerules' workflows/,
+// hooks/ and skills/. Cline reads only the .md, .markdown and .txt files
+// directly in the folder (cline/cline@21cb8d25
+// sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts
+// discoverRulesLikeFiles); the others are classified too, so that the rules
+// can say Cline does not load them.
+func isClineRule(segs []string, lower string) bool {
+	if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".mdc") {
+		return false
+	}
+	for i, s := range segs[:len(segs)-1] {
+		switch {
+		case s == ClineRules:
+			return i+2 == len(segs) || !slices.Contains(clineOwnFolders, segs[i+1])
+		case s == ".cline" && i+2 < len(segs) && segs[i+1] == "rules":
+			return true
+		}
+	}
+	return false
 }
 
 func hasSegPair(segs []string, a, b string) bool {

@@ -33,11 +33,18 @@ import (
 //     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
 //     git root, the legacy root .windsurfrules, and AGENTS.md (root always
 //     on, a sub-folder's as a glob rule). Its skills are not modelled.
+//   - Cline, cline/cline@21cb8d25 (sdk/packages/shared/src/storage/paths.ts
+//     resolveRulesConfigSearchPaths, core/src/extensions/config/
+//     user-instruction-config-loader.ts): the workspace root's AGENTS.md,
+//     .clinerules (one file, or the .md/.markdown/.txt files directly in
+//     the folder) and .cline/rules, each rule named by its header's name
+//     or its file name without the extension. Its skills and workflows are
+//     not modelled; .cursorrules and .windsurfrules reach no prompt there.
 
 // agentTargets are the consumers this file answers for.
 func agentTarget(t model.Target) bool {
 	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
-		t == model.TargetKiro || t == model.TargetWindsurf
+		t == model.TargetKiro || t == model.TargetWindsurf || t == model.TargetCline
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -103,6 +110,15 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				return false, "Kiro reads the AGENTS.md at the root of the workspace"
 			}
 			return false, ""
+		case model.TargetCline:
+			// The SDK's rule search paths start with <workspace>/AGENTS.md.
+			if base == "AGENTS.md" && dir == "." {
+				return true, ""
+			}
+			if base == "AGENTS.md" {
+				return false, "Cline reads the AGENTS.md at the root of the workspace"
+			}
+			return false, ""
 		case model.TargetWindsurf:
 			// Root AGENTS.md always on, one in a sub-folder as a glob rule
 			// for that folder (docs.windsurf.com, Memories & Rules).
@@ -134,6 +150,13 @@ func agentScanned(t model.Target, f File) (bool, string) {
 		if t == model.TargetWindsurf {
 			return true, "" // the workspace's .windsurf/rules and those of its sub-folders
 		}
+	case model.KindClineRule:
+		if t == model.TargetCline {
+			if rel == model.ClineRules || strings.HasPrefix(rel, model.ClineRules+"/") || strings.HasPrefix(rel, ".cline/rules/") {
+				return true, "" // what cline/nested and cline/extension say decides the rest
+			}
+			return false, "Cline reads .clinerules and .cline/rules at the root of the workspace it opens: this one only when it opens " + clineRoot(rel)
+		}
 	case model.KindGeminiCmd:
 		if t == model.TargetGeminiCLI {
 			if strings.HasPrefix(rel, ".gemini/commands/") {
@@ -146,6 +169,15 @@ func agentScanned(t model.Target, f File) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// clineRoot is the folder holding the .clinerules or .cline folder of rel.
+func clineRoot(rel string) string {
+	i := strings.Index(rel, "/"+model.ClineRules+"/")
+	if j := strings.Index(rel, "/.cline/rules/"); i < 0 || j >= 0 && j < i {
+		i = j
+	}
+	return rel[:i+1]
 }
 
 func depthWords(depth int) string {
@@ -173,6 +205,13 @@ func agentItemName(f File) string {
 	case model.KindKiroSteering:
 		// Chat names a steering file by #<file name>.
 		return "#" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindClineRule:
+		// A rule is named by its header's name, else its file name
+		// without the extension (resolveRuleFallbackName).
+		if rel == model.ClineRules {
+			return rel
+		}
+		return strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	case model.KindWindsurfRule:
 		if rel == model.WindsurfLegacyRules {
 			return rel

@@ -45,6 +45,10 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.agents/plugins/marketplace.json',
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
+  '**/.clinerules/**/*.md',
+  '**/.clinerules/**/*.mdc',
+  '**/.cline/rules/**/*.md',
+  '**/.clinerules',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -86,6 +90,9 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.agents/plugins/marketplace.json',
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
+  '**/.clinerules/*.md',
+  '**/.cline/rules/*.md',
+  '.clinerules',
 ];
 
 /**

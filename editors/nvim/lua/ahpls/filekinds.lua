@@ -59,5 +59,12 @@ return {
     '/%.agents/plugins/marketplace%.json$',
     '/%.cursor%-plugin/plugin%.json$',
     '/%.cursor%-plugin/marketplace%.json$',
+    '/%.clinerules/[^/]*%.md$',
+    '/%.clinerules/.*/[^/]*%.md$',
+    '/%.clinerules/[^/]*%.mdc$',
+    '/%.clinerules/.*/[^/]*%.mdc$',
+    '/%.cline/rules/[^/]*%.md$',
+    '/%.cline/rules/.*/[^/]*%.md$',
+    '/%.clinerules$',
   },
 }
