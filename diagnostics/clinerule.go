@@ -56,9 +56,10 @@ var clineNested = &Rule{
 	WholeFile: true,
 	Summary:   "A file in a sub-folder of .clinerules or .cline/rules: Cline reads only the files directly in the folder.",
 	Kinds:     "cline",
-	Severity:  "CN SKIP (Error).",
+	Severity:  "CN SKIP (Error); CN LINKED (Info) when a rule directly in the folder names the sub-folder (a memory bank in .clinerules/memory-bank/ that a rule tells Cline to read).",
 	Evidence: []Evidence{
 		{"CN", "SKIP", clineLoader + " discoverRulesLikeFiles: one readdir of the folder, keeping `entry.isFile() && isMarkdownFile(entry.name)`; sub-folders are not entered (.clinerules/workflows is read as workflows, .clinerules/skills as skills)"},
+		{"CN", "LINKED", clineLoader + " does not load it; a loaded rule that names its folder (\"read ALL memory bank files\") can have Cline read it with its file tools: it reaches the model only when the model follows that rule"},
 	},
 }
 
@@ -134,6 +135,12 @@ func checkClineRule(f File, r *reporter) {
 	first := model.Span{Start: 0, End: firstLineEnd(f.Text)}
 	skip := model.Verdicts{model.TargetCline: model.Skip}
 	if where, nested := clineNestedIn(f.Path); nested {
+		sub, _, _ := strings.Cut(strings.TrimPrefix(f.Path, where+"/"), "/")
+		if by := clineLinkedBy(f, where, sub); by != "" {
+			r.verdict(clineNested, first, model.Verdicts{model.TargetCline: model.LinkedOnly},
+				"Cline does not load this file as a rule (it reads only the files directly in "+where+"/); "+by+" names "+sub+"/, so Cline reads it when it follows that rule.")
+			return
+		}
 		r.verdict(clineNested, first, skip,
 			"Cline reads only the files directly in "+where+"/: this file in a sub-folder is not loaded.")
 		return
@@ -161,6 +168,33 @@ func checkClineRule(f File, r *reporter) {
 
 // clineSpace is what JavaScript's String.prototype.trim removes.
 func clineSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
+
+// clineLinkedBy names a rule file directly in folder where (one Cline
+// loads) whose text names the sub-folder sub ("memory-bank/"), or "".
+// Without a workspace that lists and reads files it finds none.
+func clineLinkedBy(f File, where, sub string) string {
+	ls, ok1 := f.FS.(WorkspaceLister)
+	rd, ok2 := f.FS.(WorkspaceReader)
+	if !ok1 || !ok2 || sub == "" {
+		return ""
+	}
+	entries, err := ls.ReadDir(where)
+	if err != nil {
+		return ""
+	}
+	needle := []byte(sub + "/")
+	for i, e := range entries {
+		ext := strings.ToLower(path.Ext(e.Name()))
+		if i >= 256 || e.IsDir() || ext != ".md" && ext != ".markdown" && ext != ".txt" {
+			continue
+		}
+		b, err := rd.ReadFile(where + "/" + e.Name())
+		if err == nil && len(b) <= MaxFileSize && bytes.Contains(b, needle) {
+			return where + "/" + e.Name()
+		}
+	}
+	return ""
+}
 
 // clineNestedIn reports a file below a sub-folder of .clinerules or
 // .cline/rules, and names that folder.
