@@ -70,6 +70,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetKiro:        {"loads", "not-scanned"},
 		model.TargetWindsurf:    {"loads"},
 		model.TargetCline:       {"loads", "not-scanned", "fails"},
+		model.TargetRoo:         {"loads", "shadowed"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

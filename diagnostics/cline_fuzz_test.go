@@ -14,8 +14,8 @@ import (
 var clineHeaderRE = regexp.MustCompile(`^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$`)
 
 // FuzzClineRule: clineSplit cuts a file where Cline's regular expression
-// does (after the BOM Cline strips), and the Cline rule checker never
-// panics and keeps every finding's span inside the text.
+// does (after the BOM Cline strips), and the Cline and Roo Code rule
+// checkers never panic and keep every finding's span inside the text.
 func FuzzClineRule(f *testing.F) {
 	for _, s := range []string{
 		"---\nname: a\n---\nbody\n", "---\r\nname: a\r\n---\r\nbody", "\uFEFF---\npaths:\n  - **/*.ts\n---\nx",
@@ -39,8 +39,10 @@ func FuzzClineRule(f *testing.F) {
 			{Path: ".clinerules/x.md", Kind: model.KindClineRule, Text: b},
 			{Path: model.ClineRules, Kind: model.KindClineRule, Text: b},
 			{Path: ".cline/rules/x.md", Kind: model.KindClineRule, Text: b},
+			{Path: ".roo/rules/x.md", Kind: model.KindRooRule, Text: b},
+			{Path: model.RooRules, Kind: model.KindRooRule, Text: b, FS: noFiles{}},
 		} {
-			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetCline}}) {
+			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetCline, model.TargetRoo}}) {
 				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
 					t.Fatalf("%s: %s span %+v outside %d bytes", file.Path, d.Rule, d.Span, len(b))
 				}

@@ -151,6 +151,7 @@ func init() {
 		{model.KindCursorPlugin, cursorPluginRules, checkCursorPlugin},
 		{model.KindCursorMarket, cursorMarketRules, checkCursorMarketplace},
 		{model.KindClineRule, clineRules, checkClineRule},
+		{model.KindRooRule, rooRules, checkRooRule},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

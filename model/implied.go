@@ -56,6 +56,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)"},
 	{ID: "cline-rules", When: "a `.clinerules` file or folder in the path, or a `.cline/rules` folder", Adds: TargetCline,
 		Why: "Cline reads the workspace's .clinerules (a file, or the files directly in the folder) and .cline/rules (cline/cline@21cb8d25 sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths)"},
+	{ID: "roo-dir", When: "a `.roo` folder in the path, or `.roorules`", Adds: TargetRoo,
+		Why: "Roo Code reads .roo/rules/ and .roo/rules-<mode>/ of the workspace and, without them, the legacy .roorules (RooCodeInc/Roo-Code@cb836567 src/core/prompts/sections/custom-instructions.ts)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

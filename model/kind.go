@@ -39,7 +39,13 @@ const (
 	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
 	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
 	KindClineRule    Kind = "cline"      // Cline rule: .clinerules (a file), .clinerules/**, .cline/rules/**
+	KindRooRule      Kind = "roo"        // Roo Code rule: .roo/rules/**, .roo/rules-<mode>/**, legacy .roorules
 )
+
+// RooRules is Roo Code's legacy single rules file, read only when no
+// .roo/rules folder holds a file (RooCodeInc/Roo-Code@cb836567
+// custom-instructions.ts loadRuleFiles).
+const RooRules = ".roorules"
 
 // ClineRules is Cline's workspace rules path: one file, or a folder whose
 // files directly in it are rules (cline/cline@21cb8d25
@@ -211,6 +217,10 @@ var Kinds = []KindSpec{
 		Paths: []string{ClineRules}, Languages: mdLangs,
 		Documents:  []string{"**/.clinerules/**/*.md", "**/.clinerules/**/*.mdc", "**/.cline/rules/**/*.md", "**/" + ClineRules},
 		Activation: []string{"**/.clinerules/*.md", "**/.cline/rules/*.md", ClineRules}},
+	{Kind: KindRooRule, Noun: "Roo Code rule", Title: "Roo Code rules (.roo/rules/, .roo/rules-<mode>/, .roorules)", Lang: "markdown", Ext: ".md",
+		Paths: []string{RooRules}, Languages: mdLangs,
+		Documents:  []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", "**/" + RooRules},
+		Activation: []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", RooRules}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -391,11 +401,14 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
-	if base == CursorLegacyRules || base == WindsurfLegacyRules || base == ClineRules {
+	if base == CursorLegacyRules || base == WindsurfLegacyRules || base == ClineRules || base == RooRules {
 		return legacyRulesKind(base, dir)
 	}
 	if isClineRule(segs, lower) {
 		return KindClineRule
+	}
+	if isRooRule(segs, lower) {
+		return KindRooRule
 	}
 	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
 		if hasSegPair(segs, ".cursor", "rules") {
@@ -613,8 +626,26 @@ func legacyRulesKind(base, dir string) Kind {
 		return KindWindsurfRule
 	case base == ClineRules:
 		return KindClineRule
+	case base == RooRules:
+		return KindRooRule
 	}
 	return KindNone
+}
+
+// isRooRule reports a Markdown (.md, .mdc) file at any depth below a
+// .roo/rules or .roo/rules-<mode> folder: Roo Code reads every file there
+// (RooCodeInc/Roo-Code@cb836567 custom-instructions.ts
+// readTextFilesFromDirectory, a recursive readdir).
+func isRooRule(segs []string, lower string) bool {
+	if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".mdc") {
+		return false
+	}
+	for i := 0; i+2 < len(segs); i++ {
+		if segs[i] == ".roo" && (segs[i+1] == "rules" || strings.HasPrefix(segs[i+1], "rules-") && len(segs[i+1]) > len("rules-")) {
+			return true
+		}
+	}
+	return false
 }
 
 // isClineRule reports a Markdown (.md, .mdc) file anywhere below a

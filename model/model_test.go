@@ -91,6 +91,14 @@ func TestClassify(t *testing.T) {
 		{"web/.cline/rules/style.md", KindClineRule},
 		{".cline/skills/x/SKILL.md", KindSkill},
 		{".cline/workflows/a.md", KindNone},
+		{".roo/rules/style.md", KindRooRule},
+		{".roo/rules/web/react.md", KindRooRule}, // Roo Code reads the folder recursively
+		{".roo/rules-code/ts.md", KindRooRule},
+		{".roo/rules-/x.md", KindNone},
+		{".roo/rules.md", KindNone},
+		{".roo/skills/x/SKILL.md", KindSkill},
+		{".roorules", KindRooRule},
+		{"sub/.roorules", KindNone},
 		{".cursor-plugin/plugin.json", KindCursorPlugin}, // Cursor's own format, judged for Cursor only
 		{"plugins/x/.cursor-plugin/plugin.json", KindCursorPlugin},
 		{".cursor-plugin/marketplace.json", KindCursorMarket},

@@ -229,7 +229,7 @@ func category(k model.Kind) Category {
 		return CatCommands
 	case model.KindCodexPlugin, model.KindGeminiExt, model.KindCursorPlugin:
 		return CatPlugins
-	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule:
+	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule, model.KindRooRule:
 		return CatInstructions
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
@@ -294,7 +294,7 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 			return h.name
 		}
 		return agentItemName(f)
-	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule:
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule:
 		return agentItemName(f)
 	}
 	return rel

@@ -49,6 +49,9 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.clinerules/**/*.mdc',
   '**/.cline/rules/**/*.md',
   '**/.clinerules',
+  '**/.roo/rules/**/*.md',
+  '**/.roo/rules-*/**/*.md',
+  '**/.roorules',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -93,6 +96,9 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.clinerules/*.md',
   '**/.cline/rules/*.md',
   '.clinerules',
+  '**/.roo/rules/**/*.md',
+  '**/.roo/rules-*/**/*.md',
+  '.roorules',
 ];
 
 /**

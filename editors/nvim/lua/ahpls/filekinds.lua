@@ -66,5 +66,10 @@ return {
     '/%.cline/rules/[^/]*%.md$',
     '/%.cline/rules/.*/[^/]*%.md$',
     '/%.clinerules$',
+    '/%.roo/rules/[^/]*%.md$',
+    '/%.roo/rules/.*/[^/]*%.md$',
+    '/%.roo/rules%-[^/]*/[^/]*%.md$',
+    '/%.roo/rules%-[^/]*/.*/[^/]*%.md$',
+    '/%.roorules$',
   },
 }
