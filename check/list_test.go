@@ -69,6 +69,8 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetGeminiCLI:   {"loads", "not-scanned"},
 		model.TargetKiro:        {"loads", "not-scanned"},
 		model.TargetWindsurf:    {"loads"},
+		model.TargetCline:       {"loads", "not-scanned", "fails"},
+		model.TargetRoo:         {"loads", "shadowed"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

@@ -151,6 +151,8 @@ func init() {
 		{model.KindCursorPlugin, cursorPluginRules, checkCursorPlugin},
 		{model.KindCursorMarket, cursorMarketRules, checkCursorMarketplace},
 		{model.KindCursorMCP, cursorMCPRules, checkCursorMCP},
+		{model.KindClineRule, clineRules, checkClineRule},
+		{model.KindRooRule, rooRules, checkRooRule},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

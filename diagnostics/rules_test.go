@@ -185,6 +185,6 @@ func TestRuleFacts(t *testing.T) {
 			whole = append(whole, r.ID)
 		}
 	}
-	assert.Equal(t, []string{"ccagent/duplicate", "mcp/duplicate", "skill/name-duplicate"}, clash)
-	assert.Equal(t, []string{"cxmarket/json", "cxmarket/required", "file/encoding", "file/too-large", "file/unreadable", "hooks/shape", "hooks/version", "json/syntax", "mcp/wrapper"}, whole)
+	assert.Equal(t, []string{"ccagent/duplicate", "mcp/duplicate", "roo/legacy-shadowed", "skill/name-duplicate"}, clash)
+	assert.Equal(t, []string{"cline/empty", "cline/extension", "cline/field-type", "cline/header", "cline/nested", "cxmarket/json", "cxmarket/required", "file/encoding", "file/too-large", "file/unreadable", "hooks/shape", "hooks/version", "json/syntax", "mcp/wrapper"}, whole)
 }

@@ -245,6 +245,11 @@ var lineBound = map[string]bool{
 	"agent/body-length": true, "skill/body-lines": true, "fm/not-mapping": true, "fm/missing": true,
 }
 
+// bodyBound are rules about a file with no text: any comment added to it
+// is text the consumer loads (Cline loads a rule whose body is a comment),
+// so the finding goes by itself and no suppress action is offered.
+var bodyBound = map[string]bool{"cline/empty": true}
+
 // SuppressFixes are the editor's "Disable … for this line" and "… in this
 // file" actions for a finding of rule at span in a Markdown file: a comment
 // line inserted above the finding's line (a YAML comment inside the '---'
@@ -253,7 +258,7 @@ var lineBound = map[string]bool{
 // the file: on the opening '---' line (the header would no longer open the
 // file) and on an indented header line (it may sit inside a block scalar).
 func SuppressFixes(text []byte, kind model.Kind, span model.Span, rule string) []model.Fix {
-	if !kind.Markdown() || rule == suppressUnused.ID || rule == suppressRenamed.ID || span.Start < 0 || span.Start > len(text) {
+	if !kind.Markdown() || rule == suppressUnused.ID || rule == suppressRenamed.ID || bodyBound[rule] || span.Start < 0 || span.Start > len(text) {
 		return nil
 	}
 	var out []model.Fix

@@ -100,7 +100,7 @@ func (d *ydoc) locate(msg string) *yerr {
 			return e
 		}
 	}
-	if strings.HasPrefix(e.msg, "did not find expected") && m != nil {
+	if strings.HasPrefix(e.msg, "did not find expected") && !scannerProblem(e.msg) && m != nil {
 		// The parser names the line where the construct began; the
 		// culprit is on it or soon after: the first line that holds a
 		// bracket with text after it, or else the next line.

@@ -60,6 +60,12 @@ func TestImpliedTable(t *testing.T) {
 		{"kiro-dir", ".kiro/steering/tech.md", false, false},
 		{"windsurf-dir", ".windsurf/rules/ts.md", false, false},
 		{"windsurf-dir", ".windsurfrules", false, false},
+		{"cline-rules", ".clinerules", false, false},
+		{"cline-rules", ".clinerules/style.md", false, false},
+		{"cline-rules", ".cline/rules/style.md", false, false},
+		{"roo-dir", ".roo/rules/style.md", false, false},
+		{"roo-dir", ".roo/rules-code/ts.md", false, false},
+		{"roo-dir", ".roorules", false, false},
 		{"agents-md", "AGENTS.md", false, false},
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
@@ -73,7 +79,7 @@ func TestImpliedTable(t *testing.T) {
 		for _, other := range []struct {
 			row string
 			t   Target
-		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}} {
+		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}, {"cline-rules", TargetCline}, {"roo-dir", TargetRoo}} {
 			assert.Equal(t, tc.row == other.row, contains(got, other.t), "%s: %s %s", tc.row, tc.rel, other.t)
 		}
 		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)

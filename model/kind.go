@@ -39,7 +39,24 @@ const (
 	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
 	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
 	KindCursorMCP    Kind = "cumcp"      // Cursor project MCP servers: .cursor/mcp.json
+	KindClineRule    Kind = "cline"      // Cline rule: .clinerules (a file), .clinerules/**, .cline/rules/**
+	KindRooRule      Kind = "roo"        // Roo Code rule: .roo/rules/**, .roo/rules-<mode>/**, legacy .roorules
 )
+
+// RooRules is Roo Code's legacy single rules file, read only when no
+// .roo/rules folder holds a file (RooCodeInc/Roo-Code@cb836567
+// custom-instructions.ts loadRuleFiles).
+const RooRules = ".roorules"
+
+// ClineRules is Cline's workspace rules path: one file, or a folder whose
+// files directly in it are rules (cline/cline@21cb8d25
+// sdk/packages/shared/src/storage/paths.ts, DEPRECATED_CONFIG_DIR).
+const ClineRules = ".clinerules"
+
+// clineOwnFolders are the sub-folders of .clinerules that hold Cline's
+// workflows, hooks and skills, not rules (apps/vscode/src/core/storage/disk.ts
+// GlobalFileNames: workflows, hooksDir, clineruleSkillsDir).
+var clineOwnFolders = []string{"workflows", "hooks", "skills"}
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
@@ -205,6 +222,14 @@ var Kinds = []KindSpec{
 	{Kind: KindCursorMCP, Noun: "Cursor MCP config", Title: "Cursor MCP servers (.cursor/mcp.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/" + CursorMCPPath},
 		Activation: []string{"**/" + CursorMCPPath}},
+	{Kind: KindClineRule, Noun: "Cline rule", Title: "Cline rules (.clinerules, .clinerules/*.md, .cline/rules/*.md)", Lang: "markdown", Ext: ".md",
+		Paths: []string{ClineRules}, Languages: mdLangs,
+		Documents:  []string{"**/.clinerules/**/*.md", "**/.clinerules/**/*.mdc", "**/.cline/rules/**/*.md", "**/" + ClineRules},
+		Activation: []string{"**/.clinerules/*.md", "**/.cline/rules/*.md", ClineRules}},
+	{Kind: KindRooRule, Noun: "Roo Code rule", Title: "Roo Code rules (.roo/rules/, .roo/rules-<mode>/, .roorules)", Lang: "markdown", Ext: ".md",
+		Paths: []string{RooRules}, Languages: mdLangs,
+		Documents:  []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", "**/" + RooRules},
+		Activation: []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", RooRules}},
 }
 
 // CursorMCPPath is the project MCP config Cursor reads at the root of the
@@ -389,8 +414,14 @@ func Classify(rel string, layout Layout) Kind {
 	if rel == SetupStepsPath {
 		return KindSetupSteps
 	}
-	if base == CursorLegacyRules || base == WindsurfLegacyRules {
+	if base == CursorLegacyRules || base == WindsurfLegacyRules || base == ClineRules || base == RooRules {
 		return legacyRulesKind(base, dir)
+	}
+	if isClineRule(segs, lower) {
+		return KindClineRule
+	}
+	if isRooRule(segs, lower) {
+		return KindRooRule
 	}
 	if strings.HasSuffix(lower, ".mdc") || (strings.HasSuffix(lower, ".md") && hasSegPair(segs, ".cursor", "rules")) {
 		if hasSegPair(segs, ".cursor", "rules") {
@@ -609,8 +640,50 @@ func legacyRulesKind(base, dir string) Kind {
 		return KindCursorRule
 	case base == WindsurfLegacyRules:
 		return KindWindsurfRule
+	case base == ClineRules:
+		return KindClineRule
+	case base == RooRules:
+		return KindRooRule
 	}
 	return KindNone
+}
+
+// isRooRule reports a Markdown (.md, .mdc) file at any depth below a
+// .roo/rules or .roo/rules-<mode> folder: Roo Code reads every file there
+// (RooCodeInc/Roo-Code@cb836567 custom-instructions.ts
+// readTextFilesFromDirectory, a recursive readdir).
+func isRooRule(segs []string, lower string) bool {
+	if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".mdc") {
+		return false
+	}
+	for i := 0; i+2 < len(segs); i++ {
+		if segs[i] == ".roo" && (segs[i+1] == "rules" || strings.HasPrefix(segs[i+1], "rules-") && len(segs[i+1]) > len("rules-")) {
+			return true
+		}
+	}
+	return false
+}
+
+// isClineRule reports a Markdown (.md, .mdc) file anywhere below a
+// .clinerules or .cline/rules folder, except in .clinerules' workflows/,
+// hooks/ and skills/. Cline reads only the .md, .markdown and .txt files
+// directly in the folder (cline/cline@21cb8d25
+// sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts
+// discoverRulesLikeFiles); the others are classified too, so that the rules
+// can say Cline does not load them.
+func isClineRule(segs []string, lower string) bool {
+	if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".mdc") {
+		return false
+	}
+	for i, s := range segs[:len(segs)-1] {
+		switch {
+		case s == ClineRules:
+			return i+2 == len(segs) || !slices.Contains(clineOwnFolders, segs[i+1])
+		case s == ".cline" && i+2 < len(segs) && segs[i+1] == "rules":
+			return true
+		}
+	}
+	return false
 }
 
 func hasSegPair(segs []string, a, b string) bool {

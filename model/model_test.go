@@ -77,6 +77,28 @@ func TestClassify(t *testing.T) {
 		{".windsurfrules", KindWindsurfRule},
 		{"sub/.windsurfrules", KindNone},
 		{".windsurf/workflows/deploy.md", KindNone},
+		{".clinerules", KindClineRule},
+		{"sub/.clinerules", KindNone}, // Cline reads the workspace root's
+		{".clinerules/style.md", KindClineRule},
+		{".clinerules/README.md", KindClineRule},    // Cline loads every .md directly in the folder
+		{".clinerules/cursor.mdc", KindClineRule},   // not loaded: cline/extension says so
+		{".clinerules/web/react.md", KindClineRule}, // not loaded: cline/nested says so
+		{".clinerules/workflows/release.md", KindNone},
+		{".clinerules/hooks/notes.md", KindNone},
+		{".clinerules/skills/x/SKILL.md", KindSkill},
+		{".clinerules/config.json", KindNone},
+		{".cline/rules/style.md", KindClineRule},
+		{"web/.cline/rules/style.md", KindClineRule},
+		{".cline/skills/x/SKILL.md", KindSkill},
+		{".cline/workflows/a.md", KindNone},
+		{".roo/rules/style.md", KindRooRule},
+		{".roo/rules/web/react.md", KindRooRule}, // Roo Code reads the folder recursively
+		{".roo/rules-code/ts.md", KindRooRule},
+		{".roo/rules-/x.md", KindNone},
+		{".roo/rules.md", KindNone},
+		{".roo/skills/x/SKILL.md", KindSkill},
+		{".roorules", KindRooRule},
+		{"sub/.roorules", KindNone},
 		{".cursor-plugin/plugin.json", KindCursorPlugin}, // Cursor's own format, judged for Cursor only
 		{"plugins/x/.cursor-plugin/plugin.json", KindCursorPlugin},
 		{".cursor-plugin/marketplace.json", KindCursorMarket},

@@ -22,6 +22,8 @@ const (
 	TargetGeminiCLI       Target = "gemini-cli"        // GC
 	TargetKiro            Target = "kiro"              // KI, Kiro (IDE, CLI, Web)
 	TargetWindsurf        Target = "windsurf"          // WS, Windsurf's Cascade
+	TargetCline           Target = "cline"             // CN, Cline (VS Code extension, CLI)
+	TargetRoo             Target = "roo"               // RO, Roo Code
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -135,6 +137,16 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md"},
 		Install:  "project files by location",
 		Evidence: "docs.windsurf.com Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
+	{Target: TargetCline, Name: "Cline", Code: "CN",
+		Reads:          []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
+		Install:        "project files by location",
+		Fields:         map[Kind][]string{KindClineRule: {"name", "disabled", "enabled"}},
+		Evidence:       "cline/cline@21cb8d25 (2026-08-22) sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts, sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths, sdk/packages/core/src/runtime/safety/rules.ts; the VS Code extension runs its sessions through this SDK (apps/vscode/src/sdk/vscode-session-host.ts)",
+		FieldsEvidence: map[Kind]string{KindClineRule: "cline/cline@21cb8d25 sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts parseRuleConfigFromMarkdown reads name, disabled and enabled; the rest of the header is kept and read by nothing (sdk/packages/core/src/runtime/safety/rules.ts)"}},
+	{Target: TargetRoo, Name: "Roo Code", Code: "RO",
+		Reads:    []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)"},
+		Install:  "project files by location",
+		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -556,6 +568,12 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".windsurf") || base == WindsurfLegacyRules { // windsurf-dir
 		add(TargetWindsurf)
+	}
+	if hasSeg(rel, ClineRules) || base == ClineRules || hasSeg(rel, ".cline/rules") { // cline-rules
+		add(TargetCline)
+	}
+	if hasSeg(rel, ".roo") || base == RooRules { // roo-dir
+		add(TargetRoo)
 	}
 	switch pluginFormat {
 	case FormatClaude:

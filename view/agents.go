@@ -33,11 +33,23 @@ import (
 //     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
 //     git root, the legacy root .windsurfrules, and AGENTS.md (root always
 //     on, a sub-folder's as a glob rule). Its skills are not modelled.
+//   - Cline, cline/cline@21cb8d25 (sdk/packages/shared/src/storage/paths.ts
+//     resolveRulesConfigSearchPaths, core/src/extensions/config/
+//     user-instruction-config-loader.ts): the workspace root's AGENTS.md,
+//     .clinerules (one file, or the .md/.markdown/.txt files directly in
+//     the folder) and .cline/rules, each rule named by its header's name
+//     or its file name without the extension. Its skills and workflows are
+//     not modelled; .cursorrules and .windsurfrules reach no prompt there.
+//   - Roo Code, RooCodeInc/Roo-Code@cb836567 (src/core/prompts/sections/
+//     custom-instructions.ts): every file below the workspace root's
+//     .roo/rules and .roo/rules-<mode>, the legacy .roorules only without
+//     them (roo/legacy-shadowed says when), AGENTS.md or AGENT.md at the
+//     root. A sub-folder's .roo only with its enableSubfolderRules setting.
 
 // agentTargets are the consumers this file answers for.
 func agentTarget(t model.Target) bool {
 	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
-		t == model.TargetKiro || t == model.TargetWindsurf
+		t == model.TargetKiro || t == model.TargetWindsurf || t == model.TargetCline || t == model.TargetRoo
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -78,47 +90,7 @@ func agentScanned(t model.Target, f File) (bool, string) {
 		}
 		return false, name + " reads project skills from " + strings.Join(roots, ", ")
 	case model.KindMemory:
-		base, dir := path.Base(rel), path.Dir(rel)
-		switch t {
-		case model.TargetCodex:
-			if base != "AGENTS.md" && base != "AGENTS.override.md" {
-				return false, "Codex reads AGENTS.override.md or AGENTS.md"
-			}
-			if dir != "." {
-				return false, "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in " + dir + "/"
-			}
-			return true, ""
-		case model.TargetCursor:
-			if base == "AGENTS.md" {
-				return true, ""
-			}
-			return false, ""
-		case model.TargetKiro:
-			// Kiro reads AGENTS.md of the workspace root, always included
-			// (kiro.dev/docs/steering, "AGENTS.md").
-			if base == "AGENTS.md" && dir == "." {
-				return true, ""
-			}
-			if base == "AGENTS.md" {
-				return false, "Kiro reads the AGENTS.md at the root of the workspace"
-			}
-			return false, ""
-		case model.TargetWindsurf:
-			// Root AGENTS.md always on, one in a sub-folder as a glob rule
-			// for that folder (docs.windsurf.com, Memories & Rules).
-			if base == "AGENTS.md" {
-				return true, ""
-			}
-			return false, ""
-		case model.TargetGeminiCLI:
-			if base == "GEMINI.md" {
-				return true, ""
-			}
-			if base == "AGENTS.md" {
-				return false, "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"
-			}
-			return false, ""
-		}
+		return agentMemoryScanned(t, rel)
 	case model.KindCursorRule:
 		if t == model.TargetCursor {
 			return true, ""
@@ -141,6 +113,20 @@ func agentScanned(t model.Target, f File) (bool, string) {
 		if t == model.TargetWindsurf {
 			return true, "" // the workspace's .windsurf/rules and those of its sub-folders
 		}
+	case model.KindClineRule:
+		if t == model.TargetCline {
+			if rel == model.ClineRules || strings.HasPrefix(rel, model.ClineRules+"/") || strings.HasPrefix(rel, ".cline/rules/") {
+				return true, "" // what cline/nested and cline/extension say decides the rest
+			}
+			return false, "Cline reads .clinerules and .cline/rules at the root of the workspace it opens: this one only when it opens " + clineRoot(rel)
+		}
+	case model.KindRooRule:
+		if t == model.TargetRoo {
+			if rel == model.RooRules || strings.HasPrefix(rel, ".roo/") {
+				return true, ""
+			}
+			return false, "Roo Code reads .roo at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
+		}
 	case model.KindGeminiCmd:
 		if t == model.TargetGeminiCLI {
 			if strings.HasPrefix(rel, ".gemini/commands/") {
@@ -151,6 +137,81 @@ func agentScanned(t model.Target, f File) (bool, string) {
 			}
 			return true, "" // an extension's command: listed with Install
 		}
+	}
+	return false, ""
+}
+
+// clineRoot is the folder holding the .clinerules or .cline folder of rel.
+func clineRoot(rel string) string {
+	i := strings.Index(rel, "/"+model.ClineRules+"/")
+	if j := strings.Index(rel, "/.cline/rules/"); i < 0 || j >= 0 && j < i {
+		i = j
+	}
+	return rel[:i+1]
+}
+
+// agentMemoryScanned is agentScanned for AGENTS.md and the other memory
+// files.
+func agentMemoryScanned(t model.Target, rel string) (bool, string) {
+	base, dir := path.Base(rel), path.Dir(rel)
+	switch t {
+	case model.TargetCodex:
+		if base != "AGENTS.md" && base != "AGENTS.override.md" {
+			return false, "Codex reads AGENTS.override.md or AGENTS.md"
+		}
+		if dir != "." {
+			return false, "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in " + dir + "/"
+		}
+		return true, ""
+	case model.TargetCursor:
+		if base == "AGENTS.md" {
+			return true, ""
+		}
+		return false, ""
+	case model.TargetKiro:
+		// Kiro reads AGENTS.md of the workspace root, always included
+		// (kiro.dev/docs/steering, "AGENTS.md").
+		if base == "AGENTS.md" && dir == "." {
+			return true, ""
+		}
+		if base == "AGENTS.md" {
+			return false, "Kiro reads the AGENTS.md at the root of the workspace"
+		}
+		return false, ""
+	case model.TargetRoo:
+		// loadAgentRulesFileFromDirectory: AGENTS.md (or AGENT.md) of
+		// the workspace root.
+		if base == "AGENTS.md" && dir == "." {
+			return true, ""
+		}
+		if base == "AGENTS.md" {
+			return false, "Roo Code reads the AGENTS.md at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
+		}
+		return false, ""
+	case model.TargetCline:
+		// The SDK's rule search paths start with <workspace>/AGENTS.md.
+		if base == "AGENTS.md" && dir == "." {
+			return true, ""
+		}
+		if base == "AGENTS.md" {
+			return false, "Cline reads the AGENTS.md at the root of the workspace"
+		}
+		return false, ""
+	case model.TargetWindsurf:
+		// Root AGENTS.md always on, one in a sub-folder as a glob rule
+		// for that folder (docs.windsurf.com, Memories & Rules).
+		if base == "AGENTS.md" {
+			return true, ""
+		}
+		return false, ""
+	case model.TargetGeminiCLI:
+		if base == "GEMINI.md" {
+			return true, ""
+		}
+		if base == "AGENTS.md" {
+			return false, "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"
+		}
+		return false, ""
 	}
 	return false, ""
 }
@@ -180,6 +241,21 @@ func agentItemName(f File) string {
 	case model.KindKiroSteering:
 		// Chat names a steering file by #<file name>.
 		return "#" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindClineRule:
+		// A rule is named by its header's name, else its file name
+		// without the extension (resolveRuleFallbackName).
+		if rel == model.ClineRules {
+			return rel
+		}
+		return strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindRooRule:
+		// Roo Code names a rule by its path in the prompt ("# Rules from
+		// .roo/rules/x.md:"); a mode's rules say the mode.
+		if i := strings.Index(rel, ".roo/rules-"); i >= 0 {
+			mode, _, _ := strings.Cut(rel[i+len(".roo/rules-"):], "/")
+			return mode + ": " + path.Base(rel)
+		}
+		return path.Base(rel)
 	case model.KindWindsurfRule:
 		if rel == model.WindsurfLegacyRules {
 			return rel

@@ -229,7 +229,7 @@ func category(k model.Kind) Category {
 		return CatCommands
 	case model.KindCodexPlugin, model.KindGeminiExt, model.KindCursorPlugin:
 		return CatPlugins
-	case model.KindKiroSteering, model.KindWindsurfRule:
+	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule, model.KindRooRule:
 		return CatInstructions
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
@@ -289,7 +289,12 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
 			return strings.TrimSuffix(rest, ".md")
 		}
-	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule:
+	case model.KindClineRule:
+		if h.name != "" {
+			return h.name
+		}
+		return agentItemName(f)
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule:
 		return agentItemName(f)
 	}
 	return rel

@@ -288,6 +288,12 @@ func applyFindings(t model.Target, it *Item, diags []model.Diagnostic, in *model
 				continue
 			}
 			it.Status, it.Rule, it.Reason = Fails, d.Rule, d.Message
+		case model.LinkedOnly:
+			// Not discovered where it is; reached only through another
+			// file that names it (a Cline memory bank below .clinerules).
+			if it.Status == Loads {
+				it.Status, it.Rule, it.Reason = NotScanned, d.Rule, d.Message
+			}
 		case model.Lose, model.Warn, model.NoHeader:
 			it.Notes = append(it.Notes, d.Rule+": "+d.Message)
 		case model.Skip.Unverified(), model.Reject.Unverified(), model.Drop.Unverified():

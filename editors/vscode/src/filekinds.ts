@@ -46,6 +46,13 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
   '**/.cursor/mcp.json',
+  '**/.clinerules/**/*.md',
+  '**/.clinerules/**/*.mdc',
+  '**/.cline/rules/**/*.md',
+  '**/.clinerules',
+  '**/.roo/rules/**/*.md',
+  '**/.roo/rules-*/**/*.md',
+  '**/.roorules',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -88,6 +95,12 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.cursor-plugin/plugin.json',
   '**/.cursor-plugin/marketplace.json',
   '**/.cursor/mcp.json',
+  '**/.clinerules/*.md',
+  '**/.cline/rules/*.md',
+  '.clinerules',
+  '**/.roo/rules/**/*.md',
+  '**/.roo/rules-*/**/*.md',
+  '.roorules',
 ];
 
 /**
