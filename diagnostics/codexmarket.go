@@ -82,11 +82,12 @@ var cxmarketSource = &Rule{
 	ID:       "cxmarket/source",
 	Fix:      FixSafe,
 	FixWhy:   "prepends './' to the same path below the marketplace root",
-	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./`, is `./` alone or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
+	Summary:  "A plugin `source` Codex cannot resolve: a local path that does not start with `./` (`./` and `.` alone name the marketplace root) or leaves the marketplace root, or an object whose `source` is not `local`, `url` or `git-subdir` (Claude Code's `github` and `npm` included) or lacks its `path`/`url`: Codex skips that entry.",
 	Kinds:    "cxmarket",
 	Severity: "CX DROP (Warning).",
 	Evidence: []Evidence{
 		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must not be empty\", \"must stay within the marketplace root\")"},
+		{"CX", "ok", "openai/codex PR #28771 (merged 2026-06-17, in Codex 0.142.0 and later): a local `source.path` of \".\" or \"./\" resolves to the marketplace root (before it, \"must not be empty\"); \"\" and traversal stay refused"},
 	},
 }
 
@@ -282,6 +283,13 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
 	if !ok {
 		return
 	}
+	if local == "./" || local == "." {
+		// The marketplace root itself: Codex resolves both to the root since
+		// openai/codex PR #28771 (merged 2026-06-17, Codex 0.142.0); only the
+		// folder's manifest is left to check.
+		cxCheckPluginFolder(f, r, src, path.Join(mroot, "."), local, name.Str)
+		return
+	}
 	rest, prefixed := strings.CutPrefix(local, "./")
 	why := ""
 	var fixes []model.Fix
@@ -291,8 +299,6 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string) {
 		if p := strings.TrimLeft(local, "/"); local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {
 			fixes = append(fixes, jReplace("Prefix with './'", src.Span, jQuote("./"+local)))
 		}
-	case rest == "":
-		why = "a local path must not be `./` alone"
 	case !cxNormalPath(rest):
 		why = "a local path must stay within the marketplace root"
 	}
