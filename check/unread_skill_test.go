@@ -79,3 +79,56 @@ func TestCodexFallsBackToClaudeMarketplace(t *testing.T) {
 		}
 	}
 }
+
+// Batch 3 of issue #38: skill/nested and skill/catalog said "no agent
+// discovers this SKILL.md" with only Codex named, but Codex's skill walk
+// descends into every folder below a skill root down to depth 6
+// (openai/codex@c9d127cf core-skills/src/loader.rs discover_skills_under_root)
+// and loads a nested SKILL.md too (1235wsg/plugins, 26 findings; 196
+// skill/catalog Infos in 1139030773-cmd/awesome-codex-plugins). For Gemini
+// CLI, which globs only SKILL.md and */SKILL.md below a root, a nested skill
+// in a folder it reads is still reported; one in a folder it never reads
+// (a Codex plugin's skills/) is not.
+func TestNestedSkillOnlyForConsumersThatMissIt(t *testing.T) {
+	root := filepath.Join("..", "scripts", "agree", "testdata", "codex-nested-skill")
+	run := func(ts ...model.Target) map[string]bool {
+		found, err := Run([]string{root}, diagnostics.Options{Targets: ts, NoImpliedTargets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range found {
+			if f.Rule == "skill/nested" || f.Rule == "skill/catalog" {
+				got[f.Rule+" "+filepath.ToSlash(f.Rel)] = true
+			}
+		}
+		return got
+	}
+	if got := run(model.TargetCodex); len(got) != 0 {
+		t.Errorf("codex: want no skill/nested or skill/catalog, got %v", got)
+	}
+	want := map[string]bool{"skill/nested .gemini/skills/a/b/SKILL.md": true}
+	if got := run(model.TargetGeminiCLI); !equalSet(got, want) {
+		t.Errorf("gemini-cli: got %v, want %v", got, want)
+	}
+	want = map[string]bool{
+		"skill/nested .gemini/skills/a/b/SKILL.md": true,
+		"skill/nested p/skills/sdk/web/SKILL.md":   true,
+		"skill/catalog p/skills/cat/tool/SKILL.md": true,
+	}
+	if got := run(model.TargetAgentSkills, model.TargetCodex); !equalSet(got, want) {
+		t.Errorf("agent-skills,codex: got %v, want %v", got, want)
+	}
+}
+
+func equalSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}

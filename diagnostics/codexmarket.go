@@ -91,7 +91,8 @@ var cxmarketSource = &Rule{
 	Kinds:    "cxmarket, market (where Codex falls back to it)",
 	Severity: "CX DROP (Warning).",
 	Evidence: []Evidence{
-		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must stay within the marketplace root\"); openai/codex#28771 (merged 2026-06-17): `.` and `./` resolve to the marketplace root, `\"\"` stays invalid"},
+		{"CX", "DROP", cxMarketSrc + " resolve_supported_plugin_source: \"skipping marketplace plugin with unsupported source\" (RawMarketplaceManifestPluginSource::Unsupported) and \"skipping marketplace plugin that failed to resolve\" (resolve_local_plugin_source_path: \"local plugin source path must start with `./`\", \"must stay within the marketplace root\")"},
+		{"CX", "ok", "openai/codex PR #28771 (merged 2026-06-17, in Codex 0.142.0 and later): a local `source.path` of \".\" or \"./\" resolves to the marketplace root (before it, \"must not be empty\"); \"\" and traversal stay refused"},
 	},
 }
 
@@ -307,15 +308,17 @@ func checkCodexMarketEntry(f File, r *reporter, e *JSONValue, mroot string, with
 	if !ok {
 		return
 	}
+	if local == "./" || local == "." {
+		// The marketplace root itself: Codex resolves both to the root since
+		// openai/codex PR #28771 (merged 2026-06-17, Codex 0.142.0); only the
+		// folder's manifest is left to check.
+		cxCheckPluginFolder(f, r, src, path.Join(mroot, "."), local, name.Str)
+		return
+	}
 	rest, prefixed := strings.CutPrefix(local, "./")
 	why := ""
 	var fixes []model.Fix
 	switch {
-	case local == "." || local == "./":
-		// The marketplace root itself (openai/codex#28771, merged
-		// 2026-06-17: "allow local marketplace source.path "." and "./" to
-		// resolve to the marketplace root"; Codex 0.142.0 and later).
-		rest = ""
 	case !prefixed:
 		why = "a local path must start with `./`"
 		if p := strings.TrimLeft(local, "/"); withFixes && local != "" && p == local && !strings.HasPrefix(local, "../") && local != ".." && local != "." && !strings.Contains(local, "\\") {

@@ -212,6 +212,8 @@ var skillNested = &Rule{
 	Severity: "Never discovered: UNDISC (Warning); LINKED (Info) when the enclosing skill mentions it. Only with a real enclosing SKILL.md; it is the file's one finding: no rule that says what a consumer does with the file runs.",
 	Evidence: []Evidence{
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, What to scan for): skills are subdirectories of a skills directory holding SKILL.md; a skill's own subfolders are its resources"},
+		{"CX", "ok", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs discover_skills_under_root: walks every non-hidden folder below a skill root down to MAX_SCAN_DEPTH 6 and parses each SKILL.md it meets, a nested one included; not reported when Codex is the only consumer named"},
+		{"GC", "SKIP", "google-gemini/gemini-cli@5411f113 packages/core/src/skills/skillLoader.ts loadSkillsFromDir: globs only SKILL.md and */SKILL.md below a skills folder"},
 	},
 }
 
@@ -222,6 +224,7 @@ var skillCatalog = &Rule{
 	Severity: "Info [I]: discovery depends on where a skills location points; every skill rule still runs.",
 	Evidence: []Evidence{
 		{"AS", "?", "client guide (adding-skills-support.mdx): scan subdirectories of each skills directory, \"max depth of 4-6 levels\" is left to the client"},
+		{"CX", "ok", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs discover_skills_under_root: finds a SKILL.md down to MAX_SCAN_DEPTH 6 below a skill root; not reported when Codex is the only consumer named"},
 	},
 }
 
@@ -247,7 +250,8 @@ func checkSkill(f File, r *reporter) {
 	// (skills/<category>/<skill>/SKILL.md) is not a skill. A nested file
 	// gets one verdict (issue #40): no consumer discovers it, so no rule
 	// that says what a consumer does with it runs.
-	if parent, rel, ok := m.parentSkill(); ok {
+	undiscovered := r.skillUndiscovered(f)
+	if parent, rel, ok := m.parentSkill(); ok && undiscovered {
 		d := model.Diagnostic{Rule: skillNested.ID, Consequence: model.NotDiscovered, Span: line1(m.text),
 			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
 		if m.mentions(parent, rel) {
@@ -257,7 +261,7 @@ func checkSkill(f File, r *reporter) {
 		d.Severity = d.Consequence.Level(true)
 		r.add(d)
 		return
-	} else if deepSkill(f.Path) {
+	} else if undiscovered && deepSkill(f.Path) {
 		r.add(model.Diagnostic{Rule: skillCatalog.ID, Severity: model.SeverityInfo, Span: line1(m.text),
 			Message: "Agents look for skills one folder below a 'skills' folder; they find this one only where a skills location points at '" + path.Dir(path.Dir(f.Path)) + "'."})
 	}
@@ -292,6 +296,49 @@ func kebabOr(s string) string {
 		return k
 	}
 	return s
+}
+
+// skillUndiscovered reports whether skill/nested and skill/catalog speak for
+// some effective target: one whose skill walk is not modelled, or one that
+// reads this folder but only one level below a skills root. A target that
+// never reads the folder (model.SkillUnread) is left out, and so is one
+// whose walk goes deep enough to find the file on its own: Codex descends
+// into every non-hidden folder below a skill root down to its SkillDepth
+// (openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs
+// discover_skills_under_root, MAX_SCAN_DEPTH 6) and parses each SKILL.md it
+// meets, a nested one included.
+func (r *reporter) skillUndiscovered(f File) bool {
+	if len(r.effective) == 0 {
+		return true
+	}
+	depth := skillDepthBelowRoot(f.Path)
+	for _, t := range r.effective {
+		spec, ok := t.Spec()
+		if !ok || len(spec.SkillRoots) == 0 {
+			return true
+		}
+		if model.SkillUnread(t, f.Path, f.Layout) {
+			continue
+		}
+		if depth > 0 && depth <= spec.SkillDepth {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// skillDepthBelowRoot is how many folders lie between the nearest 'skills'
+// folder above rel and its SKILL.md (1: skills/<name>/SKILL.md), 0 when no
+// folder above is named 'skills'.
+func skillDepthBelowRoot(rel string) int {
+	segs := strings.Split(rel, "/")
+	for i := len(segs) - 2; i >= 0; i-- {
+		if segs[i] == "skills" {
+			return len(segs) - 2 - i
+		}
+	}
+	return 0
 }
 
 // deepSkill reports a SKILL.md more than one folder below a skills/ root,
