@@ -148,6 +148,9 @@ func init() {
 		{model.KindKiroSteering, kiroRules, checkKiroSteering},
 		{model.KindWindsurfRule, windsurfRules, checkWindsurfRule},
 		{model.KindCodexMarket, codexMarketRules, checkCodexMarketplace},
+		{model.KindOCConfig, openCodeConfigRules, checkOpenCodeConfig},
+		{model.KindOCAgent, openCodeAgentRules, checkOpenCodeAgent},
+		{model.KindOCCommand, openCodeCommandRules, checkOpenCodeCommand},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

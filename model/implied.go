@@ -54,6 +54,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Kiro reads the steering files in .kiro/steering/ of the workspace (kiro.dev/docs/steering)"},
 	{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`", Adds: TargetWindsurf,
 		Why: "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)"},
+	{ID: "opencode-dir", When: "a `.opencode` folder in the path, or `opencode.json` / `opencode.jsonc`", Adds: TargetOpenCode,
+		Why: "OpenCode reads opencode.json(c) and .opencode/{agent,command,skill}s (opencode-ai 1.18.33)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

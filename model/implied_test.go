@@ -60,6 +60,8 @@ func TestImpliedTable(t *testing.T) {
 		{"kiro-dir", ".kiro/steering/tech.md", false, false},
 		{"windsurf-dir", ".windsurf/rules/ts.md", false, false},
 		{"windsurf-dir", ".windsurfrules", false, false},
+		{"opencode-dir", ".opencode/agent/review.md", false, false},
+		{"opencode-dir", "opencode.jsonc", false, false},
 		{"agents-md", "AGENTS.md", false, false},
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
@@ -73,7 +75,7 @@ func TestImpliedTable(t *testing.T) {
 		for _, other := range []struct {
 			row string
 			t   Target
-		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}} {
+		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"opencode-dir", TargetOpenCode}, {"windsurf-dir", TargetWindsurf}} {
 			assert.Equal(t, tc.row == other.row, contains(got, other.t), "%s: %s %s", tc.row, tc.rel, other.t)
 		}
 		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)

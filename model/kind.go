@@ -36,7 +36,16 @@ const (
 	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
 	KindWindsurfRule Kind = "windsurf"   // Windsurf rule: .windsurf/rules/*.md, legacy .windsurfrules
 	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
+	KindOCConfig     Kind = "occonfig"   // OpenCode config: opencode.json, opencode.jsonc (also in .opencode/)
+	KindOCAgent      Kind = "ocagent"    // OpenCode agent: .opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md
+	KindOCCommand    Kind = "occmd"      // OpenCode command: .opencode/{command,commands}/**/*.md
 )
+
+// OpenCodeConfigNames are the project config files OpenCode reads in each
+// folder from its working folder up to the worktree root, and in each
+// .opencode folder on that way (opencode-ai 1.18.33: "loading config from
+// <dir>/.opencode/opencode.json", then opencode.jsonc; the .jsonc wins).
+var OpenCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
@@ -188,6 +197,16 @@ var Kinds = []KindSpec{
 	{Kind: KindCodexMarket, Noun: "Codex marketplace", Title: "Codex marketplaces (.agents/plugins/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/" + CodexMarketplacePath},
 		Activation: []string{"**/" + CodexMarketplacePath}},
+	{Kind: KindOCConfig, Noun: "OpenCode config", Title: "OpenCode config (opencode.json, opencode.jsonc)", Lang: "json", Ext: ".json",
+		Paths: []string{"opencode.jsonc"}, Languages: jsonLangs,
+		Documents:  []string{"**/opencode.json", "**/opencode.jsonc"},
+		Activation: []string{"opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"}},
+	{Kind: KindOCAgent, Noun: "OpenCode agent", Title: "OpenCode agents (.opencode/agent/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.opencode/{agent,agents}/**/*.md", "**/.opencode/{mode,modes}/*.md"},
+		Activation: []string{"**/.opencode/{agent,agents}/**/*.md"}},
+	{Kind: KindOCCommand, Noun: "OpenCode command", Title: "OpenCode commands (.opencode/command/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.opencode/{command,commands}/**/*.md"},
+		Activation: []string{"**/.opencode/{command,commands}/**/*.md"}},
 }
 
 // Spec returns the kind's entry of Kinds (ok false for KindNone and
@@ -362,6 +381,9 @@ func Classify(rel string, layout Layout) Kind {
 	}
 	lower := strings.ToLower(base)
 
+	if base == "opencode.jsonc" {
+		return KindOCConfig
+	}
 	if strings.HasSuffix(lower, ".json") {
 		return classifyJSON(rel, dir, base, layout)
 	}
@@ -408,6 +430,9 @@ func Classify(rel string, layout Layout) Kind {
 		return KindMemory // nested AGENTS.md (chat.useNestedAgentsMdFiles); Codex's local override
 	}
 	if k := rulesFolderKind(segs); k != KindNone {
+		return k
+	}
+	if k := openCodeKind(segs); k != KindNone {
 		return k
 	}
 	if base == "README.md" {
@@ -478,6 +503,9 @@ func classifyTOML(segs []string, layout Layout) Kind {
 }
 
 func classifyJSON(rel, dir, base string, layout Layout) Kind {
+	if base == "opencode.json" {
+		return KindOCConfig
+	}
 	if base == GeminiExtensionManifest {
 		return KindGeminiExt
 	}
@@ -563,6 +591,31 @@ func rulesFolderKind(segs []string) Kind {
 		return KindKiroSteering
 	case segs[n-3] == ".windsurf" && segs[n-2] == "rules":
 		return KindWindsurfRule
+	}
+	return KindNone
+}
+
+// openCodeKind is the kind of a Markdown file in a .opencode folder:
+// OpenCode scans each config folder with `{agent,agents}/**/*.md`, the
+// legacy `{mode,modes}/*.md` and `{command,commands}/**/*.md`
+// (opencode-ai 1.18.33, its embedded config loader).
+func openCodeKind(segs []string) Kind {
+	for i := len(segs) - 3; i >= 0; i-- {
+		if segs[i] != ".opencode" {
+			continue
+		}
+		depth := len(segs) - i - 3 // folders below agent/, mode/, command/
+		switch segs[i+1] {
+		case "agent", "agents":
+			return KindOCAgent
+		case "mode", "modes":
+			if depth == 0 {
+				return KindOCAgent
+			}
+		case "command", "commands":
+			return KindOCCommand
+		}
+		return KindNone
 	}
 	return KindNone
 }

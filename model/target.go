@@ -22,6 +22,7 @@ const (
 	TargetGeminiCLI       Target = "gemini-cli"        // GC
 	TargetKiro            Target = "kiro"              // KI, Kiro (IDE, CLI, Web)
 	TargetWindsurf        Target = "windsurf"          // WS, Windsurf's Cascade
+	TargetOpenCode        Target = "opencode"          // OC, sst's OpenCode (opencode-ai)
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -122,6 +123,13 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md"},
 		Install:  "project files by location",
 		Evidence: "docs.windsurf.com Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
+	{Target: TargetOpenCode, Name: "OpenCode", Code: "OC",
+		Reads: []string{"opencode.json, opencode.jsonc (JSONC; each folder from the working folder up to the worktree root, and .opencode/)",
+			".opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md", ".opencode/{command,commands}/**/*.md",
+			".opencode/{skill,skills}/**/SKILL.md, .claude/skills/**/SKILL.md, .agents/skills/**/SKILL.md", "AGENTS.md, CLAUDE.md, CONTEXT.md (instruction files)"},
+		Install:    "project files by location; plugins as npm packages named in opencode.json `plugin` or .opencode/plugin(s)/*.{ts,js}",
+		SkillRoots: []string{".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills"}, SkillDepth: 32,
+		Evidence: "opencode-ai 1.18.33 (npm opencode-linux-x64@1.18.33, its embedded JS read with strings; `opencode --pure debug config`, `debug skill` run in isolated folders; see docs/rules.md)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -532,6 +540,9 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".windsurf") || base == WindsurfLegacyRules { // windsurf-dir
 		add(TargetWindsurf)
+	}
+	if hasSeg(rel, ".opencode") || base == "opencode.json" || base == "opencode.jsonc" { // opencode-dir
+		add(TargetOpenCode)
 	}
 	switch pluginFormat {
 	case FormatClaude:

@@ -43,6 +43,11 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.windsurf/rules/*.md',
   '**/.windsurfrules',
   '**/.agents/plugins/marketplace.json',
+  '**/opencode.json',
+  '**/opencode.jsonc',
+  '**/.opencode/{agent,agents}/**/*.md',
+  '**/.opencode/{mode,modes}/*.md',
+  '**/.opencode/{command,commands}/**/*.md',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -82,6 +87,12 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.windsurf/rules/*.md',
   '.windsurfrules',
   '**/.agents/plugins/marketplace.json',
+  'opencode.json',
+  'opencode.jsonc',
+  '.opencode/opencode.json',
+  '.opencode/opencode.jsonc',
+  '**/.opencode/{agent,agents}/**/*.md',
+  '**/.opencode/{command,commands}/**/*.md',
 ];
 
 /**
