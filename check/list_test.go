@@ -69,6 +69,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetGeminiCLI:   {"loads", "not-scanned"},
 		model.TargetKiro:        {"loads", "not-scanned"},
 		model.TargetWindsurf:    {"loads"},
+		model.TargetOpenCode:    {"loads", "not-scanned"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

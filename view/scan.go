@@ -231,6 +231,10 @@ func category(k model.Kind) Category {
 		return CatPlugins
 	case model.KindKiroSteering, model.KindWindsurfRule:
 		return CatInstructions
+	case model.KindOCAgent:
+		return CatAgents
+	case model.KindOCCommand:
+		return CatCommands
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
 	case model.KindMCP:
@@ -289,7 +293,7 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		if rest, ok := strings.CutPrefix(rel, ".claude/rules/"); ok {
 			return strings.TrimSuffix(rest, ".md")
 		}
-	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule:
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindOCAgent, model.KindOCCommand:
 		return agentItemName(f)
 	}
 	return rel
