@@ -243,13 +243,33 @@ const (
 	maxAgentBodyLen = 30000
 )
 
+// openCodeFindsNested reports a skill OpenCode discovers though it sits
+// inside another skill's folder: OpenCode, when targeted, globs its skill
+// folders with `skills/**/SKILL.md` and `{skill,skills}/**/SKILL.md`
+// (opencode-ai 1.18.33; `opencode debug skill` lists
+// .claude/skills/game-development/2d-games/SKILL.md beside
+// .claude/skills/game-development/SKILL.md, GrupoUS/gpus), so the file is
+// not undiscovered and its other rules run.
+func openCodeFindsNested(rel string, r *reporter) bool {
+	if !r.has(model.TargetOpenCode) {
+		return false
+	}
+	spec, _ := model.TargetOpenCode.Spec()
+	for _, root := range spec.SkillRoots {
+		if strings.HasPrefix(rel, root+"/") || strings.Contains(rel, "/"+root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 func checkSkill(f File, r *reporter) {
 	m := newMD(f, r)
 	// Nested means a real enclosing SKILL.md; a catalog folder
 	// (skills/<category>/<skill>/SKILL.md) is not a skill. A nested file
 	// gets one verdict (issue #40): no consumer discovers it, so no rule
 	// that says what a consumer does with it runs.
-	if parent, rel, ok := m.parentSkill(); ok {
+	if parent, rel, ok := m.parentSkill(); ok && !openCodeFindsNested(f.Path, r) {
 		d := model.Diagnostic{Rule: skillNested.ID, Consequence: model.NotDiscovered, Span: line1(m.text),
 			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
 		if m.mentions(parent, rel) {
