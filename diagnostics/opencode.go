@@ -175,13 +175,29 @@ func ocFromJSON(v *JSONValue) *ocv {
 }
 
 func ocFromYAML(d *ydoc, n *yaml.Node) *ocv {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
 	if n == nil {
 		return nil
 	}
 	o := &ocv{span: d.span(n)}
+	if n.Kind == yaml.AliasNode {
+		// An alias counts as its anchor's kind, without its contents:
+		// following aliases into collections grows exponentially with
+		// nested anchors (a "billion laughs" header).
+		for n.Kind == yaml.AliasNode && n.Alias != nil && n.Alias != n {
+			n = n.Alias
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			o.kind = JSONObject
+			return o
+		case yaml.SequenceNode:
+			o.kind = JSONArray
+			return o
+		case yaml.AliasNode:
+			o.kind = JSONNull
+			return o
+		}
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		o.kind = JSONObject
