@@ -590,12 +590,16 @@ holding only the case, with HOME and the XDG folders pointed at an empty one. Wh
   FortiumPartners/claude-config, ZeiZel/ai-config, GrupoUS/gpus and others): where OpenCode started, ` + "`--targets opencode`" + `
   gave no Error for a file it reads; the one header OpenCode dropped (ZeiZel/ai-config
   ` + "`.opencode/agent/refactor-agent.md`" + `) is the one ` + "`ocagent/header`" + ` reported; ` + "`skill/nested`" + ` no longer fires for a skill
-  OpenCode finds inside another skill's folder (GrupoUS/gpus).
+  OpenCode finds inside another skill's folder (GrupoUS/gpus). Over the 19 repositories judged (1,359 files checked),
+  OpenCode started in every one and ` + "`--targets opencode`" + ` gave no Error the run contradicts (its one Error, the
+  dropped header above, the run confirms); ` + "`ahpls list`" + ` and ` + "`opencode debug skill`" + ` count the same 327 skills, equal by name (OpenCode keeps one skill
+  per name and which copy of a duplicate it keeps varies from run to run, so 33 differ only in that).
 
 A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
 **[I]** marks a severity ahpls sets itself.
 
 File kinds: ` + "`skill`" + ` SKILL.md · ` + "`agent`" + ` VS Code agent · ` + "`ccagent`" + ` Claude subagent · ` + "`prompt`" + ` · ` + "`cmd`" + ` Claude command ·
 ` + "`instr`" + ` instructions · ` + "`rule`" + ` Claude rule · ` + "`memory`" + ` AGENTS.md, CLAUDE.md and friends · ` + "`plugin`" + ` manifest ·
-` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style · ` + "`setup`" + ` copilot-setup-steps.yml.
+` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style · ` + "`setup`" + ` copilot-setup-steps.yml ·
+` + "`occonfig`" + ` opencode.json(c) · ` + "`ocagent`" + ` OpenCode agent · ` + "`occmd`" + ` OpenCode command.
 `
