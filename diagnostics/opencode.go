@@ -618,6 +618,12 @@ func ocHeader(f File, r *reporter, rule *Rule, what string) (*ocv, bool) {
 	}
 	base := fm.Body.Start
 	doc, perr := parseYAML(f.Text[fm.Body.Start:fm.Body.End], func(o int) int { return base + o })
+	if perr != nil && ocQuotedRetry(f.Text[fm.Body.Start:fm.Body.End]) {
+		// OpenCode reads this header after quoting its plain values that
+		// hold ": " (opencode 1.18.33 `debug config` lists such an agent
+		// with its description and mode); its fields are not checked here.
+		return nil, true
+	}
 	if perr != nil {
 		r.verdict(rule, perr.span, model.Verdicts{model.TargetOpenCode: model.NoHeader},
 			"This header is not valid YAML ("+perr.msg+"): %s reads none of its fields and takes the whole file as the "+what+".")
@@ -653,4 +659,34 @@ func checkOpenCodeCommand(f File, r *reporter) {
 			"OpenCode's commands read description, agent, model, variant and subtask; `"+jClip(m.key)+"` is dropped.")
 	})
 	ocReport(r, ocCommandField, s.out)
+}
+
+// ocPlainColon is a `key: value` line whose plain value holds ": ".
+var ocPlainColon = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^"'\[{|>&*!#\s][^\n]*: [^\n]*)$`)
+})
+
+// ocQuotedRetry reports a header that does not parse as YAML but does once
+// each top-level plain value holding ": " is quoted, which OpenCode
+// accepts: the description `Examples: user: "clean this up"` unquoted
+// loads (an agent listed with its description by `opencode --pure debug
+// config`), while a double-quoted value with bare inner quotes
+// (ZeiZel/ai-config .opencode/agent/refactor-agent.md) or an unclosed
+// flow sequence is still dropped.
+func ocQuotedRetry(body []byte) bool {
+	lines := strings.Split(string(body), "\n")
+	changed := false
+	for i, l := range lines {
+		m := ocPlainColon().FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			continue
+		}
+		lines[i] = m[1] + ": " + strconv.Quote(m[2])
+		changed = true
+	}
+	if !changed {
+		return false
+	}
+	var v any
+	return yaml.Unmarshal([]byte(strings.Join(lines, "\n")), &v) == nil
 }
