@@ -71,6 +71,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetWindsurf:    {"loads"},
 		model.TargetCline:       {"loads", "not-scanned", "fails"},
 		model.TargetRoo:         {"loads", "shadowed"},
+		model.TargetOpenCode:    {"loads", "not-scanned"},
 	}
 	require.Len(t, v.Consumers, len(want))
 	for _, c := range v.Consumers {

@@ -26,7 +26,7 @@ func TestRuleLevels(t *testing.T) {
 		// "V LOSE · CC ok · AS SPEC"
 		{"fm/bom", map[model.Target]string{model.TargetVSCode: "warning", model.TargetVSCodeAgentHost: "warning", model.TargetAgentSkills: "info"}, "warning", false, "safe"},
 		// "Warning [I]; …": ahpls' own level for every target.
-		{"file/too-large", map[model.Target]string{model.TargetVSCode: "warning", model.TargetVSCodeAgentHost: "warning", model.TargetClaudeCode: "warning", model.TargetCopilotCLI: "warning", model.TargetAgentSkills: "warning", model.TargetClaudeUpload: "warning", model.TargetCodex: "warning", model.TargetCursor: "warning", model.TargetGeminiCLI: "warning", model.TargetKiro: "warning", model.TargetWindsurf: "warning", model.TargetCline: "warning", model.TargetRoo: "warning"}, "warning", true, "none"},
+		{"file/too-large", map[model.Target]string{model.TargetVSCode: "warning", model.TargetVSCodeAgentHost: "warning", model.TargetClaudeCode: "warning", model.TargetCopilotCLI: "warning", model.TargetAgentSkills: "warning", model.TargetClaudeUpload: "warning", model.TargetCodex: "warning", model.TargetCursor: "warning", model.TargetGeminiCLI: "warning", model.TargetKiro: "warning", model.TargetWindsurf: "warning", model.TargetCline: "warning", model.TargetRoo: "warning", model.TargetOpenCode: "warning"}, "warning", true, "none"},
 		// "All REJ"
 		{"json/syntax", nil, "error", false, "none"},
 		// "CC REJ · CL REJ" plus evidence.

@@ -153,6 +153,9 @@ func init() {
 		{model.KindCursorMCP, cursorMCPRules, checkCursorMCP},
 		{model.KindClineRule, clineRules, checkClineRule},
 		{model.KindRooRule, rooRules, checkRooRule},
+		{model.KindOCConfig, openCodeConfigRules, checkOpenCodeConfig},
+		{model.KindOCAgent, openCodeAgentRules, checkOpenCodeAgent},
+		{model.KindOCCommand, openCodeCommandRules, checkOpenCodeCommand},
 	}
 	ruleTable = joinRules(sharedRules, checkers)
 }

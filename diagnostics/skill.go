@@ -29,13 +29,14 @@ var skillNameMissing = &Rule{
 	FixWhy:   "writes a guessed name",
 	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 	Kinds:    "skill",
-	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name).",
+	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name) · OC SKIP (no folder-name fallback).",
 	Evidence: []Evidence{
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
 		{"AS", "WARN", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
 		{"CX", "ok", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: `unwrap_or_else(|| default_skill_name(path))`, the folder name"},
 		{"GC", "SKIP", "google-gemini/gemini-cli@5411f113 packages/core/src/skills/skillLoader.ts loadSkillFromFile: parseFrontmatter returns null unless `name` and `description` are both strings, and the file is not loaded"},
+		{"OC", "SKIP", "opencode-ai 1.18.33 skill loader: `function mA(j){return BA(j)&&typeof j.name===\"string\"&&…}`, `if(!mA(z.data))return;` (no folder-name fallback); `opencode debug skill` does not list a .opencode/skills skill without `name`"},
 	},
 }
 
@@ -104,12 +105,13 @@ var skillDescMissing = &Rule{
 	FixWhy:   "writes a guessed description",
 	Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 	Kinds:    "skill",
-	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ?.",
+	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ? · OC LOSE (loads, left out of the skills list the model sees).",
 	Evidence: []Evidence{
 		{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 		{"CX", "SKIP", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: validate_len(description) \"missing field `description`\", a skill load error"},
 		{"GC", "SKIP", "google-gemini/gemini-cli@5411f113 packages/core/src/skills/skillLoader.ts loadSkillFromFile: parseFrontmatter returns null without a `description` string"},
+		{"OC", "LOSE", "opencode-ai 1.18.33: the skill loads (`opencode debug skill` lists it) but the list shown to the model keeps only skills with one, `let K=j.filter((z)=>z.description!==void 0)`"},
 	},
 }
 
@@ -244,6 +246,26 @@ const (
 	maxAgentBodyLen = 30000
 )
 
+// openCodeFindsNested reports a skill OpenCode discovers though it sits
+// inside another skill's folder: OpenCode, when targeted, globs its skill
+// folders with `skills/**/SKILL.md` and `{skill,skills}/**/SKILL.md`
+// (opencode-ai 1.18.33; `opencode debug skill` lists
+// .claude/skills/game-development/2d-games/SKILL.md beside
+// .claude/skills/game-development/SKILL.md, GrupoUS/gpus), so the file is
+// not undiscovered and its other rules run.
+func openCodeFindsNested(rel string, r *reporter) bool {
+	if !r.has(model.TargetOpenCode) {
+		return false
+	}
+	spec, _ := model.TargetOpenCode.Spec()
+	for _, root := range spec.SkillRoots {
+		if strings.HasPrefix(rel, root+"/") || strings.Contains(rel, "/"+root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 func checkSkill(f File, r *reporter) {
 	m := newMD(f, r)
 	// Nested means a real enclosing SKILL.md; a catalog folder
@@ -251,7 +273,7 @@ func checkSkill(f File, r *reporter) {
 	// gets one verdict (issue #40): no consumer discovers it, so no rule
 	// that says what a consumer does with it runs.
 	undiscovered := r.skillUndiscovered(f)
-	if parent, rel, ok := m.parentSkill(); ok && undiscovered {
+	if parent, rel, ok := m.parentSkill(); ok && undiscovered && !openCodeFindsNested(f.Path, r) {
 		d := model.Diagnostic{Rule: skillNested.ID, Consequence: model.NotDiscovered, Span: line1(m.text),
 			Message: "No agent discovers this SKILL.md: it sits inside the skill folder '" + path.Dir(parent) + "'; link it from that skill instead."}
 		if m.mentions(parent, rel) {
@@ -410,7 +432,7 @@ func (m *mdFile) skillName() {
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		// Gemini CLI does not fall back to the folder: its own finding,
 		// worded for what it does.
-		m.report(skillNameMissing, m.header(), model.Verdicts{model.TargetGeminiCLI: model.Skip},
+		m.report(skillNameMissing, m.header(), model.Verdicts{model.TargetGeminiCLI: model.Skip, model.TargetOpenCode: model.Skip},
 			"{T} {does} not load this skill: it reads only skills with a 'name'.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -550,7 +572,8 @@ func (m *mdFile) skillDesc() {
 	if df == nil {
 		m.report(skillDescMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
-				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown, model.TargetCodex: model.Skip, model.TargetGeminiCLI: model.Skip},
+				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown, model.TargetCodex: model.Skip, model.TargetGeminiCLI: model.Skip,
+				model.TargetOpenCode: model.Lose},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return

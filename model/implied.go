@@ -58,6 +58,8 @@ var ImpliedTable = []ImpliedRule{
 		Why: "Cline reads the workspace's .clinerules (a file, or the files directly in the folder) and .cline/rules (cline/cline@21cb8d25 sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths)"},
 	{ID: "roo-dir", When: "a `.roo` folder in the path, or `.roorules`", Adds: TargetRoo,
 		Why: "Roo Code reads .roo/rules/ and .roo/rules-<mode>/ of the workspace and, without them, the legacy .roorules (RooCodeInc/Roo-Code@cb836567 src/core/prompts/sections/custom-instructions.ts)"},
+	{ID: "opencode-dir", When: "a `.opencode` folder in the path, or `opencode.json` / `opencode.jsonc`", Adds: TargetOpenCode,
+		Why: "OpenCode reads opencode.json(c) and .opencode/{agent,command,skill}s (opencode-ai 1.18.33)"},
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

@@ -66,6 +66,8 @@ func TestImpliedTable(t *testing.T) {
 		{"roo-dir", ".roo/rules/style.md", false, false},
 		{"roo-dir", ".roo/rules-code/ts.md", false, false},
 		{"roo-dir", ".roorules", false, false},
+		{"opencode-dir", ".opencode/agent/review.md", false, false},
+		{"opencode-dir", "opencode.jsonc", false, false},
 		{"agents-md", "AGENTS.md", false, false},
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
@@ -79,7 +81,7 @@ func TestImpliedTable(t *testing.T) {
 		for _, other := range []struct {
 			row string
 			t   Target
-		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}, {"cline-rules", TargetCline}, {"roo-dir", TargetRoo}} {
+		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}, {"cline-rules", TargetCline}, {"roo-dir", TargetRoo}, {"opencode-dir", TargetOpenCode}} {
 			assert.Equal(t, tc.row == other.row, contains(got, other.t), "%s: %s %s", tc.row, tc.rel, other.t)
 		}
 		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)

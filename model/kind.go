@@ -41,6 +41,9 @@ const (
 	KindCursorMCP    Kind = "cumcp"      // Cursor project MCP servers: .cursor/mcp.json
 	KindClineRule    Kind = "cline"      // Cline rule: .clinerules (a file), .clinerules/**, .cline/rules/**
 	KindRooRule      Kind = "roo"        // Roo Code rule: .roo/rules/**, .roo/rules-<mode>/**, legacy .roorules
+	KindOCConfig     Kind = "occonfig"   // OpenCode config: opencode.json, opencode.jsonc (also in .opencode/)
+	KindOCAgent      Kind = "ocagent"    // OpenCode agent: .opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md
+	KindOCCommand    Kind = "occmd"      // OpenCode command: .opencode/{command,commands}/**/*.md
 )
 
 // RooRules is Roo Code's legacy single rules file, read only when no
@@ -57,6 +60,12 @@ const ClineRules = ".clinerules"
 // workflows, hooks and skills, not rules (apps/vscode/src/core/storage/disk.ts
 // GlobalFileNames: workflows, hooksDir, clineruleSkillsDir).
 var clineOwnFolders = []string{"workflows", "hooks", "skills"}
+
+// OpenCodeConfigNames are the project config files OpenCode reads in each
+// folder from its working folder up to the worktree root, and in each
+// .opencode folder on that way (opencode-ai 1.18.33: "loading config from
+// <dir>/.opencode/opencode.json", then opencode.jsonc; the .jsonc wins).
+var OpenCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 
 // WindsurfLegacyRules is the single rules file of a Windsurf workspace
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
@@ -230,6 +239,16 @@ var Kinds = []KindSpec{
 		Paths: []string{RooRules}, Languages: mdLangs,
 		Documents:  []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", "**/" + RooRules},
 		Activation: []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", RooRules}},
+	{Kind: KindOCConfig, Noun: "OpenCode config", Title: "OpenCode config (opencode.json, opencode.jsonc)", Lang: "json", Ext: ".json",
+		Paths: []string{"opencode.jsonc"}, Languages: jsonLangs,
+		Documents:  []string{"**/opencode.json", "**/opencode.jsonc"},
+		Activation: []string{"opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"}},
+	{Kind: KindOCAgent, Noun: "OpenCode agent", Title: "OpenCode agents (.opencode/agent/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.opencode/{agent,agents}/**/*.md", "**/.opencode/{mode,modes}/*.md"},
+		Activation: []string{"**/.opencode/{agent,agents}/**/*.md"}},
+	{Kind: KindOCCommand, Noun: "OpenCode command", Title: "OpenCode commands (.opencode/command/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.opencode/{command,commands}/**/*.md"},
+		Activation: []string{"**/.opencode/{command,commands}/**/*.md"}},
 }
 
 // CursorMCPPath is the project MCP config Cursor reads at the root of the
@@ -408,6 +427,9 @@ func Classify(rel string, layout Layout) Kind {
 	}
 	lower := strings.ToLower(base)
 
+	if base == "opencode.jsonc" {
+		return KindOCConfig
+	}
 	if strings.HasSuffix(lower, ".json") {
 		return classifyJSON(rel, dir, base, layout)
 	}
@@ -462,6 +484,9 @@ func Classify(rel string, layout Layout) Kind {
 	if k := rulesFolderKind(segs); k != KindNone {
 		return k
 	}
+	if k := openCodeKind(segs); k != KindNone {
+		return k
+	}
 	if base == "README.md" {
 		return KindNone
 	}
@@ -480,32 +505,40 @@ func Classify(rel string, layout Layout) Kind {
 	if hasSegPair(segs, ".claude", "output-styles") {
 		return KindOutputStyle
 	}
-	if layout != nil {
-		for i := len(segs) - 2; i >= 0; i-- {
-			if segs[i] != "agents" && segs[i] != "commands" && segs[i] != "output-styles" {
-				continue
-			}
-			root := strings.Join(segs[:i], "/")
-			f := layout.PluginRoot(root)
-			if f == FormatNone {
-				continue
-			}
-			if segs[i] == "commands" {
-				return KindCommand
-			}
-			if segs[i] == "output-styles" {
-				// Only Claude Code loads a plugin's output-styles/ (its
-				// plugin loader's outputStylesPath); Copilot plugins have none.
-				if f == FormatClaude {
-					return KindOutputStyle
-				}
-				return KindNone
-			}
-			if f == FormatClaude {
-				return KindClaudeAgent
-			}
-			return KindNone // Copilot/OpenPlugin agents must be *.agent.md
+	return pluginComponentKind(segs, layout)
+}
+
+// pluginComponentKind is the kind of a Markdown file in a plugin's
+// agents/, commands/ or output-styles/ folder (KindNone elsewhere or
+// without a layout).
+func pluginComponentKind(segs []string, layout Layout) Kind {
+	if layout == nil {
+		return KindNone
+	}
+	for i := len(segs) - 2; i >= 0; i-- {
+		if segs[i] != "agents" && segs[i] != "commands" && segs[i] != "output-styles" {
+			continue
 		}
+		root := strings.Join(segs[:i], "/")
+		f := layout.PluginRoot(root)
+		if f == FormatNone {
+			continue
+		}
+		if segs[i] == "commands" {
+			return KindCommand
+		}
+		if segs[i] == "output-styles" {
+			// Only Claude Code loads a plugin's output-styles/ (its
+			// plugin loader's outputStylesPath); Copilot plugins have none.
+			if f == FormatClaude {
+				return KindOutputStyle
+			}
+			return KindNone
+		}
+		if f == FormatClaude {
+			return KindClaudeAgent
+		}
+		return KindNone // Copilot/OpenPlugin agents must be *.agent.md
 	}
 	return KindNone
 }
@@ -530,6 +563,9 @@ func classifyTOML(segs []string, layout Layout) Kind {
 }
 
 func classifyJSON(rel, dir, base string, layout Layout) Kind {
+	if base == "opencode.json" {
+		return KindOCConfig
+	}
 	if base == GeminiExtensionManifest {
 		return KindGeminiExt
 	}
@@ -626,6 +662,31 @@ func rulesFolderKind(segs []string) Kind {
 		return KindKiroSteering
 	case segs[n-3] == ".windsurf" && segs[n-2] == "rules":
 		return KindWindsurfRule
+	}
+	return KindNone
+}
+
+// openCodeKind is the kind of a Markdown file in a .opencode folder:
+// OpenCode scans each config folder with `{agent,agents}/**/*.md`, the
+// legacy `{mode,modes}/*.md` and `{command,commands}/**/*.md`
+// (opencode-ai 1.18.33, its embedded config loader).
+func openCodeKind(segs []string) Kind {
+	for i := len(segs) - 3; i >= 0; i-- {
+		if segs[i] != ".opencode" {
+			continue
+		}
+		depth := len(segs) - i - 3 // folders below agent/, mode/, command/
+		switch segs[i+1] {
+		case "agent", "agents":
+			return KindOCAgent
+		case "mode", "modes":
+			if depth == 0 {
+				return KindOCAgent
+			}
+		case "command", "commands":
+			return KindOCCommand
+		}
+		return KindNone
 	}
 	return KindNone
 }

@@ -69,6 +69,18 @@ func TestClassify(t *testing.T) {
 		{"gemini-extension.json", KindGeminiExt},
 		{"ext/gemini-extension.json", KindGeminiExt},
 		{".kiro/steering/tech.md", KindKiroSteering},
+		{"opencode.json", KindOCConfig},
+		{"opencode.jsonc", KindOCConfig},
+		{".opencode/opencode.jsonc", KindOCConfig},
+		{"pkg/opencode.json", KindOCConfig},
+		{".opencode/agent/review.md", KindOCAgent},
+		{".opencode/agents/team/review.md", KindOCAgent},
+		{".opencode/mode/fast.md", KindOCAgent},
+		{".opencode/mode/sub/fast.md", KindNone}, // modes are read one level deep ({mode,modes}/*.md)
+		{".opencode/command/test.md", KindOCCommand},
+		{".opencode/commands/git/commit.md", KindOCCommand},
+		{".opencode/plans/today.md", KindNone},
+		{".opencode/skills/x/SKILL.md", KindSkill},
 		{"web/.kiro/steering/README.md", KindKiroSteering},
 		{".kiro/steering/sub/deep.md", KindNone}, // Kiro's docs name the folder's own files only
 		{".kiro/specs/login/design.md", KindNone},

@@ -24,6 +24,7 @@ const (
 	TargetWindsurf        Target = "windsurf"          // WS, Windsurf's Cascade
 	TargetCline           Target = "cline"             // CN, Cline (VS Code extension, CLI)
 	TargetRoo             Target = "roo"               // RO, Roo Code
+	TargetOpenCode        Target = "opencode"          // OC, sst's OpenCode (opencode-ai)
 )
 
 // ConsumerSpec is one consumer as a value: what it is called, whether it
@@ -147,6 +148,13 @@ var Consumers = []ConsumerSpec{
 		Reads:    []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)"},
 		Install:  "project files by location",
 		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd"},
+	{Target: TargetOpenCode, Name: "OpenCode", Code: "OC",
+		Reads: []string{"opencode.json, opencode.jsonc (JSONC; each folder from the working folder up to the worktree root, and .opencode/)",
+			".opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md", ".opencode/{command,commands}/**/*.md",
+			".opencode/{skill,skills}/**/SKILL.md, .claude/skills/**/SKILL.md, .agents/skills/**/SKILL.md", "AGENTS.md, CLAUDE.md, CONTEXT.md (instruction files)"},
+		Install:    "project files by location; plugins as npm packages named in opencode.json `plugin` or .opencode/plugin(s)/*.{ts,js}",
+		SkillRoots: []string{".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills"}, SkillDepth: 32,
+		Evidence: "opencode-ai 1.18.33 (npm opencode-linux-x64@1.18.33, its embedded JS read with strings; `opencode --pure debug config`, `debug skill` run in isolated folders; see docs/rules.md)"},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -574,6 +582,9 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	}
 	if hasSeg(rel, ".roo") || base == RooRules { // roo-dir
 		add(TargetRoo)
+	}
+	if hasSeg(rel, ".opencode") || base == "opencode.json" || base == "opencode.jsonc" { // opencode-dir
+		add(TargetOpenCode)
 	}
 	switch pluginFormat {
 	case FormatClaude:

@@ -45,11 +45,17 @@ import (
 //     .roo/rules and .roo/rules-<mode>, the legacy .roorules only without
 //     them (roo/legacy-shadowed says when), AGENTS.md or AGENT.md at the
 //     root. A sub-folder's .roo only with its enableSubfolderRules setting.
+//   - OpenCode, opencode-ai 1.18.33 (its embedded JS; `opencode --pure
+//     debug config`, `debug skill`): the .opencode folders from the folder
+//     it starts in up to the worktree root, with agents in
+//     {agent,agents}/**/*.md, commands in {command,commands}/**/*.md and
+//     skills in {skill,skills}/**/SKILL.md; .claude/skills and
+//     .agents/skills (skills/**/SKILL.md, any depth); AGENTS.md.
 
 // agentTargets are the consumers this file answers for.
 func agentTarget(t model.Target) bool {
 	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
-		t == model.TargetKiro || t == model.TargetWindsurf || t == model.TargetCline || t == model.TargetRoo
+		t == model.TargetKiro || t == model.TargetWindsurf || t == model.TargetCline || t == model.TargetRoo || t == model.TargetOpenCode
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -59,7 +65,8 @@ func agentSkillRoots(t model.Target) (roots []string, depth int) {
 	return spec.SkillRoots, spec.SkillDepth
 }
 
-// agentScanned is scanned() for Codex, Cursor, Gemini CLI and Kiro.
+// agentScanned is scanned() for Codex, Cursor, Gemini CLI, Kiro, Windsurf
+// and OpenCode.
 func agentScanned(t model.Target, f File) (bool, string) {
 	rel := f.Rel
 	name := t.DisplayName()
@@ -75,8 +82,8 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				continue
 			}
 			d := strings.Count(rest, "/")
-			if d == 0 && t == model.TargetGeminiCLI {
-				return true, "" // a SKILL.md directly in the folder
+			if d == 0 && (t == model.TargetGeminiCLI || t == model.TargetOpenCode) {
+				return true, "" // a SKILL.md directly in the folder (OpenCode: {skill,skills}/**/SKILL.md)
 			}
 			if d < 1 || d > depth {
 				return false, name + " looks for <folder>/SKILL.md " + depthWords(depth) + " below " + r
@@ -126,6 +133,13 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				return true, ""
 			}
 			return false, "Roo Code reads .roo at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
+		}
+	case model.KindOCAgent, model.KindOCCommand:
+		if t == model.TargetOpenCode {
+			if strings.HasPrefix(rel, ".opencode/") {
+				return true, ""
+			}
+			return false, "OpenCode reads the .opencode folders from the folder it starts in up to the worktree root: this one only when it starts in " + strings.TrimSuffix(rel[:strings.Index(rel, ".opencode/")], "/") + "/"
 		}
 	case model.KindGeminiCmd:
 		if t == model.TargetGeminiCLI {
@@ -188,6 +202,15 @@ func agentMemoryScanned(t model.Target, rel string) (bool, string) {
 			return false, "Roo Code reads the AGENTS.md at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
 		}
 		return false, ""
+	case model.TargetOpenCode:
+		// OpenCode's instruction files are AGENTS.md, else CLAUDE.md,
+		// CONTEXT.md (opencode-ai 1.18.33:
+		// `y=["AGENTS.md",…"CLAUDE.md"…,"CONTEXT.md"]`); only the root
+		// AGENTS.md is listed.
+		if base == "AGENTS.md" && dir == "." {
+			return true, ""
+		}
+		return false, ""
 	case model.TargetCline:
 		// The SDK's rule search paths start with <workspace>/AGENTS.md.
 		if base == "AGENTS.md" && dir == "." {
@@ -220,6 +243,9 @@ func depthWords(depth int) string {
 	if depth == 1 {
 		return "directly"
 	}
+	if depth > 9 {
+		return "at any depth"
+	}
 	return "at most " + string(rune('0'+depth)) + " folders"
 }
 
@@ -237,6 +263,21 @@ func agentItemName(f File) string {
 	case model.KindCursorRule:
 		if i := strings.Index(rel, ".cursor/rules/"); i >= 0 {
 			return strings.TrimSuffix(rel[i+len(".cursor/rules/"):], path.Ext(rel))
+		}
+	case model.KindOCAgent, model.KindOCCommand:
+		// An agent is named by its path below agent(s)/ or mode(s)/ (@name
+		// in the prompt), a command by its path below command(s)/
+		// (/name), without .md (opencode-ai 1.18.33:
+		// `.replace(/^(command|commands)\//,"").replace(/\.md$/,"")`).
+		segs := strings.Split(strings.TrimSuffix(rel, path.Ext(rel)), "/")
+		for i := len(segs) - 2; i >= 1; i-- {
+			if segs[i-1] == ".opencode" {
+				name := strings.Join(segs[i+1:], "/")
+				if f.Kind == model.KindOCCommand {
+					return "/" + name
+				}
+				return "@" + name
+			}
 		}
 	case model.KindKiroSteering:
 		// Chat names a steering file by #<file name>.

@@ -231,6 +231,10 @@ func category(k model.Kind) Category {
 		return CatPlugins
 	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule, model.KindRooRule:
 		return CatInstructions
+	case model.KindOCAgent:
+		return CatAgents
+	case model.KindOCCommand:
+		return CatCommands
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
 	case model.KindMCP, model.KindCursorMCP:
@@ -294,7 +298,7 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 			return h.name
 		}
 		return agentItemName(f)
-	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule:
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule, model.KindOCAgent, model.KindOCCommand:
 		return agentItemName(f)
 	}
 	return rel
@@ -333,6 +337,10 @@ func (w *workspace) shadow(t model.Target, items []Item) {
 		}
 		return
 	}
+	if t == model.TargetOpenCode {
+		openCodeShadow(items)
+		return
+	}
 	if t != model.TargetClaudeCode {
 		return
 	}
@@ -351,6 +359,33 @@ func (w *workspace) shadow(t model.Target, items []Item) {
 			it.Status, it.ShadowedBy = Shadowed, src
 			it.Reason = "a skill of the same name takes precedence over a command"
 		}
+	}
+}
+
+// openCodeShadow keeps one skill per name, as OpenCode does: its skill
+// map is keyed by name and it logs "duplicate skill name" for the others
+// (opencode-ai 1.18.33). It loads the files concurrently, so which one
+// wins is not fixed (two runs of `opencode debug skill` on
+// 0xff0ay/my-ai-stack kept .claude/skills/ai-sdk, then
+// .agents/skills/ai-sdk); the first source in path order is listed as
+// loading and the reason says so.
+func openCodeShadow(items []Item) {
+	first := map[string]string{}
+	idx := make([]int, 0, len(items))
+	for i := range items {
+		if items[i].Category == CatSkills && items[i].Status == Loads {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return items[idx[a]].Source < items[idx[b]].Source })
+	for _, i := range idx {
+		it := &items[i]
+		if src, ok := first[it.Name]; ok {
+			it.Status, it.ShadowedBy = Shadowed, src
+			it.Reason = "OpenCode keeps one skill per name; which of them depends on the order it reads them in"
+			continue
+		}
+		first[it.Name] = it.Source
 	}
 }
 

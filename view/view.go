@@ -142,7 +142,7 @@ type State struct {
 // ViewTargets is what an empty Input.Targets means.
 var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills,
 	model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI,
-	model.TargetKiro, model.TargetWindsurf, model.TargetCline, model.TargetRoo}
+	model.TargetKiro, model.TargetWindsurf, model.TargetCline, model.TargetRoo, model.TargetOpenCode}
 
 // Build computes the view.
 func Build(in Input) View {

@@ -562,10 +562,44 @@ validator marks a skill name as an error but still loads the skill under its fol
   the rule's evidence (a continuation line of a double-quoted scalar that starts with a non-ASCII letter; a block
   sequence on the key's own line, ` + "`allowed-tools: - Read`" + `).
 
+### OpenCode: the version and evidence modelled
+
+OpenCode's rules model opencode-ai 1.18.33 through its Linux platform package ` + "`opencode-linux-x64@1.18.33`" + ` (npm,
+` + "`dist.integrity`" + ` ` + "`sha512-q/t/3p2CTxOT9y2kvjesb/LZab2+1eqlhhWA02Be6mjTtmYtNBcBsrI5yDo4Fw7ZSPBW2oyMIGMNRqiKQjiAWw==`" + `). It is a
+Bun-compiled binary whose minified JavaScript is embedded and readable with ` + "`strings`" + `; no JSON Schema for ` + "`opencode.json`" + `
+is embedded (the config is an Effect Schema), so ahpls checks the fields its rules list against that schema, not the
+whole of it. Each reaction was also run: ` + "`opencode --pure debug config`" + ` and ` + "`opencode --pure debug skill`" + ` in a folder
+holding only the case, with HOME and the XDG folders pointed at an empty one. What the code and the runs show:
+
+- Agents are scanned with ` + "`{agent,agents}/**/*.md`" + ` and the legacy ` + "`{mode,modes}/*.md`" + `, commands with
+  ` + "`{command,commands}/**/*.md`" + `, in each ` + "`.opencode`" + ` folder from the working folder up to the worktree root, and each
+  header is decoded against the agent or command Struct. A failure throws (` + "`Configuration is invalid at …/.opencode/agents/a.md`" + `
+  ` + "`↳ Expected object | undefined, got [\"Read\",\"Bash\"] tools`" + `) and OpenCode does not start: Error.
+  A header that is not YAML or is never closed is not read: the whole file, header included, becomes the prompt
+  (` + "`\"prompt\": \"---\\ndescription: [unclosed\\n---\\n…\"`" + `): Error, the header dropped.
+- ` + "`opencode.json`" + ` and ` + "`opencode.jsonc`" + ` are both read as JSONC (comments and trailing commas load in either); a file that
+  does not parse stops OpenCode (` + "`is not valid JSON(C)`" + `, ` + "`PropertyNameExpected`" + `). An unknown top-level key is dropped
+  from the resolved config, although OpenCode's built-in customize-opencode skill says such keys are rejected: the run
+  decides (Hint).
+- Skills: ` + "`.claude`" + ` and ` + "`.agents`" + ` with ` + "`skills/**/SKILL.md`" + `, each ` + "`.opencode`" + ` with ` + "`{skill,skills}/**/SKILL.md`" + `, at any
+  depth. A skill whose header has no string ` + "`name`" + ` is skipped (` + "`typeof j.name===\"string\"`" + `, no folder-name fallback); one
+  without a description loads but is left out of the list shown to the model
+  (` + "`j.filter((z)=>z.description!==void 0)`" + `); names are not checked against the folder or a character set.
+- Judged on public repositories with ` + "`.opencode`" + ` folders or ` + "`opencode.json`" + ` (0rac1e/opencode-kit, dpolishuk/hyperpowers,
+  RamiKrispin/my-agents, BNasraoui/opencode-orchestration, MykalMachon/llm-config, enact-on/super-ai-github,
+  FortiumPartners/claude-config, ZeiZel/ai-config, GrupoUS/gpus and others): where OpenCode started, ` + "`--targets opencode`" + `
+  gave no Error for a file it reads; the one header OpenCode dropped (ZeiZel/ai-config
+  ` + "`.opencode/agent/refactor-agent.md`" + `) is the one ` + "`ocagent/header`" + ` reported; ` + "`skill/nested`" + ` no longer fires for a skill
+  OpenCode finds inside another skill's folder (GrupoUS/gpus). Over the 19 repositories judged (1,359 files checked),
+  OpenCode started in every one and ` + "`--targets opencode`" + ` gave no Error the run contradicts (its one Error, the
+  dropped header above, the run confirms); ` + "`ahpls list`" + ` and ` + "`opencode debug skill`" + ` count the same 327 skills, equal by name (OpenCode keeps one skill
+  per name and which copy of a duplicate it keeps varies from run to run, so 33 differ only in that).
+
 A trailing ` + "`?`" + ` marks an unverified reaction, capped at Warning; a bare ` + "`?`" + ` (unknown) gives at most Info.
 **[I]** marks a severity ahpls sets itself.
 
 File kinds: ` + "`skill`" + ` SKILL.md · ` + "`agent`" + ` VS Code agent · ` + "`ccagent`" + ` Claude subagent · ` + "`prompt`" + ` · ` + "`cmd`" + ` Claude command ·
 ` + "`instr`" + ` instructions · ` + "`rule`" + ` Claude rule · ` + "`memory`" + ` AGENTS.md, CLAUDE.md and friends · ` + "`plugin`" + ` manifest ·
-` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style · ` + "`setup`" + ` copilot-setup-steps.yml.
+` + "`market`" + ` marketplace · ` + "`hooks`" + ` · ` + "`mcp`" + ` · ` + "`settings`" + ` · ` + "`style`" + ` Claude output style · ` + "`setup`" + ` copilot-setup-steps.yml ·
+` + "`occonfig`" + ` opencode.json(c) · ` + "`ocagent`" + ` OpenCode agent · ` + "`occmd`" + ` OpenCode command.
 `

@@ -53,6 +53,11 @@ export const DOCUMENT_PATTERNS: readonly string[] = [
   '**/.roo/rules/**/*.md',
   '**/.roo/rules-*/**/*.md',
   '**/.roorules',
+  '**/opencode.json',
+  '**/opencode.jsonc',
+  '**/.opencode/{agent,agents}/**/*.md',
+  '**/.opencode/{mode,modes}/*.md',
+  '**/.opencode/{command,commands}/**/*.md',
 ];
 
 /** `workspaceContains:` patterns; package.json's activationEvents must list exactly these. */
@@ -101,6 +106,12 @@ export const ACTIVATION_PATTERNS: readonly string[] = [
   '**/.roo/rules/**/*.md',
   '**/.roo/rules-*/**/*.md',
   '.roorules',
+  'opencode.json',
+  'opencode.jsonc',
+  '.opencode/opencode.json',
+  '.opencode/opencode.jsonc',
+  '**/.opencode/{agent,agents}/**/*.md',
+  '**/.opencode/{command,commands}/**/*.md',
 ];
 
 /**
