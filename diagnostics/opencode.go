@@ -413,9 +413,6 @@ func (s *ocSchema) agent(path string, v *ocv, unknown func(ocMember)) {
 	}
 }
 
-// ocCommandKeys are the command Struct's fields besides template.
-var ocCommandKeys = []string{"description", "agent", "model", "variant", "subtask"}
-
 func (s *ocSchema) command(path string, v *ocv, inFile bool, unknown func(ocMember)) {
 	if v.kind != JSONObject {
 		s.bad(path, "an object", v)
