@@ -18,7 +18,7 @@ func TestNoVerdictForASkillTheConsumerNeverReads(t *testing.T) {
 	for _, dir := range []string{"codex-archived-skill", "gemini-locale-skill", "gemini-unscanned-skill", "codex-unscanned-skill"} {
 		root := filepath.Join("..", "scripts", "agree", "testdata", dir)
 		found, err := Run([]string{root}, diagnostics.Options{
-			Targets: []model.Target{model.TargetCodex, model.TargetGeminiCLI}, NoImpliedTargets: true})
+			Targets: []model.Target{model.TargetCodex, model.TargetGeminiCLI, model.TargetOpenCode}, NoImpliedTargets: true})
 		if err != nil {
 			t.Fatal(err)
 		}

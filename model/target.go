@@ -201,16 +201,16 @@ func InAnotherAgentsSkillFolder(t Target, rel string) bool {
 // folders Codex reads once it is installed, openai/codex core-plugins
 // loader.rs DEFAULT_SKILLS_DIR_NAME; a Gemini CLI extension, whose skills/
 // Gemini CLI reads, gemini-cli extension-manager.ts loadSkillsFromDir; a
-// Cursor plugin). layout answers which files exist; without model.Files
-// (a lone file) such a skill is taken as read.
+// Cursor plugin; a consumer without packages, OpenCode, reads none outside
+// its roots). layout answers which files exist; without model.Files (a
+// lone file) a skill that a package could hold is taken as read.
 func SkillUnread(t Target, rel string, layout Layout) bool {
 	if InAnotherAgentsSkillFolder(t, rel) {
 		return true
 	}
 	spec, ok := t.Spec()
-	files, hasFiles := layout.(Files)
-	if !ok || spec.PackageManifest == "" || !hasFiles {
-		return false
+	if !ok || len(spec.SkillRoots) == 0 {
+		return false // t's skill discovery is not modelled
 	}
 	// A skill root below the workspace folder counts too: an agent reads
 	// the skill folders of the folder it starts in, which may be one of
@@ -219,6 +219,16 @@ func SkillUnread(t Target, rel string, layout Layout) bool {
 		if strings.HasPrefix(rel, r+"/") || strings.Contains(rel, "/"+r+"/") {
 			return false
 		}
+	}
+	if spec.PackageManifest == "" {
+		// No packages carry skills to t (OpenCode): outside its roots it
+		// never reads one (issue #38: --targets opencode gave 41 Errors
+		// on locales/zh-CN/skills, docs/zh-CN/skills and a root skills/).
+		return true
+	}
+	files, hasFiles := layout.(Files)
+	if !hasFiles {
+		return false
 	}
 	return !InPackage(t, rel, files)
 }
