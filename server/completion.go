@@ -187,9 +187,10 @@ var hookEventDocs = map[string]string{
 // hookEventHover documents the hook event name under the cursor: a key of
 // a JSON "hooks" object, or an indented key under a Markdown header's
 // `hooks:`.
-func hookEventHover(kind model.Kind, text []byte, off int) string {
+func (s *Server) hookEventHover(fs *fileState, off int) string {
+	text := fs.snap.Text
 	var name string
-	if kind.Markdown() {
+	if fs.kind.Markdown() {
 		fm := diagnostics.SplitFrontmatter(text)
 		if !fm.Present || off < fm.Body.Start || off > fm.Body.End {
 			return ""

@@ -137,8 +137,7 @@ func fuzzyLower(q []rune, lower string) bool {
 
 // indexLocked brings u's entries in the symbol index in line with fs's
 // last check (s.mu held).
-func (part funnel) indexLocked(u uri.URI, fs *fileState) {
-	s := part.s
+func (s *Server) indexLocked(u uri.URI, fs *fileState) {
 	s.symbols.set(u, symbolsOf(fs.kind, fs.rel, fs.snap.Text, s.enc))
 }
 

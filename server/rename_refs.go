@@ -170,7 +170,8 @@ func wordSpans(text []byte, within model.Span, name string) []model.Span {
 
 // manifestRefEdits: component paths of a plugin manifest, and the
 // `source` and inline component paths of a marketplace's plugin entries.
-func (renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
+func (part renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
+	s := part.s
 	root, _ := diagnostics.ParseJSON(text)
 	if root == nil {
 		return nil
@@ -195,7 +196,7 @@ func (renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv s
 	}
 	switch kind {
 	case model.KindPlugin:
-		base := pluginRootOf(loc)
+		base := s.pluginRootOf(loc)
 		for _, key := range componentPathKeys {
 			rewrite(base, root.Get(key))
 		}

@@ -118,8 +118,7 @@ type scanRun struct {
 // and publishes the result if no event about the file came meanwhile. An
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
-func (part funnel) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
-	s := part.s
+func (s *Server) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
 	if s.scanHook != nil {
 		s.scanHook(e.Rel)
 	}
