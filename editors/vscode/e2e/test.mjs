@@ -89,6 +89,13 @@ async function freePort() {
   });
 }
 
+function walkFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walkFiles(p) : e.isFile() ? [p] : [];
+  });
+}
+
 async function cleanup() {
   if (env.AHPLS_E2E_WIRE) {
     try {
@@ -758,6 +765,18 @@ async function fail(e) {
     console.error('--- tail of code-server.log');
     console.error(fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n'));
   } catch {}
+  // The extension's output channel carries the language client's trace and
+  // the server's stderr: the evidence when the server stops or stays silent.
+  try {
+    const logs = path.join(work, 'user-data', 'logs');
+    fs.cpSync(logs, path.join(artifacts, 'logs'), { recursive: true });
+    for (const f of walkFiles(logs).filter((f) => /ahpls/i.test(path.basename(f)))) {
+      console.error(`--- tail of ${path.relative(logs, f)}`);
+      console.error(fs.readFileSync(f, 'utf8').split('\n').slice(-60).join('\n'));
+    }
+  } catch (le) {
+    console.error(`no extension logs: ${le.message}`);
+  }
   await cleanup();
   process.exit(1);
 }
