@@ -45,6 +45,7 @@ import { buildConsumerTree, ConsumerNode, LSP_LIST_VIEW } from './consumers';
 import { CHOOSE_CONSUMER, chooseConsumer, chosenConsumer, consumerTreeItem } from './consumersView';
 import { buildTree, CustomizationNode, LSP_LIST_CUSTOMIZATIONS, toggleFor, ViewNode } from './customizations';
 import { ACTIVATION_PATTERNS, DOCUMENT_PATTERNS } from './filekinds';
+import { unionGlob } from './globs';
 import { answerConfigurationItem, MappedSettings, sameSettings, SECTION, ServerSettings, toServerSettings } from './settings';
 import {
   formatHostConnection,
@@ -568,8 +569,15 @@ async function shouldStart(): Promise<boolean> {
   if ((vscode.workspace.workspaceFolders ?? []).length === 0) {
     return false;
   }
-  const found = await vscode.workspace.findFiles(`{${ACTIVATION_PATTERNS.join(',')}}`, '**/node_modules/**', 1);
-  return found.length > 0;
+  try {
+    const found = await vscode.workspace.findFiles(unionGlob(ACTIVATION_PATTERNS), '**/node_modules/**', 1);
+    return found.length > 0;
+  } catch (e) {
+    // A failed search must not leave the workspace unchecked: start the
+    // server, which decides for itself which files are ours.
+    output.warn(`ahpls: searching the workspace for customization files failed, starting the server anyway: ${e instanceof Error ? e.message : String(e)}`);
+    return true;
+  }
 }
 
 function isOurs(doc: vscode.TextDocument): boolean {
