@@ -187,10 +187,9 @@ var hookEventDocs = map[string]string{
 // hookEventHover documents the hook event name under the cursor: a key of
 // a JSON "hooks" object, or an indented key under a Markdown header's
 // `hooks:`.
-func (s *Server) hookEventHover(fs *fileState, off int) string {
-	text := fs.snap.Text
+func hookEventHover(kind model.Kind, text []byte, off int) string {
 	var name string
-	if fs.kind.Markdown() {
+	if kind.Markdown() {
 		fm := diagnostics.SplitFrontmatter(text)
 		if !fm.Present || off < fm.Body.Start || off > fm.Body.End {
 			return ""

@@ -21,7 +21,8 @@ func sortStrings(ss []string) { sort.Strings(ss) }
 
 // currentCheck returns the last check of u if it saw exactly the text the
 // editor has now; spans of an older check would point at the wrong bytes.
-func (s *Server) currentCheck(u uri.URI) (*fileState, bool) {
+func (part funnel) currentCheck(u uri.URI) (*fileState, bool) {
+	s := part.s
 	fs, ok := s.lastCheck(u)
 	if !ok || fs.snap.Text == nil && fs.kind == model.KindNone {
 		return nil, false
@@ -57,16 +58,16 @@ func (l *lspServer) CodeAction(ctx context.Context, p *protocol.CodeActionParams
 			return out, nil
 		}
 	}
+	enc := s.Encoding()
+	loc, _ := s.locate(u)
 	if wantFixAll {
-		if a := s.fixAllAction(u, fs); a != nil {
+		if a := fixAllAction(u, loc, fs, enc, s.textOf); a != nil {
 			out = append(out, a)
 		}
 	}
 	if !wantQuick {
 		return out, nil
 	}
-	enc := s.Encoding()
-	loc, _ := s.locate(u)
 	idx := model.NewLineIndex(fs.snap.Text)
 	can := editCache{}
 	for i, d := range fs.diags {
@@ -149,7 +150,7 @@ func (l *lspServer) Hover(ctx context.Context, p *protocol.HoverParams) (*protoc
 		}
 		parts = append(parts, hoverDiagnostic(d))
 	}
-	if ev := s.hookEventHover(fs, off); ev != "" {
+	if ev := hookEventHover(fs.kind, fs.snap.Text, off); ev != "" {
 		parts = append([]string{ev}, parts...)
 	} else if field := fieldHover(fs, off); field != "" {
 		parts = append([]string{field}, parts...)

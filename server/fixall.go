@@ -36,12 +36,11 @@ func wantKinds(only []protocol.CodeActionKind) (quick, fixAll bool) {
 // whose rule's fix tier is safe into one edit, the edits `ahpls check
 // --fix` makes (unsafe fixes stay one quick fix at a time); a fix whose edits overlap one already taken is left for
 // the next run, so the edit is always applicable. Nil when nothing to fix.
-func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
+func fixAllAction(u uri.URI, loc location, fs *fileState, enc model.Encoding, textOf func(uri.URI) []byte) *protocol.CodeAction {
 	type edit struct {
 		target uri.URI
 		e      model.Edit
 	}
-	loc, _ := s.locate(u)
 	taken := map[uri.URI][]model.Span{}
 	var edits []edit
 	n := 0
@@ -83,14 +82,13 @@ func (s *Server) fixAllAction(u uri.URI, fs *fileState) *protocol.CodeAction {
 	if n == 0 {
 		return nil
 	}
-	enc := s.Encoding()
 	we := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].e.Span.Start < edits[j].e.Span.Start })
 	indexes := map[uri.URI]*model.LineIndex{u: model.NewLineIndex(fs.snap.Text)}
 	for _, e := range edits {
 		idx := indexes[e.target]
 		if idx == nil {
-			idx = model.NewLineIndex(s.textOf(e.target))
+			idx = model.NewLineIndex(textOf(e.target))
 			indexes[e.target] = idx
 		}
 		we.Changes[e.target] = append(we.Changes[e.target], protocol.TextEdit{Range: lspRange(idx.Range(e.e.Span, enc)), NewText: e.e.NewText})

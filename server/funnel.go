@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"path"
 	"path/filepath"
@@ -88,116 +87,8 @@ type fileState struct {
 	onDisk    bool // a customization file on disk (re-checked on config change)
 }
 
-// checkMemo is one rules run: the text (by its textSum, so the memo does
-// not hold a closed file's text), the kind and the rules generation it ran
-// under, and what it found.
-type checkMemo struct {
-	ok    bool
-	sum   textSum
-	kind  model.Kind
-	rules uint64
-	cfg   string // the folder config key (exEntry.key) the overrides came from
-	diags []model.Diagnostic
-}
-
-// rulesFor runs the rules over one file's text, or returns the findings of
-// the last run over the same text, kind and settings. Both the server's own
-// checks and the agent-host publisher (Findings) come through here, so one
-// file change costs one rules run whoever asks first.
-func (s *Server) rulesFor(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout) []model.Diagnostic {
-	d, _ := s.rulesSum(u, rel, kind, text, wfs, layout, nil)
-	return d
-}
-
-// rulesSum is rulesFor that also returns the textSum of text. folder is
-// the file's folder config when the caller has it (a scan reads it once
-// for the whole walk); nil reads it here.
-func (s *Server) rulesSum(u uri.URI, rel string, kind model.Kind, text []byte, wfs diagnostics.WorkspaceFS, layout model.Layout, folder *exEntry) ([]model.Diagnostic, textSum) {
-	sum := sumOf(text)
-	// The folder's .ahpls/config.json overrides (cached with its
-	// excludes, rebuilt when the file changes); the memo keeps the key
-	// they were read under, so an edited config re-runs the rules.
-	var ex exEntry
-	if folder != nil {
-		ex = *folder
-	} else if loc, ok := s.locate(u); ok && loc.root != "" {
-		ex = s.excludes(loc.root)
-	}
-	s.mu.Lock()
-	gen, opts := s.rulesGen, s.settings.Options()
-	opts.ToolsConfig = s.opts.ToolsConfig
-	opts.Overrides = ex.overrides
-	fs := s.stateFor(u)
-	if m := fs.memo; m.ok && m.rules == gen && m.cfg == ex.key && m.kind == kind && m.sum == sum {
-		s.mu.Unlock()
-		return m.diags, sum
-	}
-	if r := fs.running1; r != nil && r.rules == gen && r.cfg == ex.key && r.kind == kind && r.sum == sum {
-		// The same run is under way (the server's check and the
-		// publisher asked at once): wait for it rather than run twice.
-		s.mu.Unlock()
-		<-r.done
-		return r.diags, sum
-	}
-	r := &memoRun{checkMemo: checkMemo{ok: true, sum: sum, kind: kind, rules: gen, cfg: ex.key}, done: make(chan struct{})}
-	fs.running1 = r
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		if fs.running1 == r {
-			fs.running1 = nil
-		}
-		s.mu.Unlock()
-		close(r.done)
-	}()
-	r.diags = diagnostics.Check(diagnostics.File{Path: rel, Kind: kind, Text: text, FS: wfs, Layout: layout}, opts)
-	s.checks.Add(1)
-	s.mu.Lock()
-	if s.rulesGen == gen {
-		if cur := s.files[u]; cur != nil {
-			cur.memo = r.checkMemo
-		}
-	}
-	s.mu.Unlock()
-	return r.diags, sum
-}
-
-// memoRun is a rules run in progress; done is closed when diags is set.
-type memoRun struct {
-	checkMemo
-	done chan struct{}
-}
-
-// Checks is how many times the server has run the rules over a file since
-// it started (memoized answers not counted): a cost meter for tests and
-// benchmarks.
-func (s *Server) Checks() int64 { return s.checks.Load() }
-
-// Findings returns the rule findings for the file at path (absolute, inside
-// a workspace folder) with exactly this text, when the server classifies it
-// as kind. The agent-host publisher asks here instead of running the rules
-// again: the server has normally checked the same content already (every
-// change goes through its funnel first); if not, the run made now is
-// remembered for the server's own check. ok is false when the server does
-// not see the file as a kind customization inside a workspace folder.
-func (s *Server) Findings(path string, kind model.Kind, text []byte) (diags []model.Diagnostic, ok bool) {
-	u := uri.File(path)
-	loc, located := s.locate(u)
-	if !located || loc.root == "" {
-		return nil, false
-	}
-	// One root for the whole check of this text: its folders are resolved
-	// once, not once per read (a fresh root per read resolved the
-	// workspace folder's path each time).
-	r := wsfs.NewRoot(loc.root)
-	layout := &wsLayout{s: s, root: loc.root, r: r}
-	if model.Classify(loc.rel, layout) != kind {
-		return nil, false
-	}
-	return s.rulesFor(u, loc.rel, kind, text, wsFS{s: s, root: loc.root, r: r}, layout), true
-}
-
-func (s *Server) stateFor(u uri.URI) *fileState {
+func (part funnel) stateFor(u uri.URI) *fileState {
+	s := part.s
 	fs := s.files[u]
 	if fs == nil {
 		fs = &fileState{}
@@ -218,7 +109,8 @@ func (s *Server) stateFor(u uri.URI) *fileState {
 // publishes nothing, its gen is old) and coalesce into one follow-up check
 // of the newest text when it ends. Disk events (a branch switch touches
 // hundreds of files) and workspace-wide re-checks stay debounced.
-func (s *Server) fileEvent(u uri.URI, cause Cause) {
+func (part funnel) fileEvent(u uri.URI, cause Cause) {
+	s := part.s
 	s.views.invalidate()
 	if cause != CauseScan && cause != CauseConfig {
 		s.notifyPath(u)
@@ -282,7 +174,8 @@ const (
 
 // editDelayLocked is how long a buffer edit waits before its check: 0 on an
 // idle file (the leading edge), else the pacing above.
-func (s *Server) editDelayLocked(fs *fileState) time.Duration {
+func (part funnel) editDelayLocked(fs *fileState) time.Duration {
+	s := part.s
 	return editDelay(fs, time.Now(), s.opts.Debounce > 0)
 }
 
@@ -305,7 +198,8 @@ func editDelay(fs *fileState, now time.Time, paced bool) time.Duration {
 
 // startCheckLocked starts a check of u's current generation, or, when one
 // is already running, asks for one follow-up check after it.
-func (s *Server) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
+func (part funnel) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
+	s := part.s
 	if s.ctx == nil || s.ctx.Err() != nil {
 		return
 	}
@@ -325,7 +219,8 @@ func (s *Server) startCheckLocked(u uri.URI, fs *fileState, cause Cause) {
 
 // checkDone ends a check's turn: the follow-up check, if events came in
 // while it ran, starts now.
-func (s *Server) checkDone(u uri.URI) {
+func (part funnel) checkDone(u uri.URI) {
+	s := part.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fs := s.files[u]
@@ -353,7 +248,8 @@ func (s *Server) checkDone(u uri.URI) {
 // recheckAll sends every open or known file through the funnel again. It
 // starts a new memo generation: what changed (settings, other files on
 // disk) can change findings of unchanged text.
-func (s *Server) recheckAll(cause Cause) {
+func (part funnel) recheckAll(cause Cause) {
+	s := part.s
 	s.mu.Lock()
 	s.rulesGen++
 	var us []uri.URI
@@ -374,7 +270,8 @@ func (s *Server) recheckAll(cause Cause) {
 // scheduleRecheckAll re-checks every file once after a burst of saves or
 // disk events has settled (one timer, reset by each trigger), so a branch
 // switch that touches 500 files costs one workspace re-check, not 500.
-func (s *Server) scheduleRecheckAll() {
+func (part funnel) scheduleRecheckAll() {
+	s := part.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.recheckTimer != nil && s.recheckTimer.Stop() {
@@ -402,10 +299,11 @@ func (s *Server) scheduleRecheckAll() {
 
 // Recheck sends every open and known workspace file through the funnel
 // again, for when something outside the files changed what the rules say.
-func (s *Server) Recheck() { s.recheckAll(CauseConfig) }
+func (part funnel) Recheck() { part.recheckAll(CauseConfig) }
 
 // forgetUnder drops knowledge of files below a removed folder.
-func (s *Server) forgetUnder(dir string) {
+func (part funnel) forgetUnder(dir string) {
+	s := part.s
 	prefix := dir + string(filepath.Separator)
 	s.mu.Lock()
 	var us []uri.URI
@@ -422,7 +320,8 @@ func (s *Server) forgetUnder(dir string) {
 
 // check runs the rules for one URI on a bounded worker and publishes the
 // result if it is still current.
-func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) {
+func (part funnel) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) {
+	s := part.s
 	defer s.checkDone(u)
 	select {
 	case s.sem <- struct{}{}:
@@ -508,7 +407,8 @@ func (s *Server) check(ctx context.Context, u uri.URI, gen uint64, cause Cause) 
 // publishLocked sends the merged diagnostics of u if they differ from what
 // the editor has. Open documents always get a first publication (even []),
 // so the editor knows the file was checked.
-func (s *Server) publishLocked(u uri.URI, fs *fileState, open bool) {
+func (part funnel) publishLocked(u uri.URI, fs *fileState, open bool) {
+	s := part.s
 	all := s.mergedLocked(fs)
 	s.sendLocked(u, fs, open, all, fingerprintOf(all))
 }
@@ -517,7 +417,8 @@ func (s *Server) publishLocked(u uri.URI, fs *fileState, open bool) {
 // diagnostics alone, with their fingerprint fp computed before s.mu was
 // taken (the scan's check): marshalling it under the lock made every
 // request wait for it.
-func (s *Server) publishRulesLocked(u uri.URI, fs *fileState, open bool, fp string) {
+func (part funnel) publishRulesLocked(u uri.URI, fs *fileState, open bool, fp string) {
+	s := part.s
 	if len(fs.external) > 0 {
 		s.publishLocked(u, fs, open)
 		return
@@ -541,7 +442,8 @@ func fingerprintOf(all []protocol.Diagnostic) string {
 
 // sendLocked publishes all, whose fingerprint is fp, unless the editor
 // has it already.
-func (s *Server) sendLocked(u uri.URI, fs *fileState, open bool, all []protocol.Diagnostic, fp string) {
+func (part funnel) sendLocked(u uri.URI, fs *fileState, open bool, all []protocol.Diagnostic, fp string) {
+	s := part.s
 	last := fs.published
 	if last == "" && !open {
 		last = "[]"
@@ -563,7 +465,8 @@ func (s *Server) sendLocked(u uri.URI, fs *fileState, open bool, all []protocol.
 	}
 }
 
-func (s *Server) mergedLocked(fs *fileState) []protocol.Diagnostic {
+func (part funnel) mergedLocked(fs *fileState) []protocol.Diagnostic {
+	s := part.s
 	all := make([]protocol.Diagnostic, 0, len(fs.lsp))
 	all = append(all, fs.lsp...)
 	sources := make([]string, 0, len(fs.external))
@@ -585,7 +488,8 @@ func (s *Server) mergedLocked(fs *fileState) []protocol.Diagnostic {
 // file's text made a 10,000-skill workspace cost 220 MB and the page
 // faults of that heap (#30). Its hash stays (external findings are
 // matched by it); lastCheck and the other readers read the disk again.
-func (s *Server) dropTextLocked(fs *fileState) {
+func (part funnel) dropTextLocked(fs *fileState) {
+	s := part.s
 	if fs.snap.Open || fs.snap.Text == nil || !fs.onDisk {
 		return
 	}
@@ -595,7 +499,7 @@ func (s *Server) dropTextLocked(fs *fileState) {
 }
 
 // snapSumLocked is the hash of the text of fs's last check.
-func (s *Server) snapSumLocked(fs *fileState) textSum {
+func (funnel) snapSumLocked(fs *fileState) textSum {
 	if !fs.snapSumOK {
 		fs.snapSum, fs.snapSumOK = sumOf(fs.snap.Text), true
 	}
@@ -612,87 +516,9 @@ func fingerprint(ds []protocol.Diagnostic) json.RawMessage {
 	return b
 }
 
-// SetExternalDiagnostics replaces the diagnostics that source (for example
-// "ahpls-host") contributes to u and republishes u's merged set (rule
-// diagnostics first, then external ones by source name). An empty diags
-// removes the source's contribution. Safe from any goroutine. Ranges must be
-// in the negotiated encoding (see Server.Encoding).
-func (s *Server) SetExternalDiagnostics(source string, u uri.URI, diags []protocol.Diagnostic) {
-	s.setExternal(source, u, diags, nil)
-}
-
-func (s *Server) setExternal(source string, u uri.URI, diags []protocol.Diagnostic, sum *textSum) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fs := s.stateFor(u)
-	delete(fs.externalSum, source)
-	if sum != nil && len(diags) > 0 {
-		if fs.externalSum == nil {
-			fs.externalSum = map[string]textSum{}
-		}
-		fs.externalSum[source] = *sum
-	}
-	if len(diags) == 0 {
-		delete(fs.external, source)
-	} else {
-		if fs.external == nil {
-			fs.external = map[string][]protocol.Diagnostic{}
-		}
-		fs.external[source] = append([]protocol.Diagnostic(nil), diags...)
-	}
-	_, open := s.docs[u]
-	s.publishLocked(u, fs, open)
-}
-
-// FileDiagnostics is one file's current findings, for the built-in
-// `diagnostics` client tool.
-type FileDiagnostics struct {
-	URI  uri.URI
-	Path string // file path on disk
-	Rel  string // relative to its workspace folder (slash-separated)
-	// Version is the editor buffer's version, or nil for a file read from disk.
-	Version *int32
-	// Text is the text the rules saw (positions in Diagnostics refer to it).
-	Text        []byte
-	Diagnostics []protocol.Diagnostic // merged: rules and external sources
-	Findings    []model.Diagnostic    // the rule findings with byte spans, verdicts and fixes
-}
-
-// Diagnostics returns the current findings of every file that has any,
-// sorted by path.
-func (s *Server) Diagnostics() []FileDiagnostics {
-	out := s.diagnosticsLocked()
-	for i := range out {
-		if out[i].Text == nil && out[i].Version == nil {
-			out[i].Text, _ = s.readPath(out[i].Path) // dropped after the check
-		}
-	}
-	return out
-}
-
-func (s *Server) diagnosticsLocked() []FileDiagnostics {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []FileDiagnostics
-	for u, fs := range s.files {
-		all := s.mergedLocked(fs)
-		if len(all) == 0 {
-			continue
-		}
-		p, _ := uriPath(u)
-		fd := FileDiagnostics{URI: u, Path: p, Rel: fs.rel, Text: fs.snap.Text, Diagnostics: all, Findings: fs.diags}
-		if fs.snap.Open {
-			v := fs.snap.Version
-			fd.Version = &v
-		}
-		out = append(out, fd)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
-	return out
-}
-
 // lastCheck returns the last finished check of u.
-func (s *Server) lastCheck(u uri.URI) (*fileState, bool) {
+func (part funnel) lastCheck(u uri.URI) (*fileState, bool) {
+	s := part.s
 	s.mu.Lock()
 	fs, ok := s.files[u]
 	if !ok {
@@ -708,7 +534,8 @@ func (s *Server) lastCheck(u uri.URI) (*fileState, bool) {
 // fillText reads a dropped text back from disk into a copy of a file's
 // state (outside s.mu). The disk may have moved on since the check; a
 // re-check of it is then on its way.
-func (s *Server) fillText(fs *fileState) {
+func (part funnel) fillText(fs *fileState) {
+	s := part.s
 	if !fs.textDropped || fs.snap.Text != nil {
 		return
 	}
@@ -731,21 +558,9 @@ func relatedURI(self uri.URI, loc location, rel string) uri.URI {
 	return uri.File(filepath.Join(loc.root, filepath.FromSlash(rel)))
 }
 
-// textOf returns the text for u from an open buffer or disk.
-func (s *Server) textOf(u uri.URI) []byte {
-	if snap, ok := s.DocumentSnapshot(u); ok {
-		return snap.Text
-	}
-	if p, ok := uriPath(u); ok {
-		if b, err := s.readPath(p); err == nil {
-			return b
-		}
-	}
-	return nil
-}
-
 // notifyPath tells OnPathChanged about a change.
-func (s *Server) notifyPath(u uri.URI) {
+func (part funnel) notifyPath(u uri.URI) {
+	s := part.s
 	if s.opts.OnPathChanged == nil {
 		return
 	}
@@ -754,69 +569,12 @@ func (s *Server) notifyPath(u uri.URI) {
 	}
 }
 
-// SetExternalFindings publishes another source's findings for a file (the
-// agent-host link's load failures and publication notes), converting their
-// byte spans against the file's current text: the open buffer, else the
-// disk. Empty clears that source.
-func (s *Server) SetExternalFindings(source, path string, diags []model.Diagnostic) {
-	u := uri.File(path)
-	if len(diags) == 0 {
-		s.SetExternalDiagnostics(source, u, nil)
-		return
-	}
-	var text []byte
-	if snap, ok := s.DocumentSnapshot(u); ok {
-		text = snap.Text
-	} else {
-		text, _ = s.readPath(path)
-	}
-	loc, _ := s.locate(u)
-	s.SetExternalDiagnostics(source, u, s.toLSP(u, loc, text, diags, s.Encoding()))
-}
-
-// SetExternalFindingsFor is SetExternalFindings for findings computed from
-// the text whose SHA-256 is sum: they are shown only with that text. A set
-// for a text the file no longer has is dropped at once (its computer sends
-// a new one for the new text); one for the buffer's newest text waits, if
-// need be, until the server's own check of that text is published, so a
-// publication never pairs a version with findings of another text.
-func (s *Server) SetExternalFindingsFor(source, path string, sum [32]byte, diags []model.Diagnostic) {
-	u := uri.File(path)
-	if len(diags) == 0 {
-		s.setExternal(source, u, nil, nil)
-		return
-	}
-	var text []byte
-	if snap, ok := s.DocumentSnapshot(u); ok {
-		text = snap.Text
-	} else {
-		text, _ = s.readPath(path)
-	}
-	if sha256.Sum256(text) != sum {
-		s.setExternal(source, u, nil, nil)
-		return
-	}
-	ts := sumOf(text)
-	loc, _ := s.locate(u)
-	lsp := s.toLSP(u, loc, text, diags, s.Encoding())
-	s.mu.Lock()
-	fs := s.files[u]
-	// A file the server holds no checked text for (not a customization it
-	// checks) has nothing to compare with: its set is shown as is.
-	tagged := fs != nil && (fs.snap.Text != nil || fs.snap.Open || fs.textDropped)
-	s.mu.Unlock()
-	if !tagged {
-		s.setExternal(source, u, lsp, nil)
-		return
-	}
-	s.setExternal(source, u, lsp, &ts)
-}
-
 // flush makes sure the findings of u's current text are in: it starts a
 // pending (debounced or paced) check now and waits for the check in
 // flight, so a request that needs them (a code action right after typing)
 // does not answer from stale or no findings.
-func (s *Server) flush(u uri.URI) {
+func (part funnel) flush(u uri.URI) {
+	s := part.s
 	s.mu.Lock()
 	fs := s.files[u]
 	if fs == nil || s.ctx == nil || s.ctx.Err() != nil {

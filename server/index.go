@@ -137,7 +137,8 @@ func fuzzyLower(q []rune, lower string) bool {
 
 // indexLocked brings u's entries in the symbol index in line with fs's
 // last check (s.mu held).
-func (s *Server) indexLocked(u uri.URI, fs *fileState) {
+func (part funnel) indexLocked(u uri.URI, fs *fileState) {
+	s := part.s
 	s.symbols.set(u, symbolsOf(fs.kind, fs.rel, fs.snap.Text, s.enc))
 }
 

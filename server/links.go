@@ -41,7 +41,7 @@ func (l *lspServer) DocumentLink(ctx context.Context, p *protocol.DocumentLinkPa
 	}
 	idx := model.NewLineIndex(d.text)
 	enc := s.Encoding()
-	for _, fl := range s.links(d) {
+	for _, fl := range links(d) {
 		t := uri.File(fl.target)
 		out = append(out, protocol.DocumentLink{Range: lspRange(idx.Range(fl.span, enc)), Target: &t})
 	}
@@ -55,12 +55,12 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 		return protocol.LocationSlice{}, nil
 	}
 	off := offsetAt(d.text, p.Position, s.Encoding())
-	for _, fl := range s.links(d) {
+	for _, fl := range links(d) {
 		if off >= fl.span.Start && off <= fl.span.End {
 			if st, err := os.Stat(fl.target); err == nil && st.IsDir() {
 				// A folder: its skill or manifest is the definition.
 				for _, f := range append([]string{"SKILL.md"}, model.ManifestPaths...) {
-					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil && s.confinedIn(d.loc)(filepath.Join(fl.target, filepath.FromSlash(f))) {
+					if _, err := os.Stat(filepath.Join(fl.target, filepath.FromSlash(f))); err == nil && confinedIn(d.loc)(filepath.Join(fl.target, filepath.FromSlash(f))) {
 						fl.target = filepath.Join(fl.target, filepath.FromSlash(f))
 						break
 					}
@@ -70,7 +70,7 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 		}
 	}
 	if d.kind.Markdown() {
-		if locs := s.nameDefinition(d, off); len(locs) > 0 {
+		if locs := nameDefinition(d, off, &s.symbols); len(locs) > 0 {
 			return locs, nil
 		}
 	}
@@ -81,16 +81,16 @@ func (l *lspServer) Definition(ctx context.Context, p *protocol.DefinitionParams
 const maxLinks = 2000
 
 // links finds the existing paths d names.
-func (s *Server) links(d docInfo) []fileLink {
+func links(d docInfo) []fileLink {
 	var out []fileLink
 	dir := filepath.Dir(d.loc.path)
-	confined := s.confinedIn(d.loc)
+	confined := confinedIn(d.loc)
 	add := func(span model.Span, target string) {
 		if len(out) >= maxLinks || !confined(target) {
 			return
 		}
 		if _, err := os.Stat(target); err != nil {
-			if _, open := s.DocumentSnapshot(uri.File(target)); !open {
+			if d.buffered == nil || !d.buffered(uri.File(target)) {
 				return
 			}
 		}
@@ -106,7 +106,7 @@ func (s *Server) links(d docInfo) []fileLink {
 	if root == nil {
 		return nil
 	}
-	pluginRoot := s.pluginRootOf(d.loc)
+	pluginRoot := pluginRootOf(d.loc)
 	switch d.kind {
 	case model.KindPlugin:
 		for _, key := range []string{"skills", "agents", "commands", "hooks", "mcpServers", "outputStyles", "lspServers"} {
@@ -176,7 +176,7 @@ func (s *Server) links(d docInfo) []fileLink {
 // it): by its path, and by its real path, so a symlink in the workspace
 // to /etc offers no link to /etc/passwd. One wsfs.Root serves every
 // target of a request.
-func (s *Server) confinedIn(loc location) func(target string) bool {
+func confinedIn(loc location) func(target string) bool {
 	root := loc.root
 	if root == "" {
 		root = filepath.Dir(loc.path)
@@ -195,7 +195,7 @@ func (s *Server) confinedIn(loc location) func(target string) bool {
 // pluginRootOf finds the plugin root a JSON file belongs to: the nearest
 // folder at or above it that holds a plugin manifest; else the parent of a
 // `hooks` folder; else the workspace folder.
-func (s *Server) pluginRootOf(loc location) string {
+func pluginRootOf(loc location) string {
 	slash := filepath.ToSlash(loc.path)
 	// A manifest: its root is what is left without the manifest path (the
 	// longer locations first: ".claude-plugin/plugin.json" ends in

@@ -12,16 +12,23 @@ import (
 // and code fences after the header, and the file's kind and text.
 
 // docInfo is what a feature request needs to know about a document: its
-// current text (open buffer, else disk), where it sits and its kind.
+// current text (open buffer, else disk), where it sits and its kind. The
+// read-only features (links, definition, symbols, folding, references) are
+// functions over it: they hold no lock and reach no server state but what
+// it carries.
 type docInfo struct {
 	uri  uri.URI
 	text []byte
 	loc  location
 	kind model.Kind
+	// buffered says whether another file is an open editor buffer (a link
+	// may name a file that exists only unsaved).
+	buffered func(uri.URI) bool
 }
 
 // doc reads u for a feature request. ok is false for URIs that are not files.
-func (s *Server) doc(u uri.URI) (docInfo, bool) {
+func (part workspace) doc(u uri.URI) (docInfo, bool) {
+	s := part.s
 	loc, ok := s.locate(u)
 	if !ok {
 		return docInfo{}, false
@@ -30,7 +37,7 @@ func (s *Server) doc(u uri.URI) (docInfo, bool) {
 	if loc.root != "" {
 		layout = &wsLayout{s: s, root: loc.root}
 	}
-	d := docInfo{uri: u, loc: loc, kind: model.Classify(loc.rel, layout)}
+	d := docInfo{uri: u, loc: loc, kind: model.Classify(loc.rel, layout), buffered: func(t uri.URI) bool { _, open := s.DocumentSnapshot(t); return open }}
 	if snap, open := s.DocumentSnapshot(u); open {
 		d.text = snap.Text
 	} else if b, err := readLoc(loc); err == nil {

@@ -33,7 +33,7 @@ func FuzzOutline(f *testing.F) {
 				_ = completeMarkdown(k, ".github/skills/a/SKILL.md", text, off, nil)
 			}
 			fs := &fileState{kind: k, snap: Snapshot{Text: text}}
-			(&Server{}).hookEventHover(fs, off)
+			hookEventHover(fs.kind, fs.snap.Text, off)
 		}
 	})
 }

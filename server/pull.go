@@ -54,7 +54,8 @@ type owedState struct {
 // even when the client names it with the id of the same set: that id can
 // come from a workspace answer the client skipped because the document was
 // still tracked by its document pull (the last document pull owes it again).
-func (s *Server) oweLocked(u uri.URI) {
+func (part pulling) oweLocked(u uri.URI) {
+	s := part.s
 	if !s.caps.pull {
 		return
 	}
@@ -84,7 +85,8 @@ func resultID(fingerprint string) string {
 // pulledLocked records a changed set for a pulling client in place of a
 // push (s.mu held) and schedules a refresh (and the wake-up of a held
 // workspace request).
-func (s *Server) pulledLocked() {
+func (part pulling) pulledLocked() {
+	s := part.s
 	if !s.caps.pull || s.ctx == nil || s.ctx.Err() != nil {
 		return
 	}
@@ -96,7 +98,8 @@ func (s *Server) pulledLocked() {
 // refreshPull wakes the held workspace requests and asks the client to pull
 // again (from a timer goroutine, so the request never waits on the read
 // loop).
-func (s *Server) refreshPull() {
+func (part pulling) refreshPull() {
+	s := part.s
 	s.mu.Lock()
 	if s.scansRunning > 0 {
 		// One refresh when the scan ends, not one per delay during it.
@@ -216,7 +219,8 @@ func (l *lspServer) DiagnosticWorkspace(ctx context.Context, p *protocol.Workspa
 }
 
 // pendingOwed is the set of owed URIs no report listed yet.
-func (s *Server) pendingOwed() map[uri.URI]bool {
+func (part pulling) pendingOwed() map[uri.URI]bool {
+	s := part.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := map[uri.URI]bool{}
@@ -252,7 +256,8 @@ func newsOf(out *protocol.WorkspaceDiagnosticReport, prev map[uri.URI]string, pe
 
 // answeredOwed counts an answer against the owed URIs it listed; a
 // streamed report settles them (later changes stream anyway).
-func (s *Server) answeredOwed(us []uri.URI, settle bool) {
+func (part pulling) answeredOwed(us []uri.URI, settle bool) {
+	s := part.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, u := range us {
@@ -271,7 +276,8 @@ func (s *Server) answeredOwed(us []uri.URI, settle bool) {
 // workspaceAnswer computes one workspace/diagnostic answer against the
 // client's previous result ids. wake is closed at the next change; owed
 // are the owed URIs the answer lists.
-func (s *Server) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (out *protocol.WorkspaceDiagnosticReport, wake <-chan struct{}, owed []uri.URI, err error) {
+func (part pulling) workspaceAnswer(ctx context.Context, prev map[uri.URI]string) (out *protocol.WorkspaceDiagnosticReport, wake <-chan struct{}, owed []uri.URI, err error) {
+	s := part.s
 	type entry struct {
 		u       uri.URI
 		all     []protocol.Diagnostic

@@ -24,7 +24,7 @@ var nameRefKinds = map[string][]model.Kind{
 
 // nameDefinition resolves the customization name under the cursor of a
 // Markdown header, or returns nil.
-func (s *Server) nameDefinition(d docInfo, off int) protocol.LocationSlice {
+func nameDefinition(d docInfo, off int, index *symbolIndex) protocol.LocationSlice {
 	entries, ok := diagnostics.FrontmatterEntries(d.text)
 	if !ok {
 		return nil
@@ -55,7 +55,7 @@ func (s *Server) nameDefinition(d docInfo, off int) protocol.LocationSlice {
 		return nil
 	}
 	kinds := nameRefKinds[key]
-	return s.symbols.named(name, kinds)
+	return index.named(name, kinds)
 }
 
 // wordAt returns the name-like word (letters, digits, '-', '_', '.', ':')

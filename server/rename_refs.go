@@ -170,8 +170,7 @@ func wordSpans(text []byte, within model.Span, name string) []model.Span {
 
 // manifestRefEdits: component paths of a plugin manifest, and the
 // `source` and inline component paths of a marketplace's plugin entries.
-func (part renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
-	s := part.s
+func (renamer) manifestRefEdits(loc location, kind model.Kind, text []byte, mv skillMove) []refEdit {
 	root, _ := diagnostics.ParseJSON(text)
 	if root == nil {
 		return nil
@@ -196,7 +195,7 @@ func (part renamer) manifestRefEdits(loc location, kind model.Kind, text []byte,
 	}
 	switch kind {
 	case model.KindPlugin:
-		base := s.pluginRootOf(loc)
+		base := pluginRootOf(loc)
 		for _, key := range componentPathKeys {
 			rewrite(base, root.Get(key))
 		}

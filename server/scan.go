@@ -118,7 +118,8 @@ type scanRun struct {
 // and publishes the result if no event about the file came meanwhile. An
 // open file, or one whose check is already queued or running, is left to
 // the funnel. It reports whether the file has findings.
-func (s *Server) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
+func (part funnel) scanCheck(u uri.URI, e wsfs.Entry, run *scanRun) bool {
+	s := part.s
 	if s.scanHook != nil {
 		s.scanHook(e.Rel)
 	}

@@ -189,6 +189,10 @@ type Server struct {
 	folderViews
 	workspace
 	watching
+	funnel
+	ruleRuns
+	externals
+	pulling
 }
 
 // clientCaps is the part of the client's capabilities that changes what we do.
@@ -234,6 +238,7 @@ func New(opts Options) *Server {
 		sem:      make(chan struct{}, workers),
 	}
 	s.outbound, s.renamer, s.folderViews, s.workspace, s.watching = outbound{s}, renamer{s}, folderViews{s}, workspace{s}, watching{s}
+	s.funnel, s.ruleRuns, s.externals, s.pulling = funnel{s}, ruleRuns{s}, externals{s}, pulling{s}
 	// The host commands are the bridge's (package bridge); the server's own
 	// is the list view (what each consumer loads), others come with
 	// opts.Commands.

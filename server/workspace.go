@@ -264,3 +264,17 @@ func (part workspace) excluded(loc location) bool {
 	e := s.excludes(loc.root)
 	return e.m.Match(loc.rel) || (!e.noGitIgnore && e.inRepo && wsfs.IgnoredPath(loc.root, loc.rel, model.LoadedWhenIgnored, e.tracked))
 }
+
+// textOf returns the text for u from an open buffer or disk.
+func (part workspace) textOf(u uri.URI) []byte {
+	s := part.s
+	if snap, ok := s.DocumentSnapshot(u); ok {
+		return snap.Text
+	}
+	if p, ok := uriPath(u); ok {
+		if b, err := s.readPath(p); err == nil {
+			return b
+		}
+	}
+	return nil
+}

@@ -20,15 +20,22 @@ var hubs = map[string]int{
 	// One Markdown file under check: each rule of the Markdown kinds is a
 	// method reading the same parsed file; the rules are the product.
 	"diagnostics.mdFile": 79, // ccReport, the subagent duplicate report shared by both searches (#42)
-	// TODO(#37): the funnel, the edit path and the
-	// features (hover, completion, links, symbols) are still the Server's
-	// own; outbound, renamer, folderViews, workspace and watching are parts
-	// already.
-	"server.Server": 64, // file watching moved to the watching part (#41); a pull part is next
+}
+
+// packageMax tightens maxMethods for the packages listed, by package
+// folder. In server (#37) the Server keeps lifecycle and LSP wiring and
+// each other job is a part embedded in it; no part grows past this.
+var packageMax = map[string]int{"server": 25}
+
+// adapters are exempt from packageMax (not from maxMethods): types whose
+// methods are a protocol's requests and notifications, one method each.
+var adapters = map[string]bool{
+	"server.lspServer": true, // the LSP handler set go.lsp.dev/protocol dispatches to
 }
 
 // TestNoHubTypes fails when a type of the module's non-test code declares
-// more than maxMethods methods, or a listed hub more than its ceiling.
+// more than maxMethods methods (packageMax in the packages it lists), or a
+// listed hub more than its ceiling.
 func TestNoHubTypes(t *testing.T) {
 	count := map[string]int{}
 	eachGoFile(t, parser.SkipObjectResolution, func(dir string, _ *token.FileSet, f *ast.File) {
@@ -47,6 +54,10 @@ func TestNoHubTypes(t *testing.T) {
 		limit, listed := hubs[typ]
 		if !listed {
 			limit = maxMethods
+			pkg, _, _ := strings.Cut(typ, ".")
+			if m, ok := packageMax[pkg]; ok && !adapters[typ] {
+				limit = m
+			}
 		}
 		if n > limit {
 			t.Errorf("%s declares %d methods (at most %d): split it by job into parts embedded in it", typ, n, limit)
