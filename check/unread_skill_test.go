@@ -132,3 +132,37 @@ func equalSet(a, b map[string]bool) bool {
 	}
 	return true
 }
+
+// Kiro, Windsurf, Cline and Roo Code read skills from their own folders
+// only, one folder below each (model.Consumers' SkillRoots and their
+// evidence). A skill nested in another skill is undiscovered there; in
+// another agent's folder (.claude/skills) they never look, so
+// skill/nested does not speak for them (issue #38: 8 consumer-neutral
+// Warnings each on the held-out part).
+func TestNestedSkillOnlyInTheConsumersOwnFolder(t *testing.T) {
+	root := filepath.Join("testdata", "skill-roots")
+	for _, tc := range []struct {
+		target model.Target
+		folder string
+	}{
+		{model.TargetKiro, ".kiro/skills"},
+		{model.TargetWindsurf, ".windsurf/skills"},
+		{model.TargetCline, ".cline/skills"},
+		{model.TargetRoo, ".roo/skills"},
+	} {
+		found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{tc.target}, NoImpliedTargets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nested []string
+		for _, f := range found {
+			if f.Rule == "skill/nested" {
+				nested = append(nested, filepath.ToSlash(f.Rel))
+			}
+		}
+		want := []string{tc.folder + "/outer/inner/SKILL.md"}
+		if len(nested) != 1 || nested[0] != want[0] {
+			t.Errorf("%s: skill/nested on %v, want %v", tc.target, nested, want)
+		}
+	}
+}
