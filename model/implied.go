@@ -25,8 +25,22 @@ type ImpliedRule struct {
 	Why    string // the consumer's discovery that loads the file
 }
 
-// ImpliedTable is the decision table, first match per target.
-var ImpliedTable = []ImpliedRule{
+// ImpliedTable is the decision table, first match per target: the rows of
+// Claude Code and Copilot CLI, then each consumer's own (ConsumerSpec.
+// Implied), then the files that imply no one.
+var ImpliedTable = slices.Concat(claudeCopilotImplied, consumerImplied(), noneImplied)
+
+func consumerImplied() []ImpliedRule {
+	var out []ImpliedRule
+	for _, c := range Consumers {
+		if p := c.Implied; p != nil {
+			out = append(out, ImpliedRule{ID: p.ID, When: p.When, Adds: c.Target, Why: p.Why})
+		}
+	}
+	return out
+}
+
+var claudeCopilotImplied = []ImpliedRule{
 	{ID: "claude-dir", When: "a `.claude` folder in the path", Adds: TargetClaudeCode,
 		Why: "Claude Code loads .claude/{agents,commands,output-styles,rules,skills}/ and .claude/settings*.json of the project"},
 	{ID: "claude-md", When: "a `CLAUDE*.md` file", Adds: TargetClaudeCode,
@@ -44,22 +58,9 @@ var ImpliedTable = []ImpliedRule{
 		Why:    "Copilot CLI installs a folder with a root plugin.json"},
 	{ID: "copilot-hooks", When: "a hooks file in Copilot CLI's format by its structure (`version`, no `{matcher, hooks}` groups, and handlers with `bash`/`powershell` or camelCase events such as `preToolUse`)", Adds: TargetCopilotCLI,
 		Why: "Copilot CLI reads .github/hooks/*.json in that format (decided from the content by the hooks rules)"},
-	{ID: "codex-dir", When: "a `.codex`, `.codex-plugin` or `.agents/plugins` folder in the path", Adds: TargetCodex,
-		Why: "Codex reads .codex/skills (its project config folder), a plugin's .codex-plugin/plugin.json and the marketplace .agents/plugins/marketplace.json (openai/codex core-skills loader.rs, core-plugins manifest.rs, marketplace.rs)"},
-	{ID: "cursor-dir", When: "a `.cursor` or `.cursor-plugin` folder in the path, or `.cursorrules`", Adds: TargetCursor,
-		Why: "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)"},
-	{ID: "gemini-dir", When: "a `.gemini` folder in the path, or a `gemini-extension.json`", Adds: TargetGeminiCLI,
-		Why: "Gemini CLI reads .gemini/commands, .gemini/skills and an extension's gemini-extension.json (google-gemini/gemini-cli FileCommandLoader.ts, extension-manager.ts)"},
-	{ID: "kiro-dir", When: "a `.kiro` folder in the path", Adds: TargetKiro,
-		Why: "Kiro reads the steering files in .kiro/steering/ of the workspace (kiro.dev/docs/steering)"},
-	{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`", Adds: TargetWindsurf,
-		Why: "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)"},
-	{ID: "cline-rules", When: "a `.clinerules` file or folder in the path, or a `.cline/rules` folder", Adds: TargetCline,
-		Why: "Cline reads the workspace's .clinerules (a file, or the files directly in the folder) and .cline/rules (cline/cline@21cb8d25 sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths)"},
-	{ID: "roo-dir", When: "a `.roo` folder in the path, or `.roorules`", Adds: TargetRoo,
-		Why: "Roo Code reads .roo/rules/ and .roo/rules-<mode>/ of the workspace and, without them, the legacy .roorules (RooCodeInc/Roo-Code@cb836567 src/core/prompts/sections/custom-instructions.ts)"},
-	{ID: "opencode-dir", When: "a `.opencode` folder in the path, or `opencode.json` / `opencode.jsonc`", Adds: TargetOpenCode,
-		Why: "OpenCode reads opencode.json(c) and .opencode/{agent,command,skill}s (opencode-ai 1.18.33)"},
+}
+
+var noneImplied = []ImpliedRule{
 	{ID: "agents-md", When: "`AGENTS.md` alone", Adds: "",
 		Why: "Codex, Cursor and others read it, but the file names no one agent: their rules report it at Info unless the agent is configured"},
 	{ID: "copilot-setup-steps", When: "`.github/workflows/copilot-setup-steps.yml`", Adds: "",

@@ -84,6 +84,82 @@ type ConsumerSpec struct {
 	// which the rules do not read: taken as not its.)
 	AltPackageManifests []string
 	PackageMarketplaces []string
+	// Implied is the implied-target rule of a consumer recognised by its
+	// own folders and files (a row of ImpliedTable); nil where no path
+	// names it alone.
+	Implied *PathImplied
+	// Memory is how the consumer reads memory files (AGENTS.md and its
+	// like), for `ahpls list`; nil where view models it by hand (VS Code,
+	// Claude Code, Copilot CLI).
+	Memory *MemoryReads
+}
+
+// PathImplied adds a consumer to a file's targets when a folder of the
+// file's path (Segs, one or more segments: ".agents/plugins") or the file's
+// name (Bases) is the consumer's own.
+type PathImplied struct {
+	ID    string // the row's name in ImpliedTable and its tests
+	When  string // the row's condition, for docs/rules.md
+	Why   string // the consumer's discovery that loads such a file
+	Segs  []string
+	Bases []string
+}
+
+// Matches reports whether rel (workspace-relative, '/'-separated) is such
+// a file.
+func (p *PathImplied) Matches(rel string) bool {
+	for _, s := range p.Segs {
+		if hasSeg(rel, s) {
+			return true
+		}
+	}
+	base := path.Base(rel)
+	for _, b := range p.Bases {
+		if base == b {
+			return true
+		}
+	}
+	return false
+}
+
+// MemoryReads is which memory files a consumer reads and where.
+type MemoryReads struct {
+	// Files are the file names it reads.
+	Files []MemoryFile
+	// Other is the reason shown for a memory file of another name
+	// ({name} stands for it); "" leaves it out silently.
+	Other string
+	// NotRead gives a reason per file name it does not read.
+	NotRead map[string]string
+}
+
+// MemoryFile is one memory file name a consumer reads.
+type MemoryFile struct {
+	Name string
+	// Anywhere: read in sub-folders too; else at the workspace root only.
+	Anywhere bool
+	// Elsewhere is the reason shown for one below the root ({dir} stands
+	// for its folder); "" leaves it out silently.
+	Elsewhere string
+}
+
+// MemoryScanned reports whether the consumer reads the memory file at rel
+// and, if not, why (see MemoryReads).
+func (m *MemoryReads) MemoryScanned(rel string) (bool, string) {
+	base, dir := path.Base(rel), path.Dir(rel)
+	for _, f := range m.Files {
+		if f.Name != base {
+			continue
+		}
+		if f.Anywhere || dir == "." {
+			return true, ""
+		}
+		return false, strings.ReplaceAll(f.Elsewhere, "{dir}", dir)
+	}
+	if why, ok := m.NotRead[base]; ok {
+		return false, why
+	}
+	return false, strings.ReplaceAll(m.Other, "{name}", base)
 }
 
 // Consumers is every known target, in documentation order.
@@ -119,46 +195,89 @@ var Consumers = []ConsumerSpec{
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6, PackageManifest: ".codex-plugin/plugin.json",
 		AltPackageManifests: []string{".claude-plugin/plugin.json"}, PackageMarketplaces: CodexMarketplacePaths,
-		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f and @0e543a2c (MARKETPLACE_MANIFEST_RELATIVE_PATHS), core-plugins/src/store.rs @03d21135, utils/plugins/src/plugin_namespace.rs @10596f25 (find_plugin_manifest_path), core-plugins/src/loader.rs (plugin skills/ by default)"},
+		Evidence: "openai/codex source: codex-rs/core/src/agents_md.rs @0cf644af, core-skills/src/loader.rs @c9d127cf, core-plugins/src/manifest.rs @01b4840b, core-plugins/src/marketplace.rs @0324d09f and @0e543a2c (MARKETPLACE_MANIFEST_RELATIVE_PATHS), core-plugins/src/store.rs @03d21135, utils/plugins/src/plugin_namespace.rs @10596f25 (find_plugin_manifest_path), core-plugins/src/loader.rs (plugin skills/ by default)",
+		Implied: &PathImplied{ID: "codex-dir", When: "a `.codex`, `.codex-plugin` or `.agents/plugins` folder in the path",
+			Why:  "Codex reads .codex/skills (its project config folder), a plugin's .codex-plugin/plugin.json and the marketplace .agents/plugins/marketplace.json (openai/codex core-skills loader.rs, core-plugins manifest.rs, marketplace.rs)",
+			Segs: []string{".codex-plugin", ".codex", ".agents/plugins"}},
+		Memory: &MemoryReads{Other: "Codex reads AGENTS.override.md or AGENTS.md", Files: []MemoryFile{
+			{Name: "AGENTS.md", Elsewhere: "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in {dir}/"},
+			{Name: "AGENTS.override.md", Elsewhere: "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in {dir}/"}}}},
 	{Target: TargetCursor, Name: "Cursor", Code: "CU",
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/", ".cursor/mcp.json (the opened folder's)", ".cursor-plugin/plugin.json and marketplace.json (installed plugins)"},
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1, PackageManifest: ".cursor-plugin/plugin.json",
-		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)"},
+		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)",
+		Implied: &PathImplied{ID: "cursor-dir", When: "a `.cursor` or `.cursor-plugin` folder in the path, or `.cursorrules`",
+			Why:  "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)",
+			Segs: []string{".cursor", ".cursor-plugin"}, Bases: []string{".cursorrules"}},
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Anywhere: true}}}},
 	{Target: TargetGeminiCLI, Name: "Gemini CLI", Code: "GC",
 		Reads:      []string{"GEMINI.md (context.fileName)", ".gemini/commands/**/*.toml", ".gemini/skills/, .agents/skills/", "gemini-extension.json and its commands/, skills/"},
 		Install:    "project files by location; extensions with `gemini extensions install`",
 		SkillRoots: []string{".gemini/skills", ".agents/skills"}, SkillDepth: 1, PackageManifest: GeminiExtensionManifest,
-		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0"},
+		Evidence: "google-gemini/gemini-cli @5411f113 (FileCommandLoader.ts, extension-manager.ts, skillLoader.ts) and `gemini extensions validate` 0.61.0",
+		Implied: &PathImplied{ID: "gemini-dir", When: "a `.gemini` folder in the path, or a `gemini-extension.json`",
+			Why:  "Gemini CLI reads .gemini/commands, .gemini/skills and an extension's gemini-extension.json (google-gemini/gemini-cli FileCommandLoader.ts, extension-manager.ts)",
+			Segs: []string{".gemini"}, Bases: []string{GeminiExtensionManifest}},
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "GEMINI.md", Anywhere: true}},
+			NotRead: map[string]string{"AGENTS.md": "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"}}},
 	{Target: TargetKiro, Name: "Kiro", Code: "KI",
 		Reads:      []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)", ".kiro/skills/<name>/SKILL.md"},
 		Install:    "project files by location",
 		SkillRoots: []string{".kiro/skills"}, SkillDepth: 1,
-		Evidence: "kiro.dev/docs/skills (workspace skills reside under .kiro/skills/, one folder per skill), kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/kirosteering.go)"},
+		Evidence: "kiro.dev/docs/skills (workspace skills reside under .kiro/skills/, one folder per skill), kiro.dev/docs/steering (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/kirosteering.go)",
+		Implied: &PathImplied{ID: "kiro-dir", When: "a `.kiro` folder in the path",
+			Why:  "Kiro reads the steering files in .kiro/steering/ and the skills in .kiro/skills/ of the workspace (kiro.dev/docs/steering, kiro.dev/docs/skills)",
+			Segs: []string{".kiro"}},
+		// AGENTS.md of the workspace root, always included (kiro.dev/docs/steering, "AGENTS.md").
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Kiro reads the AGENTS.md at the root of the workspace"}}}},
 	{Target: TargetWindsurf, Name: "Windsurf", Code: "WS",
 		Reads:      []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md", ".windsurf/skills/<name>/SKILL.md, .agents/skills/<name>/SKILL.md (.claude/skills only with Claude Code config reading turned on)"},
 		Install:    "project files by location",
 		SkillRoots: []string{".windsurf/skills", ".agents/skills"}, SkillDepth: 1,
-		Evidence: "docs.windsurf.com Cascade Skills (skill scopes: .windsurf/skills, and .agents/skills for cross-agent compatibility; .claude/skills when Claude Code config reading is enabled) and Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
+		Evidence: "docs.windsurf.com Cascade Skills (skill scopes: .windsurf/skills, and .agents/skills for cross-agent compatibility; .claude/skills when Claude Code config reading is enabled) and Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)",
+		Implied: &PathImplied{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`",
+			Why:  "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)",
+			Segs: []string{".windsurf"}, Bases: []string{WindsurfLegacyRules}},
+		// The root AGENTS.md always on, one in a sub-folder as a glob rule
+		// for that folder (docs.windsurf.com, Memories & Rules).
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Anywhere: true}}}},
 	{Target: TargetCline, Name: "Cline", Code: "CN",
 		Reads:      []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
 		Install:    "project files by location",
 		SkillRoots: []string{".clinerules/skills", ".cline/skills", ".agents/skills"}, SkillDepth: 1,
 		Fields:         map[Kind][]string{KindClineRule: {"name", "disabled", "enabled"}},
 		Evidence:       "cline/cline@21cb8d25 (2026-08-22) sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts (discoverSkillFiles: a SKILL.md in a skills folder or one folder below it), sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths and getWorkspaceSkillDirectories (.clinerules/skills, .cline/skills, .agents/skills), sdk/packages/core/src/runtime/safety/rules.ts; the VS Code extension runs its sessions through this SDK (apps/vscode/src/sdk/vscode-session-host.ts)",
-		FieldsEvidence: map[Kind]string{KindClineRule: "cline/cline@21cb8d25 sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts parseRuleConfigFromMarkdown reads name, disabled and enabled; the rest of the header is kept and read by nothing (sdk/packages/core/src/runtime/safety/rules.ts)"}},
+		FieldsEvidence: map[Kind]string{KindClineRule: "cline/cline@21cb8d25 sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts parseRuleConfigFromMarkdown reads name, disabled and enabled; the rest of the header is kept and read by nothing (sdk/packages/core/src/runtime/safety/rules.ts)"},
+		Implied: &PathImplied{ID: "cline-rules", When: "a `.clinerules` file or folder in the path, or a `.cline/rules` folder",
+			Why:  "Cline reads the workspace's .clinerules (a file, or the files directly in the folder) and .cline/rules (cline/cline@21cb8d25 sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths)",
+			Segs: []string{ClineRules, ".cline/rules"}, Bases: []string{ClineRules}},
+		// The SDK's rule search paths start with <workspace>/AGENTS.md.
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Cline reads the AGENTS.md at the root of the workspace"}}}},
 	{Target: TargetRoo, Name: "Roo Code", Code: "RO",
 		Reads:      []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)", ".roo/skills/<name>/SKILL.md and .agents/skills/<name>/SKILL.md (and their skills-<mode>/ twins)"},
 		Install:    "project files by location",
 		SkillRoots: []string{".roo/skills", ".agents/skills"}, SkillDepth: 1,
-		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd, src/services/skills/SkillsManager.ts (getSkillsDirectories, scanSkillsDirectory: one folder below each skills folder)"},
+		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd, src/services/skills/SkillsManager.ts (getSkillsDirectories, scanSkillsDirectory: one folder below each skills folder)",
+		Implied: &PathImplied{ID: "roo-dir", When: "a `.roo` folder in the path, or `.roorules`",
+			Why:  "Roo Code reads .roo/rules/ and .roo/rules-<mode>/ of the workspace and, without them, the legacy .roorules (RooCodeInc/Roo-Code@cb836567 src/core/prompts/sections/custom-instructions.ts)",
+			Segs: []string{".roo"}, Bases: []string{RooRules}},
+		// loadAgentRulesFileFromDirectory: AGENTS.md (or AGENT.md) of the workspace root.
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Roo Code reads the AGENTS.md at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"}}}},
 	{Target: TargetOpenCode, Name: "OpenCode", Code: "OC",
 		Reads: []string{"opencode.json, opencode.jsonc (JSONC; each folder from the working folder up to the worktree root, and .opencode/)",
 			".opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md", ".opencode/{command,commands}/**/*.md",
 			".opencode/{skill,skills}/**/SKILL.md, .claude/skills/**/SKILL.md, .agents/skills/**/SKILL.md", "AGENTS.md, CLAUDE.md, CONTEXT.md (instruction files)"},
 		Install:    "project files by location; plugins as npm packages named in opencode.json `plugin` or .opencode/plugin(s)/*.{ts,js}",
 		SkillRoots: []string{".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills"}, SkillDepth: 32,
-		Evidence: "opencode-ai 1.18.33 (npm opencode-linux-x64@1.18.33, its embedded JS read with strings; `opencode --pure debug config`, `debug skill` run in isolated folders; see docs/rules.md)"},
+		Evidence: "opencode-ai 1.18.33 (npm opencode-linux-x64@1.18.33, its embedded JS read with strings; `opencode --pure debug config`, `debug skill` run in isolated folders; see docs/rules.md)",
+		Implied: &PathImplied{ID: "opencode-dir", When: "a `.opencode` folder in the path, or `opencode.json` / `opencode.jsonc`",
+			Why:  "OpenCode reads opencode.json(c) and .opencode/{agent,command,skill}s (opencode-ai 1.18.33)",
+			Segs: []string{".opencode"}, Bases: []string{"opencode.json", "opencode.jsonc"}},
+		// Its instruction files are AGENTS.md, else CLAUDE.md, CONTEXT.md
+		// (opencode-ai 1.18.33: `y=["AGENTS.md",…"CLAUDE.md"…,"CONTEXT.md"]`);
+		// only the root AGENTS.md is listed.
+		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md"}}}},
 }
 
 // otherAgentsSkillRoots are workspace skill folders of consumers whose
@@ -576,29 +695,10 @@ func EffectiveTargets(configured []Target, implied bool, rel string, pluginForma
 	if hasSeg(rel, ".github/plugin") { // copilot-plugin-dir
 		add(TargetCopilotCLI)
 	}
-	if hasSeg(rel, ".codex-plugin") || hasSeg(rel, ".codex") || hasSeg(rel, ".agents/plugins") { // codex-dir
-		add(TargetCodex)
-	}
-	if hasSeg(rel, ".cursor") || hasSeg(rel, ".cursor-plugin") || base == ".cursorrules" { // cursor-dir
-		add(TargetCursor)
-	}
-	if hasSeg(rel, ".gemini") || base == "gemini-extension.json" { // gemini-dir
-		add(TargetGeminiCLI)
-	}
-	if hasSeg(rel, ".kiro") { // kiro-dir
-		add(TargetKiro)
-	}
-	if hasSeg(rel, ".windsurf") || base == WindsurfLegacyRules { // windsurf-dir
-		add(TargetWindsurf)
-	}
-	if hasSeg(rel, ClineRules) || base == ClineRules || hasSeg(rel, ".cline/rules") { // cline-rules
-		add(TargetCline)
-	}
-	if hasSeg(rel, ".roo") || base == RooRules { // roo-dir
-		add(TargetRoo)
-	}
-	if hasSeg(rel, ".opencode") || base == "opencode.json" || base == "opencode.jsonc" { // opencode-dir
-		add(TargetOpenCode)
+	for _, c := range Consumers {
+		if c.Implied != nil && c.Implied.Matches(rel) {
+			add(c.Target)
+		}
 	}
 	switch pluginFormat {
 	case FormatClaude:

@@ -52,10 +52,17 @@ import (
 //     skills in {skill,skills}/**/SKILL.md; .claude/skills and
 //     .agents/skills (skills/**/SKILL.md, any depth); AGENTS.md.
 
-// agentTargets are the consumers this file answers for.
+// agentTarget reports the consumers this file answers for: every one but
+// those scan.go models by hand (the VS Code family, Claude Code, Copilot
+// CLI and the Agent Skills readers), so a new consumer's value is all
+// `ahpls list` needs.
 func agentTarget(t model.Target) bool {
-	return t == model.TargetCodex || t == model.TargetCursor || t == model.TargetGeminiCLI ||
-		t == model.TargetKiro || t == model.TargetWindsurf || t == model.TargetCline || t == model.TargetRoo || t == model.TargetOpenCode
+	switch t {
+	case model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI,
+		model.TargetAgentSkills, model.TargetClaudeUpload:
+		return false
+	}
+	return true
 }
 
 // agentSkillRoots are the workspace skill folders each reads, and how deep
@@ -165,78 +172,13 @@ func clineRoot(rel string) string {
 }
 
 // agentMemoryScanned is agentScanned for AGENTS.md and the other memory
-// files.
+// files: what the consumer's value says it reads (model.MemoryReads).
 func agentMemoryScanned(t model.Target, rel string) (bool, string) {
-	base, dir := path.Base(rel), path.Dir(rel)
-	switch t {
-	case model.TargetCodex:
-		if base != "AGENTS.md" && base != "AGENTS.override.md" {
-			return false, "Codex reads AGENTS.override.md or AGENTS.md"
-		}
-		if dir != "." {
-			return false, "Codex reads the AGENTS.md files from the project root down to the folder it starts in: this one only when it starts in " + dir + "/"
-		}
-		return true, ""
-	case model.TargetCursor:
-		if base == "AGENTS.md" {
-			return true, ""
-		}
-		return false, ""
-	case model.TargetKiro:
-		// Kiro reads AGENTS.md of the workspace root, always included
-		// (kiro.dev/docs/steering, "AGENTS.md").
-		if base == "AGENTS.md" && dir == "." {
-			return true, ""
-		}
-		if base == "AGENTS.md" {
-			return false, "Kiro reads the AGENTS.md at the root of the workspace"
-		}
-		return false, ""
-	case model.TargetRoo:
-		// loadAgentRulesFileFromDirectory: AGENTS.md (or AGENT.md) of
-		// the workspace root.
-		if base == "AGENTS.md" && dir == "." {
-			return true, ""
-		}
-		if base == "AGENTS.md" {
-			return false, "Roo Code reads the AGENTS.md at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
-		}
-		return false, ""
-	case model.TargetOpenCode:
-		// OpenCode's instruction files are AGENTS.md, else CLAUDE.md,
-		// CONTEXT.md (opencode-ai 1.18.33:
-		// `y=["AGENTS.md",…"CLAUDE.md"…,"CONTEXT.md"]`); only the root
-		// AGENTS.md is listed.
-		if base == "AGENTS.md" && dir == "." {
-			return true, ""
-		}
-		return false, ""
-	case model.TargetCline:
-		// The SDK's rule search paths start with <workspace>/AGENTS.md.
-		if base == "AGENTS.md" && dir == "." {
-			return true, ""
-		}
-		if base == "AGENTS.md" {
-			return false, "Cline reads the AGENTS.md at the root of the workspace"
-		}
-		return false, ""
-	case model.TargetWindsurf:
-		// Root AGENTS.md always on, one in a sub-folder as a glob rule
-		// for that folder (docs.windsurf.com, Memories & Rules).
-		if base == "AGENTS.md" {
-			return true, ""
-		}
-		return false, ""
-	case model.TargetGeminiCLI:
-		if base == "GEMINI.md" {
-			return true, ""
-		}
-		if base == "AGENTS.md" {
-			return false, "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"
-		}
+	spec, _ := t.Spec()
+	if spec.Memory == nil {
 		return false, ""
 	}
-	return false, ""
+	return spec.Memory.MemoryScanned(rel)
 }
 
 func depthWords(depth int) string {
