@@ -26,7 +26,7 @@ func TestRuleLevels(t *testing.T) {
 		// "V LOSE · CC ok · AS SPEC"
 		{"fm/bom", map[model.Target]string{model.TargetVSCode: "warning", model.TargetVSCodeAgentHost: "warning", model.TargetAgentSkills: "info"}, "warning", false, "safe"},
 		// "Warning [I]; …": ahpls' own level for every target.
-		{"file/too-large", map[model.Target]string{model.TargetVSCode: "warning", model.TargetVSCodeAgentHost: "warning", model.TargetClaudeCode: "warning", model.TargetCopilotCLI: "warning", model.TargetAgentSkills: "warning", model.TargetClaudeUpload: "warning", model.TargetCodex: "warning", model.TargetCursor: "warning", model.TargetGeminiCLI: "warning", model.TargetKiro: "warning", model.TargetWindsurf: "warning", model.TargetCline: "warning", model.TargetRoo: "warning", model.TargetOpenCode: "warning"}, "warning", true, "none"},
+		{"file/too-large", everyTarget("warning"), "warning", true, "none"},
 		// "All REJ"
 		{"json/syntax", nil, "error", false, "none"},
 		// "CC REJ · CL REJ" plus evidence.
@@ -121,4 +121,13 @@ func TestRuleLevelsUnknownReactionIsInfo(t *testing.T) {
 	info, err := LookupRuleInfo("plugin/manifest-location")
 	require.NoError(t, err)
 	assert.Equal(t, map[model.Target]string{model.TargetVSCode: "info", model.TargetVSCodeAgentHost: "info"}, info.Levels)
+}
+
+// everyTarget is the same level for every consumer model.Consumers knows.
+func everyTarget(level string) map[model.Target]string {
+	out := map[model.Target]string{}
+	for _, t := range model.AllTargets {
+		out[t] = level
+	}
+	return out
 }

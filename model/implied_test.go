@@ -72,17 +72,34 @@ func TestImpliedTable(t *testing.T) {
 		{"none", "ap/skills/a/SKILL.md", false, false},
 		{"none", "docs/x.prompt.md", false, false},
 	}
+	// Each consumer's own row: a file in each of its folders and each of
+	// its file names implies it and no other consumer.
+	for _, c := range Consumers {
+		if p := c.Implied; p != nil {
+			for _, seg := range p.Segs {
+				cases = append(cases, struct {
+					row, rel string
+					cc, cl   bool
+				}{p.ID, seg + "/x/y.md", false, false})
+			}
+			for _, b := range p.Bases {
+				cases = append(cases, struct {
+					row, rel string
+					cc, cl   bool
+				}{p.ID, "sub/" + b, false, false})
+			}
+		}
+	}
 	tested := map[string]bool{}
 	for _, tc := range cases {
 		tested[tc.row] = true
 		got := EffectiveTargetsIn(nil, true, tc.rel, tree)
 		assert.Equal(t, tc.cc, contains(got, TargetClaudeCode), "%s: %s claude-code", tc.row, tc.rel)
 		assert.Equal(t, tc.cl, contains(got, TargetCopilotCLI), "%s: %s copilot-cli", tc.row, tc.rel)
-		for _, other := range []struct {
-			row string
-			t   Target
-		}{{"codex-dir", TargetCodex}, {"cursor-dir", TargetCursor}, {"gemini-dir", TargetGeminiCLI}, {"kiro-dir", TargetKiro}, {"windsurf-dir", TargetWindsurf}, {"cline-rules", TargetCline}, {"roo-dir", TargetRoo}, {"opencode-dir", TargetOpenCode}} {
-			assert.Equal(t, tc.row == other.row, contains(got, other.t), "%s: %s %s", tc.row, tc.rel, other.t)
+		for _, c := range Consumers {
+			if c.Implied != nil {
+				assert.Equal(t, tc.row == c.Implied.ID, contains(got, c.Target), "%s: %s %s", tc.row, tc.rel, c.Target)
+			}
 		}
 		assert.Equal(t, DefaultTargets, EffectiveTargetsIn(nil, false, tc.rel, tree), "implied off: %s", tc.rel)
 	}
