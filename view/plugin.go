@@ -3,7 +3,6 @@ package view
 import (
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -300,17 +299,6 @@ func (w *workspace) ccMarkdown(root, prefix string, doc *diagnostics.JSONValue, 
 	return out
 }
 
-// jsonFile is a JSON file of the folder parsed, with its findings (nil
-// when it is not there).
-func (w *workspace) jsonFile(rel string) (*diagnostics.JSONValue, []model.Diagnostic) {
-	f := w.file(rel, model.KindNone)
-	if f.Text == nil {
-		return nil, nil
-	}
-	v, _ := diagnostics.ParseJSON(f.Text)
-	return v, f.Findings
-}
-
 // ccHooks are the hooks of a Claude Code plugin at root.
 func (w *workspace) ccHooks(root string, doc *diagnostics.JSONValue) []Item {
 	t := model.TargetClaudeCode
@@ -385,107 +373,6 @@ func (w *workspace) manifestOf(root string) string {
 		return pr.claude
 	}
 	return w.roots[root].manifest
-}
-
-// file returns the walked file at rel, or reads it through FS (a
-// component the path shapes do not classify); empty when unreadable.
-func (w *workspace) file(rel string, kind model.Kind) File {
-	if f, ok := w.byRel[rel]; ok {
-		return *f
-	}
-	if w.in.FS != nil {
-		if b, err := w.in.FS.ReadFile(rel); err == nil && len(b) <= diagnostics.MaxFileSize {
-			return File{Rel: rel, Kind: kind, Text: b}
-		}
-	}
-	return File{Rel: rel, Kind: kind}
-}
-
-func (w *workspace) exists(rel string) bool {
-	if _, ok := w.byRel[rel]; ok {
-		return true
-	}
-	if w.in.FS == nil {
-		return false
-	}
-	_, err := w.in.FS.ReadFile(rel)
-	return err == nil
-}
-
-func (w *workspace) isDir(rel string) bool {
-	if w.in.FS != nil {
-		_, err := w.in.FS.ReadDir(rel)
-		return err == nil
-	}
-	for r := range w.byRel {
-		if strings.HasPrefix(r, rel+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// readDir lists a folder, sorted by name; without FS it lists the
-// sub-folders the walked files imply.
-func (w *workspace) readDir(rel string) []fs.DirEntry {
-	if w.in.FS != nil {
-		es, err := w.in.FS.ReadDir(rel)
-		if err != nil {
-			return nil
-		}
-		sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
-		return es
-	}
-	seen := map[string]bool{}
-	var out []fs.DirEntry
-	for _, f := range w.files {
-		rest, ok := strings.CutPrefix(f.Rel, rel+"/")
-		if !ok || rel == "" {
-			if rel != "" {
-				continue
-			}
-			rest = f.Rel
-		}
-		first, _, sub := strings.Cut(rest, "/")
-		if !seen[first] {
-			seen[first] = true
-			out = append(out, dirEntry{name: first, dir: sub})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
-}
-
-// markdownUnder lists *.md files at or below p (p itself when it is a
-// file), depth-bounded, README.md excluded, sorted.
-func (w *workspace) markdownUnder(p string) []string {
-	if strings.HasSuffix(p, ".md") {
-		if w.exists(p) {
-			return []string{p}
-		}
-		return nil
-	}
-	var out []string
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if depth > model.MaxDepth || len(out) >= maxComponents {
-			return
-		}
-		for _, e := range w.readDir(dir) {
-			rel := join(dir, e.Name())
-			if e.IsDir() {
-				if !model.SkipDir(e.Name()) {
-					walk(rel, depth+1)
-				}
-				continue
-			}
-			if strings.HasSuffix(e.Name(), ".md") && !strings.EqualFold(e.Name(), "README.md") {
-				out = append(out, rel)
-			}
-		}
-	}
-	walk(p, 0)
-	return out
 }
 
 // maxComponents bounds how many files one component folder lists.

@@ -13,9 +13,7 @@ import (
 
 // workspace indexes the input once for every consumer.
 type workspace struct {
-	in    Input
-	files []File
-	byRel map[string]*File
+	tree
 	// roots maps each plugin root to its format and effective manifest.
 	roots map[string]pluginRoot
 	// listed maps a plugin folder to the marketplaces of the workspace
@@ -44,7 +42,7 @@ type pluginRoot struct {
 }
 
 func newWorkspace(in Input) *workspace {
-	w := &workspace{in: in, byRel: map[string]*File{}, roots: map[string]pluginRoot{}, listed: map[string][]marketEntry{}, ccOnly: map[string]bool{}}
+	w := &workspace{tree: tree{in: in, byRel: map[string]*File{}}, roots: map[string]pluginRoot{}, listed: map[string][]marketEntry{}, ccOnly: map[string]bool{}}
 	w.files = append([]File(nil), in.Files...)
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Rel < w.files[j].Rel })
 	for i := range w.files {
@@ -482,13 +480,4 @@ func (w *workspace) codexClaudePlugin(f File) bool {
 		}
 	}
 	return false
-}
-
-// HasFile implements model.Files over the workspace's files, for
-// model.InPackage: a skill inside a package of t's (a Codex plugin, a
-// Gemini CLI extension) is t's once the package is installed, as
-// model.SkillUnread says for the rules.
-func (w *workspace) HasFile(rel string) bool {
-	_, ok := w.byRel[rel]
-	return ok
 }
