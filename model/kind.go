@@ -126,6 +126,9 @@ type KindSpec struct {
 	// of a slash-separated path.
 	Ext   string
 	Paths []string
+	// OtherExts are further extensions a file of the kind may have (Cline
+	// reads .markdown and .txt rules beside .md).
+	OtherExts []string
 	// Languages are the editors' language ids of the kind's buffers (a
 	// JSON file may be opened as jsonc): the VS Code extension activates
 	// on them and Neovim attaches to those filetypes.
@@ -231,10 +234,11 @@ var Kinds = []KindSpec{
 	{Kind: KindCursorMCP, Noun: "Cursor MCP config", Title: "Cursor MCP servers (.cursor/mcp.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/" + CursorMCPPath},
 		Activation: []string{"**/" + CursorMCPPath}},
-	{Kind: KindClineRule, Noun: "Cline rule", Title: "Cline rules (.clinerules, .clinerules/*.md, .cline/rules/*.md)", Lang: "markdown", Ext: ".md",
-		Paths: []string{ClineRules}, Languages: mdLangs,
-		Documents:  []string{"**/.clinerules/**/*.md", "**/.clinerules/**/*.mdc", "**/.cline/rules/**/*.md", "**/" + ClineRules},
-		Activation: []string{"**/.clinerules/*.md", "**/.cline/rules/*.md", ClineRules}},
+	{Kind: KindClineRule, Noun: "Cline rule", Title: "Cline rules (.clinerules, .clinerules/*.md, .markdown, .txt, .cline/rules/*.md)", Lang: "markdown", Ext: ".md",
+		Paths: []string{ClineRules}, OtherExts: []string{".markdown", ".txt"}, Languages: mdLangs,
+		Documents: []string{"**/.clinerules/**/*.md", "**/.clinerules/**/*.markdown", "**/.clinerules/**/*.txt", "**/.clinerules/**/*.mdc",
+			"**/.cline/rules/**/*.md", "**/.cline/rules/**/*.markdown", "**/.cline/rules/**/*.txt", "**/" + ClineRules},
+		Activation: []string{"**/.clinerules/*.md", "**/.clinerules/*.markdown", "**/.clinerules/*.txt", "**/.cline/rules/*.md", ClineRules}},
 	{Kind: KindRooRule, Noun: "Roo Code rule", Title: "Roo Code rules (.roo/rules/, .roo/rules-<mode>/, .roorules)", Lang: "markdown", Ext: ".md",
 		Paths: []string{RooRules}, Languages: mdLangs,
 		Documents:  []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", "**/" + RooRules},
@@ -286,8 +290,10 @@ func (k Kind) Noun() string {
 // matches, gathered from Kinds once.
 var customizationExts, customizationPaths = func() (exts, paths []string) {
 	for _, s := range Kinds {
-		if s.Ext != "" && !slices.Contains(exts, s.Ext) {
-			exts = append(exts, s.Ext)
+		for _, e := range append([]string{s.Ext}, s.OtherExts...) {
+			if e != "" && !slices.Contains(exts, e) {
+				exts = append(exts, e)
+			}
 		}
 		for _, p := range s.Paths {
 			if !slices.Contains(paths, p) {
@@ -725,7 +731,7 @@ func isRooRule(segs []string, lower string) bool {
 	return false
 }
 
-// isClineRule reports a Markdown (.md, .mdc) file anywhere below a
+// isClineRule reports a rule file (.md, .markdown, .txt, or a Cursor .mdc) anywhere below a
 // .clinerules or .cline/rules folder, except in .clinerules' workflows/,
 // hooks/ and skills/. Cline reads only the .md, .markdown and .txt files
 // directly in the folder (cline/cline@21cb8d25
@@ -733,7 +739,10 @@ func isRooRule(segs []string, lower string) bool {
 // discoverRulesLikeFiles); the others are classified too, so that the rules
 // can say Cline does not load them.
 func isClineRule(segs []string, lower string) bool {
-	if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".mdc") {
+	switch path.Ext(lower) {
+	case ".md", ".markdown", ".txt": // what Cline reads (MARKDOWN_EXTENSIONS)
+	case ".mdc": // a Cursor rule Cline skips: cline/extension says so
+	default:
 		return false
 	}
 	for i, s := range segs[:len(segs)-1] {

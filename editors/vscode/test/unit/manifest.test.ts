@@ -35,6 +35,10 @@ const ours = [
   '.github/copilot/settings.json',
   'AGENTS.md',
   'CLAUDE.md',
+  '.clinerules/style.md',
+  '.clinerules/notes.txt',
+  '.clinerules/guide.markdown',
+  '.opencode/agents/review.md',
 ];
 const notOurs = ['README.md', 'docs/guide.md', 'package.json', 'tsconfig.json', 'src/settings.json', '.vscode/settings.json'];
 
