@@ -139,15 +139,23 @@ var Consumers = []ConsumerSpec{
 		Install:  "project files by location",
 		Evidence: "docs.windsurf.com Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurfrule.go)"},
 	{Target: TargetCline, Name: "Cline", Code: "CN",
-		Reads:          []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
-		Install:        "project files by location",
+		Reads:   []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", ".clinerules/skills/, .cline/skills/, .agents/skills/ (<folder>/SKILL.md one level down)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
+		Install: "project files by location",
+		// sdk/packages/shared/src/storage/paths.ts getWorkspaceSkillDirectories;
+		// user-instruction-config-loader.ts discoverSkillFiles reads one
+		// level (each sub-folder's SKILL.md). Its plugins are JS/TS modules
+		// (plugin-config-loader.ts), not a manifest folder: no PackageManifest.
+		SkillRoots: []string{".clinerules/skills", ".cline/skills", ".agents/skills"}, SkillDepth: 1,
 		Fields:         map[Kind][]string{KindClineRule: {"name", "disabled", "enabled"}},
 		Evidence:       "cline/cline@21cb8d25 (2026-08-22) sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts, sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths, sdk/packages/core/src/runtime/safety/rules.ts; the VS Code extension runs its sessions through this SDK (apps/vscode/src/sdk/vscode-session-host.ts)",
 		FieldsEvidence: map[Kind]string{KindClineRule: "cline/cline@21cb8d25 sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts parseRuleConfigFromMarkdown reads name, disabled and enabled; the rest of the header is kept and read by nothing (sdk/packages/core/src/runtime/safety/rules.ts)"}},
 	{Target: TargetRoo, Name: "Roo Code", Code: "RO",
-		Reads:    []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)"},
-		Install:  "project files by location",
-		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd"},
+		Reads:   []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)", ".agents/skills/, .roo/skills/ (<folder>/SKILL.md one level down; also skills-<mode>/, not modelled)"},
+		Install: "project files by location",
+		// src/services/skills/SkillsManager.ts getSkillsDirectories and
+		// scanSkillsDirectory (each sub-folder's SKILL.md, one level).
+		SkillRoots: []string{".agents/skills", ".roo/skills"}, SkillDepth: 1,
+		Evidence: "RooCodeInc/Roo-Code@cb836567 (2026-04-14) src/core/prompts/sections/custom-instructions.ts (loadRuleFiles, addCustomInstructions), src/services/roo-config/index.ts getRooDirectoriesForCwd, src/services/skills/SkillsManager.ts (getSkillsDirectories, scanSkillsDirectory)"},
 	{Target: TargetOpenCode, Name: "OpenCode", Code: "OC",
 		Reads: []string{"opencode.json, opencode.jsonc (JSONC; each folder from the working folder up to the worktree root, and .opencode/)",
 			".opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md", ".opencode/{command,commands}/**/*.md",
