@@ -166,3 +166,36 @@ func TestNestedSkillOnlyInTheConsumersOwnFolder(t *testing.T) {
 		}
 	}
 }
+
+// Batch 9 of issue #38: with only Cline or Roo Code named, skill/nested and
+// skill/catalog were reported (8 Warnings, 214 Infos on the held-out part)
+// for skills in a Claude plugin's skills/ folder, which neither reads: their
+// skill discovery was not modelled. Cline reads .clinerules/skills,
+// .cline/skills and .agents/skills (cline/cline@21cb8d25
+// sdk/packages/shared/src/storage/paths.ts getWorkspaceSkillDirectories),
+// Roo Code .agents/skills and .roo/skills (RooCodeInc/Roo-Code@cb836567
+// src/services/skills/SkillsManager.ts getSkillsDirectories), each one
+// folder down. A skill nested in a skill of .agents/skills is still reported.
+func TestClineRooSkillFindingsOnlyWhereTheyRead(t *testing.T) {
+	root := filepath.Join("..", "scripts", "agree", "testdata", "cline-roo-unread-skill")
+	for _, target := range []model.Target{model.TargetCline, model.TargetRoo} {
+		found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{target}, NoImpliedTargets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inner := false
+		for _, f := range found {
+			if f.Rule != "skill/nested" && f.Rule != "skill/catalog" {
+				continue
+			}
+			if f.Rel == ".agents/skills/top/inner/SKILL.md" && f.Rule == "skill/nested" {
+				inner = true
+				continue
+			}
+			t.Errorf("%s: %s %s: %s", target, f.Rel, f.Rule, f.Message)
+		}
+		if !inner {
+			t.Errorf("%s: no skill/nested for .agents/skills/top/inner/SKILL.md", target)
+		}
+	}
+}

@@ -66,11 +66,11 @@ var clineNested = &Rule{
 var clineExtension = &Rule{
 	ID:        "cline/extension",
 	WholeFile: true,
-	Summary:   "A rule file whose extension is not .md, .markdown or .txt (a Cursor .mdc): Cline does not read it.",
+	Summary:   "A rule file whose extension is not .md, .markdown or .txt (a Cursor .mdc, or a .clinerules file inside the .clinerules folder): Cline does not read it.",
 	Kinds:     "cline",
 	Severity:  "CN SKIP (Error).",
 	Evidence: []Evidence{
-		{"CN", "SKIP", clineLoader + ": MARKDOWN_EXTENSIONS = .md, .markdown, .txt; discoverRulesLikeFiles and includeFile keep only those (and a file named .clinerules)"},
+		{"CN", "SKIP", clineLoader + ": MARKDOWN_EXTENSIONS = .md, .markdown, .txt; discoverRulesLikeFiles keeps only those from the folder's readdir (isMarkdownFile; extname(\".clinerules\") is empty, so a .clinerules file inside the folder is skipped too); includeFile's `.clinerules` case is the root file, read when .clinerules is a file"},
 	},
 }
 
@@ -145,8 +145,8 @@ func checkClineRule(f File, r *reporter) {
 			"Cline reads only the files directly in "+where+"/: this file in a sub-folder is not loaded.")
 		return
 	}
-	if ext := strings.ToLower(path.Ext(f.Path)); f.Path != model.ClineRules && path.Base(f.Path) != model.ClineRules &&
-		ext != ".md" && ext != ".markdown" && ext != ".txt" {
+	legacy := path.Base(f.Path) == model.ClineRules && path.Base(path.Dir(f.Path)) != model.ClineRules
+	if ext := strings.ToLower(path.Ext(f.Path)); !legacy && ext != ".md" && ext != ".markdown" && ext != ".txt" {
 		r.verdict(clineExtension, first, skip,
 			"Cline reads rule files ending in .md, .markdown or .txt: this "+ext+" file is not loaded.")
 		return

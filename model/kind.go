@@ -701,6 +701,11 @@ func openCodeKind(segs []string) Kind {
 // .windsurfrules): each agent reads it at the workspace root only.
 func legacyRulesKind(base, dir string) Kind {
 	switch {
+	case base == ClineRules && path.Base(dir) == ClineRules:
+		// A .clinerules file inside a .clinerules folder: Cline lists it
+		// and skips it (no .md/.markdown/.txt extension); classified so
+		// that cline/extension can say so.
+		return KindClineRule
 	case dir != "":
 		return KindNone
 	case base == CursorLegacyRules:

@@ -243,8 +243,12 @@ var Consumers = []ConsumerSpec{
 		// for that folder (docs.windsurf.com, Memories & Rules).
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Anywhere: true}}}},
 	{Target: TargetCline, Name: "Cline", Code: "CN",
-		Reads:      []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
-		Install:    "project files by location",
+		Reads:   []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", ".clinerules/skills/, .cline/skills/, .agents/skills/ (<folder>/SKILL.md one level down)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
+		Install: "project files by location",
+		// sdk/packages/shared/src/storage/paths.ts getWorkspaceSkillDirectories;
+		// user-instruction-config-loader.ts discoverSkillFiles reads one
+		// level (each sub-folder's SKILL.md). Its plugins are JS/TS modules
+		// (plugin-config-loader.ts), not a manifest folder: no PackageManifest.
 		SkillRoots: []string{".clinerules/skills", ".cline/skills", ".agents/skills"}, SkillDepth: 1,
 		Fields:         map[Kind][]string{KindClineRule: {"name", "disabled", "enabled"}},
 		Evidence:       "cline/cline@21cb8d25 (2026-08-22) sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts (discoverSkillFiles: a SKILL.md in a skills folder or one folder below it), sdk/packages/shared/src/storage/paths.ts resolveRulesConfigSearchPaths and getWorkspaceSkillDirectories (.clinerules/skills, .cline/skills, .agents/skills), sdk/packages/core/src/runtime/safety/rules.ts; the VS Code extension runs its sessions through this SDK (apps/vscode/src/sdk/vscode-session-host.ts)",

@@ -89,8 +89,8 @@ func agentScanned(t model.Target, f File) (bool, string) {
 				continue
 			}
 			d := strings.Count(rest, "/")
-			if d == 0 && (t == model.TargetGeminiCLI || t == model.TargetOpenCode) {
-				return true, "" // a SKILL.md directly in the folder (OpenCode: {skill,skills}/**/SKILL.md)
+			if d == 0 && (t == model.TargetGeminiCLI || t == model.TargetOpenCode || t == model.TargetCline) {
+				return true, "" // a SKILL.md directly in the folder (OpenCode: {skill,skills}/**/SKILL.md; Cline: discoverSkillFiles)
 			}
 			if d < 1 || d > depth {
 				return false, name + " looks for <folder>/SKILL.md " + depthWords(depth) + " below " + r
