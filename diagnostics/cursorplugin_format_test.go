@@ -1,6 +1,9 @@
 package diagnostics
 
-import "testing"
+import (
+	"github.com/ahpls-dev/ahpls/diagnostics/plugins"
+	"testing"
+)
 
 // The expectations are ajv-formats' (full mode, as Cursor's validator adds
 // it) answers for the same strings, run with ajv 8 (scripts/agree/README.md).
@@ -13,7 +16,7 @@ func TestCursorFormats(t *testing.T) {
 		"https:example": true,
 	}
 	for s, want := range uris {
-		if got := cuURI(s); got != want {
+		if got := plugins.CuURI(s); got != want {
 			t.Errorf("cuURI(%q) = %v, ajv-formats says %v", s, got, want)
 		}
 	}
@@ -22,13 +25,13 @@ func TestCursorFormats(t *testing.T) {
 		"a..b@x.io": false, "a@-x.io": false, "plugins@cursor.com": true, "ä@x.io": false, "a@x_y.io": false,
 	}
 	for s, want := range emails {
-		if got := cuEmail(s); got != want {
+		if got := plugins.CuEmail(s); got != want {
 			t.Errorf("cuEmail(%q) = %v, ajv-formats says %v", s, got, want)
 		}
 	}
 	semver := map[string]bool{"3.13.0": true, "3.13": false, "never": false, "1.0.0-beta.1": true, "01.0.0": false, "1.0.0+b": false}
 	for s, want := range semver {
-		if got := cuSemverRe().MatchString(s); got != want {
+		if got := plugins.CuSemverRe().MatchString(s); got != want {
 			t.Errorf("semver %q = %v, want %v", s, got, want)
 		}
 	}

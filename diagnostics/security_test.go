@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core/shared"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,8 +40,8 @@ func TestCommandRisks(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got []string
-		for _, h := range commandRisks(c.cmd) {
-			got = append(got, h.rule.ID)
+		for _, h := range shared.CommandRisks(c.cmd) {
+			got = append(got, h.Rule.ID)
 		}
 		assert.Equal(t, c.want, got, c.cmd)
 	}
@@ -63,7 +65,7 @@ func TestSecretsIn(t *testing.T) {
 		{"mask-abcdefghijklmnopqrstuvwxyz0123456789", 0},
 	}
 	for _, c := range cases {
-		assert.Len(t, secretsIn(c.text), c.want, c.text)
+		assert.Len(t, shared.SecretsIn(c.text), c.want, c.text)
 	}
 }
 
@@ -78,14 +80,14 @@ func TestPlainHTTP(t *testing.T) {
 		"http://0.0.0.0:3000":        false,
 		"http://${HOST}/mcp":         false,
 	} {
-		assert.Equal(t, want, plainHTTP(s), s)
+		assert.Equal(t, want, shared.PlainHTTP(s), s)
 	}
 }
 
 func TestToolEntries(t *testing.T) {
 	s := "Read, Bash(git add:*) Bash  Grep"
 	var got []string
-	for _, e := range toolEntries(s) {
+	for _, e := range shared.ToolEntries(s) {
 		got = append(got, s[e[0]:e[1]])
 	}
 	assert.Equal(t, []string{"Read", "Bash(git add:*)", "Bash", "Grep"}, got)

@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +18,7 @@ import (
 // yaml.v3 parses src to the very same tree.
 func sameAsYAMLv3(t testing.TB, src []byte) (accepted bool) {
 	t.Helper()
-	got, ok := fastYAML(src)
+	got, ok := syntax.FastYAML(src)
 	if !ok {
 		return false
 	}
@@ -110,10 +113,10 @@ func TestFastYAMLOnRealHeaders(t *testing.T) {
 			return nil
 		}
 		b, err := os.ReadFile(p)
-		if err != nil || len(b) > MaxFileSize {
+		if err != nil || len(b) > core.MaxFileSize {
 			return nil
 		}
-		fm := SplitFrontmatter(b)
+		fm := syntax.SplitFrontmatter(b)
 		if !fm.Present || !fm.Closed {
 			return nil
 		}

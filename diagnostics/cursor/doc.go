@@ -1,0 +1,3 @@
+// Package cursor checks Cursor rules (.mdc). A rule package: it imports
+// only diagnostics/core and model.
+package cursor
