@@ -1,4 +1,4 @@
-package diagnostics
+package syntax_test
 
 import (
 	"github.com/ahpls-dev/ahpls/diagnostics/core"

@@ -1,8 +1,9 @@
-package diagnostics
+package plugins_test
 
 import (
-	"github.com/ahpls-dev/ahpls/diagnostics/plugins"
 	"testing"
+
+	"github.com/ahpls-dev/ahpls/diagnostics/plugins"
 )
 
 // The expectations are ajv-formats' (full mode, as Cursor's validator adds
