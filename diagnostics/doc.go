@@ -26,8 +26,9 @@
 //     hooks (files and `hooks:` in headers), MCP servers, security, tool
 //     names, Markdown links, duplicate skill and subagent names.
 //   - one rule package per family or consumer: skills, memory, plugins
-//     (manifests and marketplaces of every agent, Claude Code settings),
-//     copilot, claude, cursor, gemini, kiro, windsurf, cline, roo, opencode.
+//     (Claude Code's and Codex's manifests and marketplaces, Claude Code
+//     settings), copilot, claude, cursor (rules, plugins, MCP), gemini, kiro,
+//     windsurf, cline, roo, opencode.
 //
 // Rule packages import only the core (its three layers) and model, never
 // each other nor this package; internal/archtest checks it.

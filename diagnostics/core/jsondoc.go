@@ -743,3 +743,9 @@ func AsBoolean(v *JSONValue) (bool, bool) {
 	}
 	return false, false
 }
+
+// OpenBrace is the span of a JSON object's opening brace, where a finding
+// about the whole object points.
+func OpenBrace(obj *JSONValue) model.Span {
+	return model.Span{Start: obj.Span.Start, End: obj.Span.Start + 1}
+}

@@ -200,7 +200,7 @@ func cxRequiredShape(r *core.Reporter, root *core.JSONValue, first model.Span) b
 		if !e.Is(core.JSONObject) {
 			return bad(e.Span, fmt.Sprintf("a plugin entry is %s, not an object", e.Kind))
 		}
-		open := openBrace(e)
+		open := core.OpenBrace(e)
 		switch m := e.Member("name"); {
 		case m == nil:
 			return bad(open, "a plugin entry has no `name`")

@@ -157,7 +157,7 @@ func CheckMarketplace(f core.File, r *core.Reporter) {
 	for _, key := range []string{"name", "owner", "plugins"} {
 		m := doc.Member(key)
 		if m == nil {
-			c.Report(marketRequired, openBrace(doc), rej, fmt.Sprintf("%%s cannot load this marketplace: it has no '%s'.", key),
+			c.Report(marketRequired, core.OpenBrace(doc), rej, fmt.Sprintf("%%s cannot load this marketplace: it has no '%s'.", key),
 				model.Fix{Title: fmt.Sprintf("Add '%s'", key), Edits: []model.Edit{core.JInsertMember(doc, skeleton[key])}})
 			continue
 		}
@@ -292,7 +292,7 @@ func checkMarketEntry(c *core.JSONCheck, e *core.JSONValue, seen map[string]*cor
 	name := e.Get("name")
 	switch {
 	case name == nil:
-		c.Report(marketEntry, openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'name'.")
+		c.Report(marketEntry, core.OpenBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'name'.")
 	case !name.Is(core.JSONString):
 		c.Report(marketEntry, name.Span, rej, fmt.Sprintf("%%s cannot load this marketplace: an entry's 'name' is %s, not a string.", name.Kind))
 	default:
@@ -322,7 +322,7 @@ func checkMarketEntry(c *core.JSONCheck, e *core.JSONValue, seen map[string]*cor
 	src := e.Get("source")
 	switch {
 	case src == nil:
-		c.Report(marketEntry, openBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
+		c.Report(marketEntry, core.OpenBrace(e), rej, "%s cannot load this marketplace: a plugin entry has no 'source'.")
 	case src.Is(core.JSONString):
 		sourcePath(c, src, mroot, pluginRoot)
 		if rel, ok := localSourceRel(src.Str, pluginRoot); ok {

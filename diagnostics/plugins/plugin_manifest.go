@@ -278,7 +278,7 @@ func CheckPluginManifest(f core.File, r *core.Reporter) {
 	m.location(doc)
 	m.fieldTypes(doc)
 	if doc.Member("version") == nil && !m.copy {
-		m.Fixed(pluginVersionMissing, openBrace(doc), model.SeverityInfo,
+		m.Fixed(pluginVersionMissing, core.OpenBrace(doc), model.SeverityInfo,
 			"Updates cannot be detected without a 'version': VS Code keys updates on it and Claude Code's validator warns.")
 	}
 	m.keys(doc)
@@ -312,10 +312,6 @@ func manifestReaders(format model.PluginFormat, isCopy bool) []model.Target {
 		return []model.Target{model.TargetClaudeCode}
 	}
 	return core.JReadersFor(format)
-}
-
-func openBrace(obj *core.JSONValue) model.Span {
-	return model.Span{Start: obj.Span.Start, End: obj.Span.Start + 1}
 }
 
 // apOr turns verdicts for an Agent Plugins manifest into what they mean
@@ -354,7 +350,7 @@ func (m *manifest) name(doc *core.JSONValue) {
 		if folder != "" {
 			fixes = append(fixes, model.Fix{Title: fmt.Sprintf("Add \"name\": %q", folder), Preferred: true, Edits: []model.Edit{core.JInsertMember(doc, `"name": `+core.JQuote(folder))}})
 		}
-		m.Report(pluginNameMissing, openBrace(doc), m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})),
+		m.Report(pluginNameMissing, core.OpenBrace(doc), m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: model.Reject, model.TargetCopilotCLI: model.Reject})),
 			"%s cannot load this plugin: the manifest has no 'name'.", fixes...)
 		return
 	}
@@ -460,7 +456,7 @@ func (m *manifest) location(doc *core.JSONValue) {
 	if _, err := m.F.FS.Stat(core.JJoin(m.PluginRoot, ".claude-plugin/plugin.json")); err == nil {
 		return
 	}
-	m.Report(pluginManifestLocation, openBrace(doc), model.V(model.Unknown),
+	m.Report(pluginManifestLocation, core.OpenBrace(doc), model.V(model.Unknown),
 		"%s may not find this manifest: VS Code's docs list this location but its code does not read it.")
 }
 

@@ -1,4 +1,4 @@
-package plugins
+package cursor
 
 // Cursor's project MCP config (issue #38): .cursor/mcp.json at the root
 // of the folder Cursor opens. Cursor is closed source; its documentation

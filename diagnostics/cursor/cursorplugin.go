@@ -1,4 +1,4 @@
-package plugins
+package cursor
 
 // Cursor plugins (issue #38): <P>/.cursor-plugin/plugin.json and
 // <M>/.cursor-plugin/marketplace.json. Cursor is closed source; what it
@@ -237,7 +237,7 @@ func cuVariables(r *core.Reporter, v *core.JSONValue) {
 	t := v.Get("type")
 	switch {
 	case t == nil:
-		r.Verdict(cupluginSchema, openBrace(v), unk, "Cursor's schema requires `variables.type`, which must be \"object\": `variables` is a JSON Schema of an object.")
+		r.Verdict(cupluginSchema, core.OpenBrace(v), unk, "Cursor's schema requires `variables.type`, which must be \"object\": `variables` is a JSON Schema of an object.")
 	case !t.Is(core.JSONString) || t.Str != "object":
 		r.Verdict(cupluginSchema, t.Span, unk, "Cursor's schema wants `variables.type` to be \"object\".")
 	}
@@ -340,7 +340,7 @@ func cuPerson(r *core.Reporter, rule *core.Rule, v *core.JSONValue, key string) 
 	}
 	unk := model.Verdicts{model.TargetCursor: model.Unknown}
 	if n := v.Get("name"); !n.Is(core.JSONString) || n.Str == "" {
-		r.Verdict(rule, openBrace(v), unk, fmt.Sprintf("Cursor's schema requires `%s.name`, a non-empty string.", key))
+		r.Verdict(rule, core.OpenBrace(v), unk, fmt.Sprintf("Cursor's schema requires `%s.name`, a non-empty string.", key))
 	}
 	for _, m := range v.Members {
 		if m.Key != "name" && m.Key != "email" {
@@ -404,7 +404,7 @@ func CheckCursorMarketplace(f core.File, r *core.Reporter) {
 		}
 		for _, key := range []string{"name", "source"} {
 			if e.Member(key) == nil {
-				r.Verdict(cumarketSchema, openBrace(e), unk, fmt.Sprintf("Cursor's schema requires a plugin entry's `%s`.", key))
+				r.Verdict(cumarketSchema, core.OpenBrace(e), unk, fmt.Sprintf("Cursor's schema requires a plugin entry's `%s`.", key))
 			}
 		}
 		cuUnknownKeys(r, cumarketSchema, e, cuEntryKeys, "plugin entry")

@@ -1,9 +1,9 @@
-package plugins_test
+package cursor_test
 
 import (
 	"testing"
 
-	"github.com/ahpls-dev/ahpls/diagnostics/plugins"
+	"github.com/ahpls-dev/ahpls/diagnostics/cursor"
 )
 
 // The expectations are ajv-formats' (full mode, as Cursor's validator adds
@@ -17,7 +17,7 @@ func TestCursorFormats(t *testing.T) {
 		"https:example": true,
 	}
 	for s, want := range uris {
-		if got := plugins.CuURI(s); got != want {
+		if got := cursor.CuURI(s); got != want {
 			t.Errorf("cuURI(%q) = %v, ajv-formats says %v", s, got, want)
 		}
 	}
@@ -26,13 +26,13 @@ func TestCursorFormats(t *testing.T) {
 		"a..b@x.io": false, "a@-x.io": false, "plugins@cursor.com": true, "ä@x.io": false, "a@x_y.io": false,
 	}
 	for s, want := range emails {
-		if got := plugins.CuEmail(s); got != want {
+		if got := cursor.CuEmail(s); got != want {
 			t.Errorf("cuEmail(%q) = %v, ajv-formats says %v", s, got, want)
 		}
 	}
 	semver := map[string]bool{"3.13.0": true, "3.13": false, "never": false, "1.0.0-beta.1": true, "01.0.0": false, "1.0.0+b": false}
 	for s, want := range semver {
-		if got := plugins.CuSemverRe().MatchString(s); got != want {
+		if got := cursor.CuSemverRe().MatchString(s); got != want {
 			t.Errorf("semver %q = %v, want %v", s, got, want)
 		}
 	}
