@@ -251,3 +251,18 @@ func modelFix(f *core.MDField, s string) []model.Fix {
 	}
 	return core.EnumFix(f, s, ccModels, 3)
 }
+
+// yamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
+// only when `[s]` reads back as the one item s (a ',' or a '{' would split
+// it or open a mapping), else single-quoted.
+func YamlFlowItem(s string) string {
+	if v := core.YamlScalar(s); v == s && !strings.ContainsAny(s, ",[]{}#") {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte("k: ["+s+"]"), &n) == nil {
+			if seq := core.MapValue(n.Content[0], "k"); seq != nil && len(seq.Content) == 1 && seq.Content[0].Tag == "!!str" && seq.Content[0].Value == s {
+				return s
+			}
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

@@ -72,7 +72,7 @@ func ruleRules(m *core.MDFile) {
 			if items := core.SplitClaudePaths([]string{pf.V.Value}); len(items) > 0 {
 				flow := make([]string, len(items))
 				for i, it := range items {
-					flow[i] = core.YamlFlowItem(it)
+					flow[i] = YamlFlowItem(it)
 				}
 				title := "Write as a one-item list"
 				if len(items) > 1 {

@@ -58,7 +58,7 @@ func VsLocations(fs core.WorkspaceFS, defaults []string, keys ...string) []VsLoc
 			for _, key := range keys {
 				for _, mem := range root.Get(key).MembersOf() {
 					p := strings.TrimSpace(mem.Key)
-					on, ok := core.AsBoolean(mem.Value)
+					on, ok := AsBoolean(mem.Value)
 					if !ok || p == "" {
 						continue
 					}
@@ -191,4 +191,23 @@ func AgentDefined(fs core.WorkspaceFS, name string, extra ...string) bool {
 		}
 	}
 	return false
+}
+
+// asBoolean is VS Code's config.ts asBoolean: a boolean, or a string that
+// trims and lower-cases to "true" or "false".
+func AsBoolean(v *core.JSONValue) (bool, bool) {
+	switch {
+	case v == nil:
+		return false, false
+	case v.Kind == core.JSONBool:
+		return v.Str == "true", true
+	case v.Kind == core.JSONString:
+		switch strings.ToLower(strings.TrimSpace(v.Str)) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	return false, false
 }

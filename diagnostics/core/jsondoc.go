@@ -725,25 +725,6 @@ func (v *JSONValue) MembersOf() []*JSONMember {
 	return v.Members
 }
 
-// asBoolean is VS Code's config.ts asBoolean: a boolean, or a string that
-// trims and lower-cases to "true" or "false".
-func AsBoolean(v *JSONValue) (bool, bool) {
-	switch {
-	case v == nil:
-		return false, false
-	case v.Kind == JSONBool:
-		return v.Str == "true", true
-	case v.Kind == JSONString:
-		switch strings.ToLower(strings.TrimSpace(v.Str)) {
-		case "true":
-			return true, true
-		case "false":
-			return false, true
-		}
-	}
-	return false, false
-}
-
 // OpenBrace is the span of a JSON object's opening brace, where a finding
 // about the whole object points.
 func OpenBrace(obj *JSONValue) model.Span {

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
@@ -350,75 +349,6 @@ func jEditDistance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
-}
-
-var JKebabRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
-
-// kebab turns a name into kebab-case: `Plugin Settings` → `plugin-settings`,
-// `myPlugin` → `my-plugin`.
-func JKebab(s string) string {
-	var b strings.Builder
-	prevLower := false
-	dash := false
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			prevLower = true
-		case r >= 'A' && r <= 'Z':
-			if (dash || prevLower) && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(unicode.ToLower(r))
-			prevLower = false
-		default:
-			dash = true
-			prevLower = false
-		}
-	}
-	return b.String()
-}
-
-// jDropPrefix removes an `org/` or `org:` prefix.
-func JDropPrefix(s string) (string, bool) {
-	i := strings.LastIndexAny(s, "/:")
-	if i < 0 || i == len(s)-1 {
-		return s, false
-	}
-	return s[i+1:], true
-}
-
-// badNameSpan is the span of the characters that break kebab-case in a
-// string value: from the first to the last offending character (decoded
-// offsets mapped to the source).
-func BadNameSpan(text []byte, v *JSONValue, allowDot bool) model.Span {
-	s := v.Str
-	first, last := -1, -1
-	mark := func(i, n int) {
-		if first < 0 {
-			first = i
-		}
-		last = i + n
-	}
-	for i, r := range s {
-		n := len(string(r))
-		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || allowDot && r == '.'
-		if r == '-' {
-			ok = i > 0 && i+1 < len(s) && s[i-1] != '-'
-		}
-		if !ok {
-			mark(i, n)
-		}
-	}
-	if first < 0 {
-		return v.Span
-	}
-	return v.StrSpan(text, first, last)
 }
 
 // tokenSpans finds each occurrence of tok in a string value and returns

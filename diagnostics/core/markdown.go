@@ -1121,21 +1121,6 @@ func YamlScalar(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// yamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
-// only when `[s]` reads back as the one item s (a ',' or a '{' would split
-// it or open a mapping), else single-quoted.
-func YamlFlowItem(s string) string {
-	if v := YamlScalar(s); v == s && !strings.ContainsAny(s, ",[]{}#") {
-		var n yaml.Node
-		if yaml.Unmarshal([]byte("k: ["+s+"]"), &n) == nil {
-			if seq := MapValue(n.Content[0], "k"); seq != nil && len(seq.Content) == 1 && seq.Content[0].Tag == "!!str" && seq.Content[0].Value == s {
-				return s
-			}
-		}
-	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
-
 func MapValue(root *yaml.Node, key string) *yaml.Node {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil

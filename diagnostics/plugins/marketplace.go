@@ -1,6 +1,8 @@
 package plugins
 
 import (
+	"unicode"
+
 	"github.com/ahpls-dev/ahpls/diagnostics/core"
 	"github.com/ahpls-dev/ahpls/diagnostics/core/shared"
 
@@ -202,9 +204,9 @@ func CheckMarketplace(f core.File, r *core.Reporter) {
 
 func checkMarketName(c *core.JSONCheck, v *core.JSONValue) {
 	name := v.Str
-	if !core.JKebabRe().MatchString(name) {
+	if !JKebabRe().MatchString(name) {
 		var fixes []model.Fix
-		if k := core.JKebab(name); k != "" {
+		if k := JKebab(name); k != "" {
 			fixes = append(fixes, core.JReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, core.JQuote(k)))
 		}
 		// Claude Code's marketplace schema refuses only spaces, control
@@ -216,7 +218,7 @@ func checkMarketName(c *core.JSONCheck, v *core.JSONValue) {
 			verd[model.TargetClaudeCode] = model.Reject
 			verb = "cannot load this marketplace"
 		}
-		c.Report(marketName, core.BadNameSpan(c.Text, v, false), verd,
+		c.Report(marketName, BadNameSpan(c.Text, v, false), verd,
 			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, core.JClip(name)), fixes...)
 	}
 	if n := utf8.RuneCountInString(name); n > 64 {
@@ -458,3 +460,72 @@ func officialMarket(c *core.JSONCheck) bool {
 	n := doc.Get("name")
 	return n.Is(core.JSONString) && core.JHas(officialMarketplaces, strings.ToLower(n.Str))
 }
+
+// kebab turns a name into kebab-case: `Plugin Settings` → `plugin-settings`,
+// `myPlugin` → `my-plugin`.
+func JKebab(s string) string {
+	var b strings.Builder
+	prevLower := false
+	dash := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			prevLower = true
+		case r >= 'A' && r <= 'Z':
+			if (dash || prevLower) && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = false
+		default:
+			dash = true
+			prevLower = false
+		}
+	}
+	return b.String()
+}
+
+// jDropPrefix removes an `org/` or `org:` prefix.
+func JDropPrefix(s string) (string, bool) {
+	i := strings.LastIndexAny(s, "/:")
+	if i < 0 || i == len(s)-1 {
+		return s, false
+	}
+	return s[i+1:], true
+}
+
+// badNameSpan is the span of the characters that break kebab-case in a
+// string value: from the first to the last offending character (decoded
+// offsets mapped to the source).
+func BadNameSpan(text []byte, v *core.JSONValue, allowDot bool) model.Span {
+	s := v.Str
+	first, last := -1, -1
+	mark := func(i, n int) {
+		if first < 0 {
+			first = i
+		}
+		last = i + n
+	}
+	for i, r := range s {
+		n := len(string(r))
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || allowDot && r == '.'
+		if r == '-' {
+			ok = i > 0 && i+1 < len(s) && s[i-1] != '-'
+		}
+		if !ok {
+			mark(i, n)
+		}
+	}
+	if first < 0 {
+		return v.Span
+	}
+	return v.StrSpan(text, first, last)
+}
+
+var JKebabRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })

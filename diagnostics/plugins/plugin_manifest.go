@@ -341,7 +341,7 @@ func (m *manifest) severityOf(v model.Verdicts) model.Severity {
 
 func (m *manifest) name(doc *core.JSONValue) {
 	nm := doc.Member("name")
-	folder := core.JKebab(path.Base(m.PluginRoot))
+	folder := JKebab(path.Base(m.PluginRoot))
 	if m.PluginRoot == "" {
 		folder = ""
 	}
@@ -361,7 +361,7 @@ func (m *manifest) name(doc *core.JSONValue) {
 		return
 	}
 	name := v.Str
-	ok := core.JKebabRe().MatchString(name)
+	ok := JKebabRe().MatchString(name)
 	if m.ap {
 		ok = apNameRe().MatchString(name)
 	}
@@ -374,10 +374,10 @@ func (m *manifest) name(doc *core.JSONValue) {
 		// takes it as written): unknown there, not a refusal.
 		verd := m.apOr(true, model.V(model.Unknown).With(model.Verdicts{model.TargetClaudeCode: cc, model.TargetCopilotCLI: model.Reject.Unverified()}))
 		var fixes []model.Fix
-		if short, cut := core.JDropPrefix(name); cut && core.JKebabRe().MatchString(core.JKebab(short)) {
-			fixes = append(fixes, core.JReplace(fmt.Sprintf("Drop the prefix: '%s'", core.JKebab(short)), v.Span, core.JQuote(core.JKebab(short))))
+		if short, cut := JDropPrefix(name); cut && JKebabRe().MatchString(JKebab(short)) {
+			fixes = append(fixes, core.JReplace(fmt.Sprintf("Drop the prefix: '%s'", JKebab(short)), v.Span, core.JQuote(JKebab(short))))
 		}
-		if k := core.JKebab(name); k != "" && k != name {
+		if k := JKebab(name); k != "" && k != name {
 			fixes = append(fixes, core.JReplace(fmt.Sprintf("Use kebab-case: '%s'", k), v.Span, core.JQuote(k)))
 		}
 		if len(fixes) > 0 {
@@ -390,7 +390,7 @@ func (m *manifest) name(doc *core.JSONValue) {
 		if m.severityOf(verd) != model.SeverityError {
 			verb = "may reject or warn about this plugin"
 		}
-		m.Report(pluginNameFormat, core.BadNameSpan(m.Text, v, m.ap), verd,
+		m.Report(pluginNameFormat, BadNameSpan(m.Text, v, m.ap), verd,
 			fmt.Sprintf("%%s %s: name '%s' may use only a–z, 0–9 and single '-'.", verb, core.JClip(name)), fixes...)
 	}
 	if n := utf8.RuneCountInString(name); n > 64 {
