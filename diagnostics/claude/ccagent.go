@@ -16,7 +16,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// claudeAgentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// ClaudeAgentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var ClaudeAgentRules = []*core.Rule{
 	ccagentNameMissing, ccagentNameSkip, ccagentNameCase, ccagentDescMissing, ccagentEnum,
 	ccagentColor, ccagentTools, ccagentPluginIgnored,
@@ -252,7 +252,7 @@ func modelFix(f *core.MDField, s string) []model.Fix {
 	return core.EnumFix(f, s, ccModels, 3)
 }
 
-// yamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
+// YamlFlowItem renders s as one item of a flow sequence (`[…]`): plain
 // only when `[s]` reads back as the one item s (a ',' or a '{' would split
 // it or open a mapping), else single-quoted.
 func YamlFlowItem(s string) string {

@@ -15,7 +15,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// claudeRuleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// ClaudeRuleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var ClaudeRuleRules = []*core.Rule{rulePaths, ruleApplyTo}
 
 var rulePaths = &core.Rule{

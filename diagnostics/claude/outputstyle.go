@@ -18,7 +18,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// outputStyleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// OutputStyleRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var OutputStyleRules = []*core.Rule{styleFieldType, styleForceForPlugin}
 
 var styleFieldType = &core.Rule{

@@ -45,7 +45,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// clineRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// ClineRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var ClineRules = []*core.Rule{clineNested, clineExtension, clineHeader, clineFieldType, clineEmpty, clineHeaderText, clineUnusedKey}
 
 // clineLoader is the SDK's rule loader at the pinned commit.
@@ -222,7 +222,7 @@ type clineHeaderSplit struct {
 	BodyStart          int // where the rule text starts (after a BOM when no header)
 }
 
-// clineSplit cuts text as /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
+// ClineSplit cuts text as /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
 // does after a UTF-8 BOM is stripped: the YAML ends at the first "\n---"
 // (or "\r\n---") at or after its start, whatever follows the dashes on
 // that line, and the body starts after them and one optional line break.

@@ -18,7 +18,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// agentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// AgentRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var AgentRules = []*core.Rule{
 	agentInfer, agentTarget, agentGithubOnly, agentHandoff, agentHandoffKey, agentAgents,
 	agentGithubPermissions, agentDescMissing, agentBodyLength,

@@ -16,7 +16,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// instructionRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// InstructionRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var InstructionRules = []*core.Rule{instrApplyTo, instrGlob, instrExcludeAgent}
 
 var instrApplyTo = &core.Rule{

@@ -15,7 +15,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// promptRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// PromptRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var PromptRules = []*core.Rule{promptAgent, promptToolsMode}
 
 var promptAgent = &core.Rule{

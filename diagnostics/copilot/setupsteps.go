@@ -18,7 +18,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// setupRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// SetupRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var SetupRules = []*core.Rule{setupSyntax, setupJobMissing, setupJobKey, setupTimeout}
 
 // setupDocs is GitHub's page on the file.

@@ -37,7 +37,7 @@ const (
 // vsSettingsFile is the workspace settings file VS Code reads.
 const vsSettingsFile = ".vscode/settings.json"
 
-// vsLocation is one workspace folder VS Code searches: a clean
+// VsLocation is one workspace folder VS Code searches: a clean
 // slash-separated path below the workspace folder, and whether the setting
 // gave a glob below it (then every depth counts).
 type VsLocation struct {
@@ -45,7 +45,7 @@ type VsLocation struct {
 	Recursive bool
 }
 
-// vsLocations returns the workspace-relative locations VS Code searches
+// VsLocations returns the workspace-relative locations VS Code searches
 // for the setting keys, defaults first (each kept unless a key maps it to
 // false), then the enabled relative paths the settings add. Absolute and
 // `~/` paths are another machine's or user's, not the workspace's.
@@ -121,7 +121,7 @@ func cleanVSLocation(p string) (VsLocation, bool) {
 // maxAgentFiles bounds how many files one agent lookup reads.
 const maxAgentFiles = 512
 
-// agentDefined reports whether a VS Code agent named name exists in the
+// AgentDefined reports whether a VS Code agent named name exists in the
 // workspace: a file in an agent location (.github/agents, the
 // chat.agentFilesLocations folders, .github/chatmodes, .claude/agents,
 // and the extra folders the caller knows of)
@@ -193,7 +193,7 @@ func AgentDefined(fs core.WorkspaceFS, name string, extra ...string) bool {
 	return false
 }
 
-// asBoolean is VS Code's config.ts asBoolean: a boolean, or a string that
+// AsBoolean is VS Code's config.ts asBoolean: a boolean, or a string that
 // trims and lower-cases to "true" or "false".
 func AsBoolean(v *core.JSONValue) (bool, bool) {
 	switch {

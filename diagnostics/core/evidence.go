@@ -48,10 +48,10 @@ func backingOf(rule *Rule, t model.Target) backing {
 	return b
 }
 
-// hasEvidence reports whether rule's reaction for t has any evidence.
+// HasEvidence reports whether rule's reaction for t has any evidence.
 func HasEvidence(rule *Rule, t model.Target) bool { return backingOf(rule, t) != unseen }
 
-// gateEvidence returns v with every Error- or Warning-level Copilot CLI
+// GateEvidence returns v with every Error- or Warning-level Copilot CLI
 // reaction that has no evidence turned into model.Unknown (Info at most),
 // and one backed only by documentation marked unverified (Warning at
 // most). v itself is not changed.
@@ -86,7 +86,7 @@ func GateEvidence(rule *Rule, v model.Verdicts) model.Verdicts {
 	return out
 }
 
-// evidenceDebt: reactions ahpls reported before the gate whose evidence is
+// EvidenceDebt: reactions ahpls reported before the gate whose evidence is
 // not yet written into the rule table. Not for new rules.
 var EvidenceDebt = sync.OnceValue(func() map[string][]model.Target {
 	return map[string][]model.Target{

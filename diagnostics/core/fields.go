@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// fieldRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// FieldRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var FieldRules = []*Rule{fieldType, fieldEmpty, fieldBool, fieldUnknown, FieldRenamed}
 
 var fieldType = &Rule{
@@ -266,7 +266,7 @@ func SharedFieldKind(k model.Kind) bool {
 	return false
 }
 
-// fieldType reports wrong types and empty values of the shared string keys.
+// FieldType reports wrong types and empty values of the shared string keys.
 func (m *MDFile) FieldType(f *MDField) {
 	switch f.Key {
 	case "name", "description", "argument-hint", "agent", "target", "model":
@@ -368,7 +368,7 @@ func NodeWhat(n *yaml.Node) string {
 
 var boolKeys = map[string]bool{"user-invocable": true, "disable-model-invocation": true}
 
-// fieldBool reports booleans VS Code does not read as booleans.
+// FieldBool reports booleans VS Code does not read as booleans.
 func (m *MDFile) FieldBool(f *MDField) {
 	if !boolKeys[f.Key] {
 		return
@@ -395,7 +395,7 @@ func (m *MDFile) CheckBool(n *yaml.Node, span model.Span, key string) {
 
 func (m *MDFile) SrcOf(s model.Span) string { return string(m.Text[s.Start:s.End]) }
 
-// fieldRenamed reports renamed keys; it returns true when it did.
+// FieldRenamed reports renamed keys; it returns true when it did.
 func (m *MDFile) FieldRenamed(f *MDField) bool {
 	rename := ""
 	switch {
@@ -411,7 +411,7 @@ func (m *MDFile) FieldRenamed(f *MDField) bool {
 		model.Fix{Title: "Rename to '" + rename + "'", Preferred: true, Edits: []model.Edit{{Span: f.KeySpan, NewText: rename}}})
 }
 
-// fieldUnknown reports keys the kind does not know for an effective reader.
+// FieldUnknown reports keys the kind does not know for an effective reader.
 func (m *MDFile) FieldUnknown(f *MDField) {
 	key := f.Key
 	v := model.Verdicts{}
@@ -553,7 +553,7 @@ func (m *MDFile) moveUnderMetadata(f *MDField) (model.Fix, bool) {
 	return fx, true
 }
 
-// closest returns the candidate within maxDist edits of s (case-insensitive
+// Closest returns the candidate within maxDist edits of s (case-insensitive
 // match first), or "".
 func Closest(s string, candidates []string, maxDist int) string {
 	for _, c := range candidates {
@@ -654,7 +654,7 @@ func levenshtein(a, b string) int {
 	return prev[len(rb)]
 }
 
-// enumFix offers the closest allowed value.
+// EnumFix offers the closest allowed value.
 func EnumFix(f *MDField, value string, allowed []string, dist int) []model.Fix {
 	if c := Closest(value, allowed, dist); c != "" {
 		return []model.Fix{ReplaceValue("Change to '"+c+"'", f, c, true)}
@@ -662,7 +662,7 @@ func EnumFix(f *MDField, value string, allowed []string, dist int) []model.Fix {
 	return nil
 }
 
-// kebab turns a name into plain kebab-case: `Plugin Settings` →
+// Kebab turns a name into plain kebab-case: `Plugin Settings` →
 // `plugin-settings`.
 func Kebab(s string) string {
 	var b strings.Builder
@@ -742,7 +742,7 @@ func KeyAt(text []byte, offset int) (key string, keySpan, valueSpan model.Span, 
 	return "", model.Span{}, model.Span{}, false
 }
 
-// vsMarked is the verdict for a value VS Code's validator marks with an
+// VsMarked is the verdict for a value VS Code's validator marks with an
 // Error marker (promptValidator.ts) while the file still loads without
 // that value: VS Code warns, the agent host, which runs no validator,
 // loses the value (unverified). A marker is not a refusal: by the

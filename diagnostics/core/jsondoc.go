@@ -196,7 +196,7 @@ func jHex4(text []byte, p int) rune {
 	return r
 }
 
-// jsonFinding is a problem the parser saw, before the reporter turns it into
+// JSONFinding is a problem the parser saw, before the reporter turns it into
 // a diagnostic with per-target verdicts.
 type JSONFinding struct {
 	Rule    *Rule // jsonSyntax, jsonJsonc or jsonDuplicateKey
@@ -207,7 +207,7 @@ type JSONFinding struct {
 	del     model.Span // what a quick fix deletes
 }
 
-// maxJSONDepth bounds recursion on hostile input; real files are shallow.
+// MaxJSONDepth bounds recursion on hostile input; real files are shallow.
 const MaxJSONDepth = 512
 
 type jsonParser struct {
@@ -218,7 +218,7 @@ type jsonParser struct {
 	depth    int
 }
 
-// parseJSONTree parses text as one JSON(C) value. On a syntax error the
+// ParseJSONTree parses text as one JSON(C) value. On a syntax error the
 // value is nil and the error is the last finding.
 func ParseJSONTree(text []byte) (*JSONValue, []JSONFinding) {
 	ps := &jsonParser{text: text}
@@ -388,7 +388,7 @@ func (ps *jsonParser) value() *JSONValue {
 	return nil
 }
 
-// jClip shortens a value quoted in a message.
+// JClip shortens a value quoted in a message.
 func JClip(s string) string { return JClipN(s, 40) }
 
 func JClipN(s string, n int) string {
@@ -689,7 +689,7 @@ func (ps *jsonParser) number() *JSONValue {
 	return &JSONValue{Kind: JSONNumber, Span: model.Span{Start: start, End: i}, Str: string(t[start:i])}
 }
 
-// jsonReaders are the targets that read JSON at all; json/* verdicts name
+// JSONReaders are the targets that read JSON at all; json/* verdicts name
 // them.
 var JSONReaders = []model.Target{model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI}
 
@@ -714,10 +714,10 @@ func MCPServerKeySpan(text []byte, name string) (model.Span, bool) {
 	return model.Span{}, false
 }
 
-// clipQuote quotes s for a message, cut to 40 characters.
+// ClipQuote quotes s for a message, cut to 40 characters.
 func ClipQuote(s string) string { return "`" + JClip(s) + "`" }
 
-// membersOf is an object's members, nil for anything else.
+// MembersOf is an object's members, nil for anything else.
 func (v *JSONValue) MembersOf() []*JSONMember {
 	if v == nil || v.Kind != JSONObject {
 		return nil

@@ -14,7 +14,7 @@ import (
 // consumer that never opens the file cannot raise a diagnostic), and small
 // helpers for messages, fixes and near-miss suggestions.
 
-// jsonRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// JSONRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var JSONRules = []*Rule{JSONSyntax, JSONJsonc, JSONDuplicateKey}
 
 var JSONSyntax = &Rule{
@@ -47,7 +47,7 @@ var JSONDuplicateKey = &Rule{
 	Severity: "All LOSE: the last value wins.",
 }
 
-// jsonCheck is the state of one JSON file's check.
+// JSONCheck is the state of one JSON file's check.
 type JSONCheck struct {
 	F    File
 	R    *Reporter
@@ -70,7 +70,7 @@ type JSONCheck struct {
 // maxPerRule caps the findings of one rule in one file.
 const maxPerRule = 200
 
-// capped reports whether rule has already reached maxPerRule here; rules
+// Capped reports whether rule has already reached maxPerRule here; rules
 // with costly checks ask before doing the work.
 func (c *JSONCheck) Capped(rule *Rule) bool { return c.perRule[rule] >= maxPerRule }
 
@@ -92,7 +92,7 @@ func NewJSONCheck(f File, r *Reporter, what string, readers []model.Target) *JSO
 	return c
 }
 
-// dropReaders stops reporting for targets that already rejected the whole
+// DropReaders stops reporting for targets that already rejected the whole
 // file, so one cause yields one diagnostic.
 func (c *JSONCheck) DropReaders(ts ...model.Target) {
 	// Copy, so a caller may restore the previous set.
@@ -108,13 +108,13 @@ func (c *JSONCheck) DropReaders(ts ...model.Target) {
 	}
 }
 
-// reads reports whether t reads this file.
+// Reads reports whether t reads this file.
 func (c *JSONCheck) Reads(t model.Target) bool { return c.Readers == nil || c.Readers[t] }
 
-// effective reports whether t both reads the file and is an effective target.
+// Effective reports whether t both reads the file and is an effective target.
 func (c *JSONCheck) Effective(t model.Target) bool { return c.Reads(t) && c.R.Has(t) }
 
-// report filters v to this file's readers and records the finding.
+// Report filters v to this file's readers and records the finding.
 func (c *JSONCheck) Report(rule *Rule, span model.Span, v model.Verdicts, msg string, fixes ...model.Fix) bool {
 	if c.Capped(rule) {
 		return false
@@ -135,7 +135,7 @@ func (c *JSONCheck) Report(rule *Rule, span model.Span, v model.Verdicts, msg st
 	return true
 }
 
-// decidedBy names the targets whose reactions would decide v's severity
+// DecidedBy names the targets whose reactions would decide v's severity
 // in this file, so a message can describe the consequence that counts.
 func (c *JSONCheck) DecidedBy(v model.Verdicts) []model.Target {
 	fv := model.Verdicts{}
@@ -148,14 +148,14 @@ func (c *JSONCheck) DecidedBy(v model.Verdicts) []model.Target {
 	return by
 }
 
-// related attaches a related location to the finding just reported.
+// Related attaches a related location to the finding just reported.
 func (c *JSONCheck) Related(span model.Span, msg string) {
 	if n := len(c.R.Diags); n > 0 {
 		c.R.Diags[n-1].Related = append(c.R.Diags[n-1].Related, model.Related{Span: span, Message: msg})
 	}
 }
 
-// fixed records a finding whose severity is ours ([I] in the spec).
+// Fixed records a finding whose severity is ours ([I] in the spec).
 func (c *JSONCheck) Fixed(rule *Rule, span model.Span, sev model.Severity, msg string, fixes ...model.Fix) {
 	if c.Capped(rule) {
 		return
@@ -167,7 +167,7 @@ func (c *JSONCheck) Fixed(rule *Rule, span model.Span, sev model.Severity, msg s
 	c.R.Add(model.Diagnostic{Rule: rule.ID, Severity: sev, Message: msg, Span: span, Fixes: fixes})
 }
 
-// all gives every reader of the file the same reaction.
+// All gives every reader of the file the same reaction.
 func (c *JSONCheck) All(x model.Reaction) model.Verdicts {
 	v := model.Verdicts{}
 	for _, t := range JSONReaders {
@@ -178,7 +178,7 @@ func (c *JSONCheck) All(x model.Reaction) model.Verdicts {
 	return v
 }
 
-// parse reads the file, reports json/* findings and returns the tree (nil
+// Parse reads the file, reports json/* findings and returns the tree (nil
 // after a syntax error: nothing else is reported then).
 func (c *JSONCheck) Parse() *JSONValue {
 	v, fs := ParseJSONTree(c.Text)
@@ -224,13 +224,13 @@ func jsonFindingDiagnostic(text []byte, idx **model.LineIndex, f JSONFinding, wh
 	return d
 }
 
-// jPluginOf finds the plugin enclosing the file: from the Layout when there
+// JPluginOf finds the plugin enclosing the file: from the Layout when there
 // is one, else from the path shape alone.
 func JPluginOf(f File) (model.PluginFormat, string) {
 	return model.PluginOf(f.Path, f.Layout)
 }
 
-// jReadersFor is who reads a plugin file of the given format.
+// JReadersFor is who reads a plugin file of the given format.
 func JReadersFor(format model.PluginFormat) []model.Target {
 	switch format {
 	case model.FormatClaude:
@@ -295,7 +295,7 @@ func JInsertMember(obj *JSONValue, member string) model.Edit {
 	return model.Edit{Span: model.Span{Start: at, End: at}, NewText: member + ", "}
 }
 
-// jClosest returns the candidate nearest to s: a case-insensitive match
+// JClosest returns the candidate nearest to s: a case-insensitive match
 // first, else the smallest edit distance ≤ maxDist (ties: first listed).
 func JClosest(s string, candidates []string, maxDist int) (string, bool) {
 	for _, c := range candidates {
@@ -351,7 +351,7 @@ func jEditDistance(a, b string, limit int) int {
 	return prev[len(rb)]
 }
 
-// tokenSpans finds each occurrence of tok in a string value and returns
+// TokenSpans finds each occurrence of tok in a string value and returns
 // their source spans.
 func TokenSpans(text []byte, v *JSONValue, tok string) []model.Span {
 	if !v.Is(JSONString) {
@@ -371,7 +371,7 @@ func TokenSpans(text []byte, v *JSONValue, tok string) []model.Span {
 // firstLine is the span of the first line, for causes outside the text.
 func JFirstLine(text []byte) model.Span { return model.Span{Start: 0, End: FirstLineEnd(text)} }
 
-// jStringList reports whether v is an array of strings.
+// JStringList reports whether v is an array of strings.
 func JStringList(v *JSONValue) bool {
 	if !v.Is(JSONArray) {
 		return false
@@ -384,7 +384,7 @@ func JStringList(v *JSONValue) bool {
 	return true
 }
 
-// jListOr lists words for a message: 'a', 'b' or 'c'.
+// JListOr lists words for a message: 'a', 'b' or 'c'.
 func JListOr(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
@@ -405,7 +405,7 @@ func JHas(list []string, s string) bool {
 	return false
 }
 
-// strictJSON parses a file that a strict JSON reader (JSON.parse,
+// StrictJSON parses a file that a strict JSON reader (JSON.parse,
 // serde_json) loads, reporting rule at the first syntax error, comment or
 // trailing comma; nil when the file does not load.
 func StrictJSON(f File, r *Reporter, rule *Rule, t model.Target, what string) *JSONValue {
@@ -424,7 +424,7 @@ func StrictJSON(f File, r *Reporter, rule *Rule, t model.Target, what string) *J
 	return v
 }
 
-// readJSONFile reads and parses another workspace file; ok is false when
+// ReadJSONFile reads and parses another workspace file; ok is false when
 // it cannot be read or is not valid JSON.
 func ReadJSONFile(f File, rel string) (*JSONValue, bool) {
 	if f.FS == nil {

@@ -22,7 +22,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// headerRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// HeaderRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var HeaderRules = []*Rule{
 	fmBom, fmLeadingLines, FmMissing, fmUnclosed, fmInlineDashes, fmNotMapping, FmCrlf,
 	yamlSyntax, yamlUnquotedSpecial, yamlTabIndent, yamlDuplicateKey, yamlVscodeSubset,
@@ -149,7 +149,7 @@ var yamlVscodeSubset = &Rule{
 	Severity: "`? ` keys, empty `key:`: V REJ; anchors, aliases, tags, `...`: V LOSE.",
 }
 
-// mdFile is one Markdown customization file being checked.
+// MDFile is one Markdown customization file being checked.
 type MDFile struct {
 	F     File
 	R     *Reporter
@@ -330,10 +330,10 @@ func expandMsg(msg string, by []model.Target) string {
 
 func Line1(text []byte) model.Span { return model.Span{Start: 0, End: FirstLineEnd(text)} }
 
-// header returns the span rules use for "header": the opening '---' line.
+// Header returns the span rules use for "header": the opening '---' line.
 func (m *MDFile) Header() model.Span { return m.Fm.Open }
 
-// field returns the first entry for key.
+// Field returns the first entry for key.
 func (m *MDFile) Field(key string) *MDField {
 	for i := range m.Fields {
 		if m.Fields[i].Key == key {
@@ -343,7 +343,7 @@ func (m *MDFile) Field(key string) *MDField {
 	return nil
 }
 
-// str returns a string scalar's value (ok false for anything else).
+// Str returns a string scalar's value (ok false for anything else).
 func Str(n *yaml.Node) (string, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
 		return "", false
@@ -365,7 +365,7 @@ func (m *MDFile) ccNoHeader() model.Reaction {
 	return model.NoHeader
 }
 
-// checkHeader runs the header pipeline. It returns false when the file has
+// CheckHeader runs the header pipeline. It returns false when the file has
 // no header (fm/missing is the kind's business).
 func (m *MDFile) CheckHeader() bool {
 	fm := m.Fm
@@ -453,7 +453,7 @@ func (m *MDFile) ccFlowIndent(body []byte, base int) {
 		model.Fix{Title: "Indent the line", Preferred: true, Edits: []model.Edit{{Span: model.Span{Start: base + at, End: base + at}, NewText: "  "}}})
 }
 
-// flowContinuationAtColumn0 finds the first line inside a quoted scalar
+// FlowContinuationAtColumn0 finds the first line inside a quoted scalar
 // that spans lines and that starts with neither a space nor a tab; empty
 // lines are folded and do not count.
 func FlowContinuationAtColumn0(body []byte) (open, at int, ok bool) {
@@ -562,7 +562,7 @@ func scanQuoted(s []byte, quote byte) byte {
 	return quote
 }
 
-// ccNoHeaderAgent is Claude Code's reaction to a subagent without a header:
+// CCNoHeaderAgent is Claude Code's reaction to a subagent without a header:
 // a project agent is read as a document (skipped), a plugin agent is named
 // after its file.
 func (m *MDFile) CCNoHeaderAgent() model.Reaction {
@@ -826,7 +826,7 @@ func (m *MDFile) collect() {
 	}
 }
 
-// entryLines is the file span of the whole lines holding a mapping entry
+// EntryLines is the file span of the whole lines holding a mapping entry
 // (key at index i of parent.Content and its value), with their breaks.
 func (m *MDFile) EntryLines(parent *yaml.Node, i int) model.Span {
 	k := m.Doc.Span(parent.Content[i])
@@ -1049,7 +1049,7 @@ func isBlankAt(text []byte, pos int) bool {
 	return syntax.IsBlank(text[pos:e])
 }
 
-// insertKeys is the edit adding "key: value" lines at the end of the header,
+// InsertKeys is the edit adding "key: value" lines at the end of the header,
 // or a whole header when there is none.
 func (m *MDFile) InsertKeys(lines ...string) model.Edit {
 	var b strings.Builder
@@ -1072,7 +1072,7 @@ func (m *MDFile) InsertKeys(lines ...string) model.Edit {
 	return model.Edit{Span: model.Span{Start: at, End: at}, NewText: "---" + m.Nl + b.String() + "---" + m.Nl}
 }
 
-// firstSentence is the description fixes offer: the body's first sentence,
+// FirstSentence is the description fixes offer: the body's first sentence,
 // or a placeholder.
 func (m *MDFile) FirstSentence() string {
 	body := m.Text[m.Fm.Markdown.Start:m.Fm.Markdown.End]
@@ -1102,7 +1102,7 @@ func (m *MDFile) FirstSentence() string {
 	return "TODO: say what this does and when to use it."
 }
 
-// yamlScalar renders s as a one-line YAML scalar, quoting only if needed.
+// YamlScalar renders s as a one-line YAML scalar, quoting only if needed.
 func YamlScalar(s string) string {
 	var n yaml.Node
 	plain := s != "" && !strings.ContainsAny(s[:1], "!&*[]{}|>'\"%@`#,?:-") && !strings.Contains(s, ": ") && !strings.Contains(s, " #")
@@ -1133,10 +1133,10 @@ func MapValue(root *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// folder is the skill's folder name (parent directory of the file).
+// Folder is the skill's folder name (parent directory of the file).
 func (m *MDFile) Folder() string { return path.Base(path.Dir(m.F.Path)) }
 
-// stem is a file's name without its Markdown suffixes.
+// Stem is a file's name without its Markdown suffixes.
 func (m *MDFile) Stem() string {
 	b := path.Base(m.F.Path)
 	for _, s := range []string{".agent.md", ".chatmode.md", ".prompt.md", ".instructions.md", ".md"} {
@@ -1147,15 +1147,15 @@ func (m *MDFile) Stem() string {
 	return b
 }
 
-// valueText is the source text of a field's value.
+// ValueText is the source text of a field's value.
 func (m *MDFile) ValueText(f *MDField) string { return string(m.Text[f.ValSpan.Start:f.ValSpan.End]) }
 
-// replaceValue is a fix replacing a field's value.
+// ReplaceValue is a fix replacing a field's value.
 func ReplaceValue(title string, f *MDField, newText string, preferred bool) model.Fix {
 	return model.Fix{Title: title, Preferred: preferred, Edits: []model.Edit{{Span: f.ValSpan, NewText: newText}}}
 }
 
-// replaceScalarValue is a fix writing a one-line scalar in place of a
+// ReplaceScalarValue is a fix writing a one-line scalar in place of a
 // field's value; a block collection's value starts on the next line, so the
 // edit starts right after the key's ':' (`key: text`, not `key:` and the
 // text indented below).
@@ -1201,7 +1201,7 @@ func ValidSkillName(s string) bool {
 	return true
 }
 
-// runeSpan maps runes [from, to) of a string value to source offsets when
+// RuneSpan maps runes [from, to) of a string value to source offsets when
 // the source spells the value literally (plain or quoted without escapes);
 // else it returns the whole value. to < 0 means the end.
 func (m *MDFile) RuneSpan(f *MDField, from, to int) model.Span {
@@ -1236,7 +1236,7 @@ func (m *MDFile) RuneSpan(f *MDField, from, to int) model.Span {
 
 func RuneCount(s string) int { return len([]rune(s)) }
 
-// badGlob explains why a glob pattern cannot compile, or returns "".
+// BadGlob explains why a glob pattern cannot compile, or returns "".
 func BadGlob(p string) string {
 	sq, br := 0, 0
 	for i := 0; i < len(p); i++ {
@@ -1265,7 +1265,7 @@ func BadGlob(p string) string {
 	return ""
 }
 
-// splitClaudePaths is Claude Code's reading of a rule's `paths`, for a
+// SplitClaudePaths is Claude Code's reading of a rule's `paths`, for a
 // string or each item of a list: split at commas outside {…}, trimmed,
 // empty items skipped (brace expansion comes after and is the same for
 // the same items).
@@ -1294,7 +1294,7 @@ func SplitClaudePaths(items []string) []string {
 	return out
 }
 
-// emptyBody reports a file whose Markdown body holds nothing but
+// EmptyBody reports a file whose Markdown body holds nothing but
 // whitespace and HTML comments.
 func (m *MDFile) EmptyBody(what, effect string) {
 	if m.Fm.Present && !m.Fm.Closed {
@@ -1325,7 +1325,7 @@ func (m *MDFile) EmptyBody(what, effect string) {
 		Message: "This " + what + " has no text: " + effect + "."})
 }
 
-// readFile reads a workspace file through the optional WorkspaceReader.
+// ReadFile reads a workspace file through the optional WorkspaceReader.
 func (m *MDFile) ReadFile(rel string) ([]byte, bool) {
 	rd, ok := m.F.FS.(WorkspaceReader)
 	if !ok {

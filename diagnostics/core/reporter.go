@@ -75,7 +75,7 @@ func FirstLineEnd(b []byte) int {
 	return len(b)
 }
 
-// reporter collects findings for one file and decides their severities.
+// Reporter collects findings for one file and decides their severities.
 type Reporter struct {
 	File      File
 	Opts      Options
@@ -94,13 +94,13 @@ func NewReporter(f File, opts Options) *Reporter {
 	}
 }
 
-// pluginFormatOf finds the nearest enclosing plugin root's format.
+// PluginFormatOf finds the nearest enclosing plugin root's format.
 func PluginFormatOf(rel string, layout model.Layout) model.PluginFormat {
 	f, _ := model.PluginOf(rel, layout)
 	return f
 }
 
-// addTarget widens the effective targets for this file (e.g. a hooks file
+// AddTarget widens the effective targets for this file (e.g. a hooks file
 // with `version` implies copilot-cli).
 func (r *Reporter) AddTarget(t model.Target) {
 	if r.Opts.NoImpliedTargets {
@@ -114,7 +114,7 @@ func (r *Reporter) AddTarget(t model.Target) {
 	r.Effective = append(r.Effective, t)
 }
 
-// has reports whether a target is effective for this file.
+// Has reports whether a target is effective for this file.
 func (r *Reporter) Has(t model.Target) bool {
 	for _, x := range r.Effective {
 		if x == t {
@@ -124,7 +124,7 @@ func (r *Reporter) Has(t model.Target) bool {
 	return false
 }
 
-// verdict reports a finding whose severity follows from per-target
+// Verdict reports a finding whose severity follows from per-target
 // reactions. It returns false (and records nothing) when no effective target
 // cares. message may contain "%s", replaced by the names of the targets that
 // drove the severity ("VS Code and Claude Code").
@@ -149,7 +149,7 @@ func (r *Reporter) Verdict(rule *Rule, span model.Span, v model.Verdicts, messag
 	return true
 }
 
-// add records a finding with a fixed severity (rules marked [I] in the spec).
+// Add records a finding with a fixed severity (rules marked [I] in the spec).
 func (r *Reporter) Add(d model.Diagnostic) {
 	r.Diags = append(r.Diags, d)
 }
@@ -209,7 +209,7 @@ type Override struct {
 	Rules map[string]model.Severity
 }
 
-// headerParse is the parse of a header before any fix (readHeaderAsClaudeCode's
+// HeaderParse is the parse of a header before any fix (readHeaderAsClaudeCode's
 // results), made once per file however many fixes the guard checks.
 type HeaderParse struct {
 	Done       bool

@@ -6,7 +6,7 @@ import "github.com/ahpls-dev/ahpls/model"
 // it, the evidence behind its severity and its fix tier. Each rule is a
 // variable at the top of the checker file that reports it, listed in that
 // file's <file>Rules group, and findings are reported through the variable
-// (m.report(skillNameDir, …)), so an unknown rule is a compile error and a
+// (m.Report(skillNameDir, …)), so an unknown rule is a compile error and a
 // new rule is one value and one report call in one file.
 type Rule struct {
 	ID      string // e.g. "skill/name-charset"

@@ -17,7 +17,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// cursorMCPRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CursorMCPRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CursorMCPRules = []*core.Rule{cumcpJSON, cumcpServers, cumcpServer}
 
 const cuMCPDocs = "cursor.com/docs/mcp (read 2026-12-05)"

@@ -27,10 +27,10 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// cursorPluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CursorPluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CursorPluginRules = []*core.Rule{cupluginJSON, cupluginSchema}
 
-// cursorMarketRules are the marketplace's rules.
+// CursorMarketRules are the marketplace's rules.
 var CursorMarketRules = []*core.Rule{cumarketJSON, cumarketSchema, cumarketSource}
 
 const (
@@ -194,7 +194,7 @@ func cuNonEmpty(r *core.Reporter, rule *core.Rule, v *core.JSONValue, key string
 	}
 }
 
-// cuSemverRe is the schemas' $defs/semver pattern: X.Y.Z without leading
+// CuSemverRe is the schemas' $defs/semver pattern: X.Y.Z without leading
 // zeros, an optional prerelease, no build metadata.
 var CuSemverRe = sync.OnceValue(func() *regexp.Regexp {
 	id := `(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)`
@@ -261,7 +261,7 @@ func cuVariables(r *core.Reporter, v *core.JSONValue) {
 	}
 }
 
-// cuURI approximates ajv-formats' full "uri" format (RFC 3986): a scheme,
+// CuURI approximates ajv-formats' full "uri" format (RFC 3986): a scheme,
 // then only characters a URI may hold, % escapes with two hex digits, and
 // at most one #.
 func CuURI(s string) bool {
@@ -292,7 +292,7 @@ func CuURI(s string) bool {
 	return true
 }
 
-// cuEmail is ajv-formats' full "email" format in words: dot-separated atoms
+// CuEmail is ajv-formats' full "email" format in words: dot-separated atoms
 // of letters, digits and !#$%&'*+/=?^_`{|}~- before the @, and after it at
 // least two dot-separated labels of letters, digits and inner hyphens.
 func CuEmail(s string) bool {

@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// cursorRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CursorRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CursorRules = []*core.Rule{cursorMdIgnored, cursorUnclosed, cursorAlwaysApply, cursorUnknownKey, cursorManual, cursorLegacy, cursorEmpty}
 
 // cursorDocs is Cursor's page on rules.

@@ -24,7 +24,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// geminiCmdRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// GeminiCmdRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var GeminiCmdRules = []*core.Rule{gcmdSyntax, gcmdPrompt, gcmdDescriptionType, gcmdDescriptionLong, gcmdUnknownKey}
 
 // gcLoader names the loading code the Gemini CLI rules cite.
@@ -89,7 +89,7 @@ type tomlKey struct {
 	Key  model.Span
 }
 
-// topLevelTOMLKeys lists the keys of the root table with their spans
+// TopLevelTOMLKeys lists the keys of the root table with their spans
 // (dotted keys by their first part, tables by their header), as far as the
 // text parses.
 func TopLevelTOMLKeys(text []byte) []tomlKey {

@@ -21,7 +21,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// geminiExtRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// GeminiExtRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var GeminiExtRules = []*core.Rule{gextJSON, gextRequired, gextName, gextVersion, gextContextFile, gextFieldType}
 
 const (

@@ -33,7 +33,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// kiroRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// KiroRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var KiroRules = []*core.Rule{kiroHeader, kiroInclusion, kiroPatternMissing, kiroPatternUnused, kiroAutoDescription, kiroUnknownKey, kiroFileRef}
 
 // kiroDocs is Kiro's page on steering.

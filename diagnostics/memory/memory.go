@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// memoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// MemoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var MemoryRules = []*core.Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, MemoryCodexSize, core.BodyEmpty}
 
 var memoryAgentsMd = &core.Rule{

@@ -39,7 +39,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// openCodeConfigRules, openCodeAgentRules and openCodeCommandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// OpenCodeConfigRules, openCodeAgentRules and openCodeCommandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var OpenCodeConfigRules = []*core.Rule{ocConfigSyntax, ocConfigType, ocConfigUnknownKey}
 var OpenCodeAgentRules = []*core.Rule{ocAgentHeader, ocAgentField, ocAgentUnknownKey}
 var OpenCodeCommandRules = []*core.Rule{ocCommandHeader, ocCommandField, ocCommandUnknownKey}

@@ -35,7 +35,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// codexMarketRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CodexMarketRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CodexMarketRules = []*core.Rule{cxmarketJSON, cxmarketRequired, cxmarketName, cxmarketEntryName, CxmarketSource, cxmarketPlugin}
 
 const (

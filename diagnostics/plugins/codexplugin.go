@@ -23,7 +23,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// codexPluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CodexPluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CodexPluginRules = []*core.Rule{cxpluginJSON, cxpluginFieldType, cxpluginPath, cxpluginName}
 
 const cxManifest = "openai/codex@01b4840b codex-rs/core-plugins/src/manifest.rs"

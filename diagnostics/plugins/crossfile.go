@@ -18,7 +18,7 @@ import (
 // Another file is read through WorkspaceReader (memory.go), the optional
 // extension of WorkspaceFS; without it these rules are skipped.
 
-// crossFileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CrossFileRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CrossFileRules = []*core.Rule{pluginCopies, shared.MCPDuplicate, marketVersion}
 
 var pluginCopies = &core.Rule{

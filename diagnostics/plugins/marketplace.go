@@ -21,7 +21,7 @@ import (
 // bare `plugins/x` source is fine for Copilot CLI, which is why the prefix
 // rule only fires where Claude Code reads the file.
 
-// marketplaceRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// MarketplaceRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var MarketplaceRules = []*core.Rule{
 	marketRequired, marketName, marketEntry, marketDuplicate, marketSourcePath,
 	marketPathMissing, marketSourceObject,
@@ -491,7 +491,7 @@ func JKebab(s string) string {
 	return b.String()
 }
 
-// jDropPrefix removes an `org/` or `org:` prefix.
+// JDropPrefix removes an `org/` or `org:` prefix.
 func JDropPrefix(s string) (string, bool) {
 	i := strings.LastIndexAny(s, "/:")
 	if i < 0 || i == len(s)-1 {
@@ -500,7 +500,7 @@ func JDropPrefix(s string) (string, bool) {
 	return s[i+1:], true
 }
 
-// badNameSpan is the span of the characters that break kebab-case in a
+// BadNameSpan is the span of the characters that break kebab-case in a
 // string value: from the first to the last offending character (decoded
 // offsets mapped to the source).
 func BadNameSpan(text []byte, v *core.JSONValue, allowDot bool) model.Span {

@@ -20,7 +20,7 @@ import (
 // location implies (Claude Code reads only .claude-plugin/plugin.json, VS
 // Code the first manifest present), so a copy is judged by who reads it.
 
-// pluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// PluginRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var PluginRules = []*core.Rule{
 	pluginNameMissing, pluginNameFormat, pluginNameLength, pluginNameReserved,
 	pluginManifestLocation, pluginFieldType, pluginVersionMissing, pluginUnknownKey,

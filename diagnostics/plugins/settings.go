@@ -17,7 +17,7 @@ import (
 // handlers are errors there), `extraKnownMarketplaces` and `enabledPlugins`.
 // Every other setting belongs to its tool and is left alone.
 
-// settingsRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// SettingsRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var SettingsRules = []*core.Rule{settingsRecommendations}
 
 var settingsRecommendations = &core.Rule{

@@ -24,7 +24,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// rooRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// RooRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var RooRules = []*core.Rule{rooShadowed, rooHeader}
 
 // rooInstructions is Roo Code's loader of rules at the pinned commit.

@@ -16,7 +16,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// commandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// CommandRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var CommandRules = []*core.Rule{cmdArgumentHintList, cmdIgnoredKey}
 
 var cmdArgumentHintList = &core.Rule{

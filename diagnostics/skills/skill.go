@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// skillRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// SkillRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var SkillRules = []*core.Rule{
 	skillNameMissing, skillNameCharset, skillNameHyphens, skillNameLength, skillNameDir,
 	skillNameReserved, skillDescMissing, skillDescEmpty, skillDescLength, skillListingLength,

@@ -25,7 +25,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// windsurfRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// WindsurfRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var WindsurfRules = []*core.Rule{windsurfTrigger, windsurfGlobsMissing, windsurfDescMissing, windsurfTooLong}
 
 // windsurfDocs is Windsurf's page on rules.

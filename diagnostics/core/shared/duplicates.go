@@ -22,7 +22,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// duplicateRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// DuplicateRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var DuplicateRules = []*core.Rule{skillNameDuplicate, ccagentDuplicate}
 
 var skillNameDuplicate = &core.Rule{
@@ -51,7 +51,7 @@ var ccagentDuplicate = &core.Rule{
 // reads them; the first skill of a name wins.
 var workspaceSkillRoots = []string{".github/skills", ".claude/skills", ".agents/skills"}
 
-// skillDuplicate reports a skill that an earlier workspace root already
+// SkillDuplicate reports a skill that an earlier workspace root already
 // has. VS Code loads a skill under its folder name (compared without case),
 // the agent host under its `name`; plugins never compete with workspace
 // skills. The same folder is found with Stat; other folders of an earlier
@@ -181,7 +181,7 @@ func nameSpanIn(text []byte) model.Span {
 	return core.Line1(text)
 }
 
-// headerName reads the top-level `name` of a Markdown file's header, with
+// HeaderName reads the top-level `name` of a Markdown file's header, with
 // the Claude Code retry when the header is not strict YAML.
 func HeaderName(text []byte) (string, model.Span, bool) {
 	fm := syntax.SplitFrontmatter(text)
@@ -241,7 +241,7 @@ func agentTreeOf(m *core.MDFile) (string, bool) {
 	return "", false
 }
 
-// ccDuplicate reports another subagent of the same tree with this name.
+// CCDuplicate reports another subagent of the same tree with this name.
 // Claude Code keeps one of them depending on file order, so both files
 // get the diagnostic, each pointing at the other.
 func CCDuplicate(m *core.MDFile, nf *core.MDField, name string) {

@@ -17,7 +17,7 @@ import (
 // per file for the Copilot form, so that a mixed file gets the right rule on
 // each entry. The same walk serves `hooks` in .claude/settings*.json.
 
-// hookRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// HookRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var HookRules = []*core.Rule{
 	HooksShape, hooksVersion, hooksEvent, hooksFlatForClaude, hooksMatcherIgnored,
 	hooksMatcherNoEffect, hooksGroupKey, hooksType, HooksCommand, hooksFieldType,
@@ -245,7 +245,7 @@ const (
 	PluginRootToken = "${PLUGIN_ROOT}"
 )
 
-// hooksWalk carries what the handler rules need to know about the file.
+// HooksWalk carries what the handler rules need to know about the file.
 type HooksWalk struct {
 	C       *core.JSONCheck
 	copilot bool // top-level `version`: Copilot form

@@ -17,7 +17,7 @@ import (
 // plugin .mcp.json / mcp.json / .github/mcp.json, and `mcpServers` inline in
 // a plugin manifest, which share the server walk below.
 
-// mcpRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// MCPRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var MCPRules = []*core.Rule{
 	mcpWrapper, mcpType, mcpCommand, mcpUrlNoType, mcpUrl, mcpSse, mcpFieldType, mcpName,
 	mcpSecret,

@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// linkRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// LinkRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var LinkRules = []*core.Rule{mdLink}
 
 var mdLink = &core.Rule{
@@ -41,7 +41,7 @@ var (
 	schemeLike  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 )
 
-// checkLinks reports missing link targets in the Markdown body.
+// CheckLinks reports missing link targets in the Markdown body.
 func CheckLinks(m *core.MDFile) {
 	if m.F.FS == nil {
 		return
@@ -96,7 +96,7 @@ func statExists(m *core.MDFile, rel string) bool {
 	return ok
 }
 
-// scanBody calls fn for each body line with code spans, fenced code and
+// ScanBody calls fn for each body line with code spans, fenced code and
 // HTML comments blanked out (offsets are preserved). fn must neither modify
 // nor keep line: it may be the file's own bytes or a reused buffer.
 func ScanBody(m *core.MDFile, fn func(line []byte, off int)) {

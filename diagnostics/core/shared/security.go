@@ -21,7 +21,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// securityRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// SecurityRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var SecurityRules = []*core.Rule{secRemoteExec, secDestructive, secPlainHTTP, secBindAll, secSecret, secBypass, secUnscopedBash}
 
 const secCommandKinds = "hooks, settings, mcp, plugin (`mcpServers`, `hooks`), agent/ccagent/skill/cmd frontmatter `hooks:`"
@@ -104,7 +104,7 @@ var (
 	bindAllRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^0-9.])0\.0\.0\.0(?:[^0-9.]|$|\.[^0-9])`) })
 )
 
-// commandRisks scans one command string (a hook command, an MCP command or
+// CommandRisks scans one command string (a hook command, an MCP command or
 // argument) for the command rules.
 func CommandRisks(s string) []secHit {
 	var out []secHit
@@ -178,7 +178,7 @@ var (
 	})
 )
 
-// secretsIn finds credentials in free text (a command line, a Markdown
+// SecretsIn finds credentials in free text (a command line, a Markdown
 // file): a known token prefix, a tail long and varied enough to be real.
 func SecretsIn(s string) [][2]int {
 	var out [][2]int
@@ -234,7 +234,7 @@ func localHost(h string) bool {
 	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
-// plainHTTP reports an http:// URL to another machine.
+// PlainHTTP reports an http:// URL to another machine.
 func PlainHTTP(s string) bool {
 	if !strings.HasPrefix(strings.ToLower(s), "http://") || strings.Contains(s, "${") {
 		return false
@@ -286,7 +286,7 @@ func plainHTTPURL(c *core.JSONCheck, v *core.JSONValue, what string) {
 	}
 }
 
-// settingsSecurity checks settings' `env`, `permissions.defaultMode` and
+// SettingsSecurity checks settings' `env`, `permissions.defaultMode` and
 // `permissions.allow`.
 func SettingsSecurity(c *core.JSONCheck, doc *core.JSONValue) {
 	if env := doc.Get("env"); env.Is(core.JSONObject) {
@@ -328,7 +328,7 @@ func unscopedBashMsg(s string) string {
 	return "'" + strings.TrimSpace(s) + "' lets any shell command run without asking; allow only the commands needed, such as 'Bash(git status:*)'."
 }
 
-// toolEntries splits an allowed-tools string into entries with their byte
+// ToolEntries splits an allowed-tools string into entries with their byte
 // offsets: commas and spaces separate them, except inside parentheses.
 func ToolEntries(s string) [][2]int {
 	var out [][2]int
@@ -392,7 +392,7 @@ func hookStringRisks(m *core.MDFile, v *yaml.Node) {
 	}
 }
 
-// memorySecrets reports credentials in an always-on Markdown file.
+// MemorySecrets reports credentials in an always-on Markdown file.
 func MemorySecrets(m *core.MDFile) {
 	for _, loc := range SecretsIn(string(m.Text)) {
 		m.R.Add(model.Diagnostic{Rule: secSecret.ID, Severity: model.SeverityWarning, Span: model.Span{Start: loc[0], End: loc[1]}, Message: secretMsg})

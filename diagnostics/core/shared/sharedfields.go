@@ -4,7 +4,7 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics/core"
 )
 
-// checkSharedFields runs field/type, field/empty, field/bool, field/renamed
+// CheckSharedFields runs field/type, field/empty, field/bool, field/renamed
 // (the keys; *.chatmode.md is the agent checker's) and field/unknown.
 func CheckSharedFields(m *core.MDFile, handled map[string]bool) {
 	for i := range m.Fields {

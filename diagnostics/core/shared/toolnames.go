@@ -19,7 +19,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// toolNameRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
+// ToolNameRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
 var ToolNameRules = []*core.Rule{toolUnknown, toolBoth, ccagentSkillMissing}
 
 var toolUnknown = &core.Rule{

@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// retryEdit is one change the retry made, in offsets of the header body.
+// RetryEdit is one change the retry made, in offsets of the header body.
 type RetryEdit struct {
 	Quoted bool // a value was quoted (else: leading tabs replaced)
 	Line   int  // 0-based line in the body
@@ -36,7 +36,7 @@ var retryKeyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // a repair.
 var blockIndicator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[|>][-+0-9]*$`) })
 
-// ccRetry rewrites body as Claude Code's retry does. It reports ok=false
+// CCRetry rewrites body as Claude Code's retry does. It reports ok=false
 // when the retry would change nothing.
 func CCRetry(body []byte) (retryResult, bool) {
 	var res retryResult

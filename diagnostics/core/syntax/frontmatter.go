@@ -100,7 +100,7 @@ func SplitFrontmatter(text []byte) Frontmatter {
 	return fm
 }
 
-// lineAt returns the end of the line starting at pos (before its break)
+// LineAt returns the end of the line starting at pos (before its break)
 // and the start of the next line. Breaks are LF, CRLF and lone CR.
 func LineAt(text []byte, pos int) (end, next int) {
 	// Find the line feed with the vectorised IndexByte; a carriage return
@@ -156,7 +156,7 @@ func findClose(text []byte, pos int) (start, end, next int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// mdcField is one `key: value` line of a Cursor rule's header.
+// MDCField is one `key: value` line of a Cursor rule's header.
 type MDCField struct {
 	Key   string
 	Value string // raw text after the colon, trimmed (Cursor does not unquote YAML)
@@ -165,7 +165,7 @@ type MDCField struct {
 	Items []string // `- item` lines below a key with no value (a YAML-style list)
 }
 
-// mdcHeader is a Cursor rule's header as Cursor reads it.
+// MDCHeader is a Cursor rule's header as Cursor reads it.
 type MDCHeader struct {
 	Present, Closed bool
 	Open            model.Span // the opening `---` line
@@ -173,10 +173,10 @@ type MDCHeader struct {
 	Body            model.Span // the Markdown after the header (all of it without one)
 }
 
-// maxMDCFields bounds what one header holds.
+// MaxMDCFields bounds what one header holds.
 const MaxMDCFields = 200
 
-// parseMDCHeader reads a Cursor rule: an optional header between `---`
+// ParseMDCHeader reads a Cursor rule: an optional header between `---`
 // lines at the very top, one `key: value` per line, the value taken as
 // written (globs is a comma-separated list, never YAML). It never fails.
 func ParseMDCHeader(text []byte) MDCHeader {
@@ -234,7 +234,7 @@ func ParseMDCHeader(text []byte) MDCHeader {
 	return h
 }
 
-// field returns the last field named key, or nil.
+// Field returns the last field named key, or nil.
 func (h *MDCHeader) Field(key string) *MDCField {
 	for i := len(h.Fields) - 1; i >= 0; i-- {
 		if h.Fields[i].Key == key {
@@ -244,7 +244,7 @@ func (h *MDCHeader) Field(key string) *MDCField {
 	return nil
 }
 
-// unquote strips one pair of matching quotes, as an author who wrote YAML
+// Unquote strips one pair of matching quotes, as an author who wrote YAML
 // meant them.
 func Unquote(s string) string {
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {

@@ -33,14 +33,14 @@ type vsIssue struct {
 	Key  model.Span // the key of the entry, when there is one
 }
 
-// vsResult is the simulation's outcome for one header.
+// VsResult is the simulation's outcome for one header.
 type VsResult struct {
 	Issues []vsIssue
 	// stopped is the index in issues of the issue that ended parsing, or -1.
 	Stopped int
 }
 
-// errs reports whether VS Code's parser reports an error for this header.
+// Errs reports whether VS Code's parser reports an error for this header.
 func (v VsResult) Errs() bool {
 	for _, is := range v.Issues {
 		switch is.Kind {
@@ -51,7 +51,7 @@ func (v VsResult) Errs() bool {
 	return false
 }
 
-// at returns the issue of a kind on a body line, if any.
+// At returns the issue of a kind on a body line, if any.
 func (v VsResult) At(kind vsKind, line int) (vsIssue, bool) {
 	for _, is := range v.Issues {
 		if is.Kind == kind && is.Line == line {
@@ -61,7 +61,7 @@ func (v VsResult) At(kind vsKind, line int) (vsIssue, bool) {
 	return vsIssue{}, false
 }
 
-// vsSimulate walks body (file offsets base…) the way VS Code's parser reads it.
+// VsSimulate walks body (file offsets base…) the way VS Code's parser reads it.
 func VsSimulate(text []byte, body model.Span) VsResult {
 	res := VsResult{Stopped: -1}
 	lines := vsSplitLines(text, body)
@@ -205,7 +205,7 @@ func vsNestedBelow(text []byte, lines []vsLine, i int) bool {
 	return false
 }
 
-// keyColon returns the offset of the colon ending a mapping key at the
+// KeyColon returns the offset of the colon ending a mapping key at the
 // start of s (`key: v`, `key:`, `"quoted key": v`), or -1.
 func KeyColon(s []byte) int {
 	i := 0

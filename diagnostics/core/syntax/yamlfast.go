@@ -25,7 +25,7 @@ type fastLine struct {
 	num  int // 1-based, as yaml.Node.Line
 }
 
-// fastYAML returns the document node yaml.Unmarshal would produce for src,
+// FastYAML returns the document node yaml.Unmarshal would produce for src,
 // or ok=false when src is not in the shape it knows.
 func FastYAML(src []byte) (doc *yaml.Node, ok bool) {
 	if len(src) == 0 || !fastBytesOK(src) {

@@ -20,7 +20,7 @@ import (
 	"github.com/ahpls-dev/ahpls/model"
 )
 
-// ydoc is one parse of a header: the bytes yaml.v3 saw and how to map an
+// YDoc is one parse of a header: the bytes yaml.v3 saw and how to map an
 // offset in them back to the file.
 type YDoc struct {
 	src    []byte
@@ -29,7 +29,7 @@ type YDoc struct {
 	Root   *yaml.Node    // document content; nil for an empty header
 }
 
-// yerr is a YAML error located in the file.
+// YErr is a YAML error located in the file.
 type YErr struct {
 	Msg  string // yaml.v3's problem text without the "yaml: line N:" prefix
 	line int    // 0-based line in src
@@ -52,7 +52,7 @@ func NewYDoc(src []byte, toFile func(int) int) *YDoc {
 	return d
 }
 
-// parseYAML parses src strictly. On success err is nil and d.root is the
+// ParseYAML parses src strictly. On success err is nil and d.root is the
 // document's content node (nil when the document is empty).
 func ParseYAML(src []byte, toFile func(int) int) (d *YDoc, err *YErr) {
 	d = NewYDoc(src, toFile)
@@ -238,7 +238,7 @@ func mappingColons(line []byte) []int {
 	return out
 }
 
-// afterBracket finds text after a closing `]`/`}` that ends a flow value
+// AfterBracket finds text after a closing `]`/`}` that ends a flow value
 // at the start of a `key: [...]` value (`[a] [--b]`): it returns the offset
 // of the first non-blank byte after the bracket.
 func AfterBracket(line []byte) (int, bool) {
@@ -296,7 +296,7 @@ func matchBracket(b []byte, open int) int {
 	return -1
 }
 
-// srcOff converts a yaml.v3 line/column (1-based, columns in runes) to an
+// SrcOff converts a yaml.v3 line/column (1-based, columns in runes) to an
 // offset in src.
 func (d *YDoc) SrcOff(line, col int) int {
 	l := line - 1
@@ -316,7 +316,7 @@ func (d *YDoc) SrcOff(line, col int) int {
 	return off
 }
 
-// span returns the file span of a node: a key scalar, or a whole value
+// Span returns the file span of a node: a key scalar, or a whole value
 // (block scalars from the indicator to the last line, collections to their
 // last child or closing bracket).
 func (d *YDoc) Span(n *yaml.Node) model.Span {
@@ -328,7 +328,7 @@ func (d *YDoc) Span(n *yaml.Node) model.Span {
 	return model.Span{Start: d.toFile(s), End: d.toFile(e)}
 }
 
-// spanIn is span for a node inside parent: inside a flow collection a
+// SpanIn is span for a node inside parent: inside a flow collection a
 // plain scalar ends at the next ',', ']' or '}', not at the line's end.
 func (d *YDoc) SpanIn(n, parent *yaml.Node) model.Span {
 	if parent == nil || parent.Style&yaml.FlowStyle == 0 {
@@ -342,7 +342,7 @@ func (d *YDoc) SpanIn(n, parent *yaml.Node) model.Span {
 	return model.Span{Start: d.toFile(s), End: d.toFile(e)}
 }
 
-// keySpan returns the file span of a mapping key: a plain key ends before
+// KeySpan returns the file span of a mapping key: a plain key ends before
 // its ':' (a plain scalar's own end would run on into the value).
 func (d *YDoc) KeySpan(n *yaml.Node) model.Span {
 	if n.Kind != yaml.ScalarNode || n.Style != 0 {
@@ -365,7 +365,7 @@ func (d *YDoc) KeySpan(n *yaml.Node) model.Span {
 	return model.Span{Start: d.toFile(s), End: d.toFile(e)}
 }
 
-// indentOf counts the leading spaces of the line holding off.
+// IndentOf counts the leading spaces of the line holding off.
 func (d *YDoc) IndentOf(off int) int {
 	ls := d.lines[d.lineOf(off)]
 	i := ls
@@ -523,7 +523,7 @@ type dupKey struct {
 	Index         int // index of second in parent.Content
 }
 
-// duplicateKeys walks every mapping of the tree for repeated scalar keys.
+// DuplicateKeys walks every mapping of the tree for repeated scalar keys.
 func DuplicateKeys(n *yaml.Node, out []dupKey) []dupKey {
 	if n == nil {
 		return out
