@@ -1,6 +1,11 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+	"github.com/ahpls-dev/ahpls/diagnostics/gemini"
+	"github.com/ahpls-dev/ahpls/diagnostics/memory"
+
 	"strings"
 	"testing"
 
@@ -19,23 +24,23 @@ func FuzzMDCHeader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h := parseMDCHeader(b)
+		h := syntax.ParseMDCHeader(b)
 		n := len(b)
-		if h.body.Start < 0 || h.body.Start > h.body.End || h.body.End > n {
-			t.Fatalf("body %+v outside %d bytes", h.body, n)
+		if h.Body.Start < 0 || h.Body.Start > h.Body.End || h.Body.End > n {
+			t.Fatalf("body %+v outside %d bytes", h.Body, n)
 		}
-		for _, fd := range h.fields {
-			if fd.line.Start > fd.val.Start || fd.val.Start > fd.val.End || fd.val.End > fd.line.End || fd.line.End > n {
+		for _, fd := range h.Fields {
+			if fd.Line.Start > fd.Val.Start || fd.Val.Start > fd.Val.End || fd.Val.End > fd.Line.End || fd.Line.End > n {
 				t.Fatalf("field %+v out of order in %d bytes", fd, n)
 			}
-			if h.closed && fd.line.End > h.body.Start {
-				t.Fatalf("field %+v after the body start %d", fd, h.body.Start)
+			if h.Closed && fd.Line.End > h.Body.Start {
+				t.Fatalf("field %+v after the body start %d", fd, h.Body.Start)
 			}
 		}
-		if len(h.fields) > maxMDCFields {
-			t.Fatalf("%d fields", len(h.fields))
+		if len(h.Fields) > syntax.MaxMDCFields {
+			t.Fatalf("%d fields", len(h.Fields))
 		}
-		Check(File{Path: ".cursor/rules/x.mdc", Kind: model.KindCursorRule, Text: b}, Options{Targets: []model.Target{model.TargetCursor}})
+		Check(core.File{Path: ".cursor/rules/x.mdc", Kind: model.KindCursorRule, Text: b}, core.Options{Targets: []model.Target{model.TargetCursor}})
 	})
 }
 
@@ -53,12 +58,12 @@ func FuzzGeminiCommand(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, k := range topLevelTOMLKeys(b) {
-			if k.key.Start < 0 || k.key.Start > k.key.End || k.key.End > len(b) {
+		for _, k := range gemini.TopLevelTOMLKeys(b) {
+			if k.Key.Start < 0 || k.Key.Start > k.Key.End || k.Key.End > len(b) {
 				t.Fatalf("key %+v outside %d bytes", k, len(b))
 			}
 		}
-		for _, d := range Check(File{Path: ".gemini/commands/x.toml", Kind: model.KindGeminiCmd, Text: b}, Options{Targets: []model.Target{model.TargetGeminiCLI}}) {
+		for _, d := range Check(core.File{Path: ".gemini/commands/x.toml", Kind: model.KindGeminiCmd, Text: b}, core.Options{Targets: []model.Target{model.TargetGeminiCLI}}) {
 			if d.Rule == internalError.ID {
 				t.Fatalf("internal error: %s", d.Message)
 			}
@@ -87,7 +92,7 @@ func FuzzStrictJSONManifests(f *testing.F) {
 		}{{"e/gemini-extension.json", model.KindGeminiExt}, {"p/.codex-plugin/plugin.json", model.KindCodexPlugin},
 			{"m/.agents/plugins/marketplace.json", model.KindCodexMarket},
 			{"p/.cursor-plugin/plugin.json", model.KindCursorPlugin}, {"m/.cursor-plugin/marketplace.json", model.KindCursorMarket}} {
-			for _, d := range Check(File{Path: p.path, Kind: p.kind, Text: b}, Options{Targets: model.AllTargets}) {
+			for _, d := range Check(core.File{Path: p.path, Kind: p.kind, Text: b}, core.Options{Targets: model.AllTargets}) {
 				if d.Rule == internalError.ID {
 					t.Fatalf("%s: internal error: %s", p.path, d.Message)
 				}
@@ -101,8 +106,8 @@ func FuzzStrictJSONManifests(f *testing.F) {
 func TestCodexDocSize(t *testing.T) {
 	text := []byte("# Notes\n\n" + repeat("- a line of notes\n", 2000))
 	find := func(targets []model.Target) model.Severity {
-		for _, d := range Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: text}, Options{Targets: targets}) {
-			if d.Rule == memoryCodexSize.ID {
+		for _, d := range Check(core.File{Path: "AGENTS.md", Kind: model.KindMemory, Text: text}, core.Options{Targets: targets}) {
+			if d.Rule == memory.MemoryCodexSize.ID {
 				return d.Severity
 			}
 		}
@@ -114,9 +119,9 @@ func TestCodexDocSize(t *testing.T) {
 	if got := find([]model.Target{model.TargetCodex}); got != model.SeverityWarning {
 		t.Fatalf("codex configured: %v, want warning", got)
 	}
-	small := Check(File{Path: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# Small\n\nText.\n")}, Options{Targets: []model.Target{model.TargetCodex}})
+	small := Check(core.File{Path: "AGENTS.md", Kind: model.KindMemory, Text: []byte("# Small\n\nText.\n")}, core.Options{Targets: []model.Target{model.TargetCodex}})
 	for _, d := range small {
-		if d.Rule == memoryCodexSize.ID {
+		if d.Rule == memory.MemoryCodexSize.ID {
 			t.Fatal("a small AGENTS.md is within Codex's budget")
 		}
 	}
@@ -138,7 +143,7 @@ func TestSkillVerdictOnlyWhereTheConsumerDiscoversIt(t *testing.T) {
 	text := []byte("---\nname: x\ndescription: \"\"\n---\nBody.\n")
 	rules := func(rel string, tg model.Target) []string {
 		var ids []string
-		for _, d := range Check(File{Path: rel, Kind: model.KindSkill, Text: text}, Options{Targets: []model.Target{tg}, NoImpliedTargets: true}) {
+		for _, d := range Check(core.File{Path: rel, Kind: model.KindSkill, Text: text}, core.Options{Targets: []model.Target{tg}, NoImpliedTargets: true}) {
 			ids = append(ids, d.Rule+"/"+d.Severity.String())
 		}
 		return ids

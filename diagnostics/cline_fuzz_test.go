@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/cline"
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"bytes"
 	"regexp"
 	"testing"
@@ -25,24 +28,24 @@ func FuzzClineRule(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h := clineSplit(b)
+		h := cline.ClineSplit(b)
 		text := bytes.TrimPrefix(b, []byte("\uFEFF"))
 		off := len(b) - len(text)
 		m := clineHeaderRE.FindSubmatchIndex(text)
-		if (m != nil) != h.present {
-			t.Fatalf("%q: regexp match %v, clineSplit present %v", b, m != nil, h.present)
+		if (m != nil) != h.Present {
+			t.Fatalf("%q: regexp match %v, clineSplit present %v", b, m != nil, h.Present)
 		}
-		if m != nil && (m[2]+off != h.yamlStart || m[3]+off != h.yamlEnd || m[4]+off != h.bodyStart) {
+		if m != nil && (m[2]+off != h.YamlStart || m[3]+off != h.YamlEnd || m[4]+off != h.BodyStart) {
 			t.Fatalf("%q: regexp groups %v (+%d), clineSplit %+v", b, m, off, h)
 		}
-		for _, file := range []File{
+		for _, file := range []core.File{
 			{Path: ".clinerules/x.md", Kind: model.KindClineRule, Text: b},
 			{Path: model.ClineRules, Kind: model.KindClineRule, Text: b},
 			{Path: ".cline/rules/x.md", Kind: model.KindClineRule, Text: b},
 			{Path: ".roo/rules/x.md", Kind: model.KindRooRule, Text: b},
 			{Path: model.RooRules, Kind: model.KindRooRule, Text: b, FS: noFiles{}},
 		} {
-			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetCline, model.TargetRoo}}) {
+			for _, d := range Check(file, core.Options{Targets: []model.Target{model.TargetCline, model.TargetRoo}}) {
 				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
 					t.Fatalf("%s: %s span %+v outside %d bytes", file.Path, d.Rule, d.Span, len(b))
 				}

@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/plugins"
+
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -38,8 +41,8 @@ func TestCodexReadsClaudeMarketplaceAsFallback(t *testing.T) {
 				rel = ".github/plugin/marketplace.json"
 			}
 			n := 0
-			for _, d := range Check(File{Path: rel, Text: []byte(tc.fs[rel]), FS: tc.fs}, Options{Targets: tc.targets, NoImpliedTargets: true}) {
-				if d.Rule == cxmarketSource.ID {
+			for _, d := range Check(core.File{Path: rel, Text: []byte(tc.fs[rel]), FS: tc.fs}, core.Options{Targets: tc.targets, NoImpliedTargets: true}) {
+				if d.Rule == plugins.CxmarketSource.ID {
 					n++
 					if len(d.Fixes) != 0 {
 						t.Errorf("%s: a fix on Claude Code's marketplace: %v", d.Message, d.Fixes)
@@ -66,8 +69,8 @@ func TestCodexRootPluginSource(t *testing.T) {
 	}{
 		{`"./"`, nil},
 		{`{"source": "local", "path": "."}`, nil},
-		{`""`, []string{cxmarketSource.ID}},
-		{`"././p"`, []string{cxmarketSource.ID}},
+		{`""`, []string{plugins.CxmarketSource.ID}},
+		{`"././p"`, []string{plugins.CxmarketSource.ID}},
 	} {
 		fs := memFS{
 			".agents/plugins/marketplace.json": `{"name": "m", "plugins": [{"name": "root-p", "source": ` + tc.source + `}]}`,
@@ -75,7 +78,7 @@ func TestCodexRootPluginSource(t *testing.T) {
 		}
 		rel := ".agents/plugins/marketplace.json"
 		var got []string
-		for _, d := range Check(File{Path: rel, Text: []byte(fs[rel]), FS: fs}, Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true}) {
+		for _, d := range Check(core.File{Path: rel, Text: []byte(fs[rel]), FS: fs}, core.Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true}) {
 			got = append(got, d.Rule)
 		}
 		if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {

@@ -10,6 +10,8 @@ package diagnostics
 // from its key catalogue (jsonfields.go) and the rule table.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"fmt"
 	"strings"
 
@@ -18,37 +20,37 @@ import (
 )
 
 // configRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var configRules = []*Rule{configInvalid, configUnknownKey, configUnknownRule, configRuleRenamed, configRuleRemoved}
+var configRules = []*core.Rule{configInvalid, configUnknownKey, configUnknownRule, configRuleRenamed, configRuleRemoved}
 
-var configInvalid = &Rule{
+var configInvalid = &core.Rule{
 	ID:       "config/invalid",
 	Summary:  "`.ahpls/config.json` is not what ahpls reads (strict JSON; `exclude` a list of globs, `gitignore` a boolean, `overrides` a list of {files, rules} with levels), so ahpls ignores the whole file.",
 	Kinds:    "config",
 	Severity: "Error [I]; the editor and `ahpls check` go on without the file.",
 }
 
-var configUnknownKey = &Rule{
+var configUnknownKey = &core.Rule{
 	ID:       "config/unknown-key",
 	Summary:  "A key `.ahpls/config.json` does not define; ahpls ignores it (a newer ahpls may read it).",
 	Kinds:    "config",
 	Severity: "Warning [I]; the key has no effect.",
 }
 
-var configUnknownRule = &Rule{
+var configUnknownRule = &core.Rule{
 	ID:       "config/unknown-rule",
 	Summary:  "An override names a rule id ahpls does not have; ahpls ignores that key and applies the rest of the file.",
 	Kinds:    "config",
 	Severity: "Warning [I]; the key has no effect.",
 }
 
-var configRuleRenamed = &Rule{
+var configRuleRenamed = &core.Rule{
 	ID:       "config/rule-renamed",
 	Summary:  "An override names a rule by an id it had before a rename; ahpls applies the level to the rule's id now.",
 	Kinds:    "config",
 	Severity: "Hint [I]; the override still applies.",
 }
 
-var configRuleRemoved = &Rule{
+var configRuleRemoved = &core.Rule{
 	ID:       "config/rule-removed",
 	Summary:  "An override names a rule ahpls no longer has; the key has no effect.",
 	Kinds:    "config",
@@ -58,36 +60,36 @@ var configRuleRemoved = &Rule{
 // configLevels are the levels an override may set.
 var configLevels = []string{"off", "error", "warning", "info", "hint"}
 
-func checkAhplsConfig(f File, r *reporter) {
+func checkAhplsConfig(f core.File, r *core.Reporter) {
 	bad := func(span model.Span, msg string) {
-		r.add(model.Diagnostic{Rule: configInvalid.ID, Severity: model.SeverityError, Span: span,
+		r.Add(model.Diagnostic{Rule: configInvalid.ID, Severity: model.SeverityError, Span: span,
 			Message: "ahpls ignores this config file: " + msg})
 	}
-	doc, fs := parseJSONTree(f.Text)
+	doc, fs := core.ParseJSONTree(f.Text)
 	for _, jf := range fs {
-		switch jf.rule {
-		case jsonJsonc:
-			bad(jf.span, "it must be strict JSON (no comments or trailing commas).")
-		case jsonDuplicateKey:
-			bad(jf.span, fmt.Sprintf("key '%s' appears twice.", jf.key))
+		switch jf.Rule {
+		case core.JSONJsonc:
+			bad(jf.Span, "it must be strict JSON (no comments or trailing commas).")
+		case core.JSONDuplicateKey:
+			bad(jf.Span, fmt.Sprintf("key '%s' appears twice.", jf.Key))
 		default:
-			bad(jf.span, jf.message+".")
+			bad(jf.Span, jf.Message+".")
 		}
 	}
 	if doc == nil {
 		return
 	}
-	if !doc.Is(JSONObject) {
+	if !doc.Is(core.JSONObject) {
 		bad(doc.Span, fmt.Sprintf("its top level is %s, not an object.", doc.Kind))
 		return
 	}
-	globs := func(v *JSONValue, what string) {
-		if !v.Is(JSONArray) {
+	globs := func(v *core.JSONValue, what string) {
+		if !v.Is(core.JSONArray) {
 			bad(v.Span, fmt.Sprintf("'%s' must be a list of globs, not %s.", what, v.Kind))
 			return
 		}
 		for _, it := range v.Items {
-			if !it.Is(JSONString) {
+			if !it.Is(core.JSONString) {
 				bad(it.Span, fmt.Sprintf("'%s' lists %s, not a glob string.", what, it.Kind))
 				continue
 			}
@@ -101,25 +103,25 @@ func checkAhplsConfig(f File, r *reporter) {
 		case "exclude":
 			globs(m.Value, "exclude")
 		case "gitignore":
-			if !m.Value.Is(JSONBool) && !m.Value.Is(JSONNull) {
+			if !m.Value.Is(core.JSONBool) && !m.Value.Is(core.JSONNull) {
 				bad(m.Value.Span, fmt.Sprintf("'gitignore' must be true or false, not %s.", m.Value.Kind))
 			}
 		case "overrides":
 			checkConfigOverrides(m.Value, bad, globs, r)
 		default:
-			r.add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
-				Message: fmt.Sprintf("ahpls does not read '%s' in this file; it reads exclude, gitignore and overrides.", jClip(m.Key))})
+			r.Add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
+				Message: fmt.Sprintf("ahpls does not read '%s' in this file; it reads exclude, gitignore and overrides.", core.JClip(m.Key))})
 		}
 	}
 }
 
-func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func(*JSONValue, string), r *reporter) {
-	if !v.Is(JSONArray) {
+func checkConfigOverrides(v *core.JSONValue, bad func(model.Span, string), globs func(*core.JSONValue, string), r *core.Reporter) {
+	if !v.Is(core.JSONArray) {
 		bad(v.Span, fmt.Sprintf("'overrides' must be a list of {\"files\": […], \"rules\": {…}} objects, not %s.", v.Kind))
 		return
 	}
 	for i, it := range v.Items {
-		if !it.Is(JSONObject) {
+		if !it.Is(core.JSONObject) {
 			bad(it.Span, fmt.Sprintf("overrides[%d] must be an object with \"files\" and \"rules\", not %s.", i, it.Kind))
 			continue
 		}
@@ -130,23 +132,23 @@ func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func
 			switch m.Key {
 			case "files":
 				globs(m.Value, "files")
-				if m.Value.Is(JSONArray) && len(m.Value.Items) == 0 {
+				if m.Value.Is(core.JSONArray) && len(m.Value.Items) == 0 {
 					bad(m.Value.Span, fmt.Sprintf("overrides[%d]: \"files\" lists no glob.", i))
 				}
 			case "rules":
-				if !m.Value.Is(JSONObject) {
+				if !m.Value.Is(core.JSONObject) {
 					bad(m.Value.Span, fmt.Sprintf("'rules' must map rule ids to levels, not %s.", m.Value.Kind))
 					continue
 				}
 				for _, rm := range m.Value.Members {
 					reportRuleID(r, rm.Key, rm.KeySpan)
-					if !rm.Value.Is(JSONString) || !contains(configLevels, strings.ToLower(rm.Value.Str)) {
-						bad(rm.Value.Span, fmt.Sprintf("the level of '%s' must be one of %s.", jClip(rm.Key), strings.Join(configLevels, ", ")))
+					if !rm.Value.Is(core.JSONString) || !core.Contains(configLevels, strings.ToLower(rm.Value.Str)) {
+						bad(rm.Value.Span, fmt.Sprintf("the level of '%s' must be one of %s.", core.JClip(rm.Key), strings.Join(configLevels, ", ")))
 					}
 				}
 			default:
-				r.add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
-					Message: fmt.Sprintf("ahpls does not read '%s' in an override; it reads files and rules.", jClip(m.Key))})
+				r.Add(model.Diagnostic{Rule: configUnknownKey.ID, Severity: model.SeverityWarning, Span: m.KeySpan,
+					Message: fmt.Sprintf("ahpls does not read '%s' in an override; it reads files and rules.", core.JClip(m.Key))})
 			}
 		}
 	}
@@ -155,18 +157,18 @@ func checkConfigOverrides(v *JSONValue, bad func(model.Span, string), globs func
 // reportRuleID reports an override's rule id that is not a current rule's:
 // settings skips it (unknown, removed) or redirects it (renamed), and the
 // rest of the file applies.
-func reportRuleID(r *reporter, id string, span model.Span) {
+func reportRuleID(r *core.Reporter, id string, span model.Span) {
 	to, st := ResolveRule(id)
 	switch st {
 	case RuleUnknown:
-		r.add(model.Diagnostic{Rule: configUnknownRule.ID, Severity: model.SeverityWarning, Span: span,
-			Message: fmt.Sprintf("'%s' is not an ahpls rule id (`ahpls rules` lists them); ahpls ignores this key and applies the rest of the file.", jClip(id))})
+		r.Add(model.Diagnostic{Rule: configUnknownRule.ID, Severity: model.SeverityWarning, Span: span,
+			Message: fmt.Sprintf("'%s' is not an ahpls rule id (`ahpls rules` lists them); ahpls ignores this key and applies the rest of the file.", core.JClip(id))})
 	case RuleRenamed:
-		r.add(model.Diagnostic{Rule: configRuleRenamed.ID, Severity: model.SeverityHint, Span: span,
-			Message: fmt.Sprintf("'%s' is now '%s'; ahpls applies this level to '%s'. Rename the key.", jClip(id), to, to)})
+		r.Add(model.Diagnostic{Rule: configRuleRenamed.ID, Severity: model.SeverityHint, Span: span,
+			Message: fmt.Sprintf("'%s' is now '%s'; ahpls applies this level to '%s'. Rename the key.", core.JClip(id), to, to)})
 	case RuleRemoved:
-		r.add(model.Diagnostic{Rule: configRuleRemoved.ID, Severity: model.SeverityHint, Span: span, Tags: []model.Tag{model.TagUnnecessary},
-			Message: fmt.Sprintf("'%s' is no longer an ahpls rule (%s); this key has no effect.", jClip(id), RemovedWhy(id))})
+		r.Add(model.Diagnostic{Rule: configRuleRemoved.ID, Severity: model.SeverityHint, Span: span, Tags: []model.Tag{model.TagUnnecessary},
+			Message: fmt.Sprintf("'%s' is no longer an ahpls rule (%s); this key has no effect.", core.JClip(id), RemovedWhy(id))})
 	}
 }
 

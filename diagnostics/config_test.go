@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,7 +32,7 @@ func TestAhplsConfig(t *testing.T) {
 7:5-7:6 error config/invalid ahpls ignores this config file: overrides[2] must be an object with "files" and "rules", not a number.
 `
 	check := func(text string) string {
-		return renderGolden([]byte(text), Check(File{Path: ".ahpls/config.json", Text: []byte(text)}, Options{}))
+		return renderGolden([]byte(text), Check(core.File{Path: ".ahpls/config.json", Text: []byte(text)}, core.Options{}))
 	}
 	assert.Equal(t, want, check(bad))
 	assert.Equal(t, "", check(`{"exclude": ["a/**"], "gitignore": false, "overrides": [{"files": ["docs/**"], "rules": {"md/link": "off", "skill/name-dir": "Error"}}]}`))
@@ -46,7 +48,7 @@ func TestAhplsConfig(t *testing.T) {
 func TestConfigRuleLifecycle(t *testing.T) {
 	defer SetRuleHistoryForTest(map[string]string{"md/old-link": "md/link"}, map[string]string{"md/gone": "merged into md/link"})()
 	text := `{"overrides": [{"files": ["docs/**"], "rules": {"md/old-link": "off", "md/gone": "off", "md/nope": "off", "skill/name-dir": "info"}}]}`
-	got := renderGolden([]byte(text), Check(File{Path: ".ahpls/config.json", Text: []byte(text)}, Options{}))
+	got := renderGolden([]byte(text), Check(core.File{Path: ".ahpls/config.json", Text: []byte(text)}, core.Options{}))
 	want := "1:49-1:62 hint config/rule-renamed 'md/old-link' is now 'md/link'; ahpls applies this level to 'md/link'. Rename the key.\n" +
 		"1:71-1:80 hint config/rule-removed 'md/gone' is no longer an ahpls rule (merged into md/link); this key has no effect.\n" +
 		"1:89-1:98 warning config/unknown-rule 'md/nope' is not an ahpls rule id (`ahpls rules` lists them); ahpls ignores this key and applies the rest of the file.\n"

@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/skills"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,13 +108,13 @@ func TestLevelFollowsConsequence(t *testing.T) {
 			}
 			text, err := os.ReadFile(p)
 			require.NoError(t, err)
-			f := File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}
-			opts := Options{Targets: targets}
+			f := core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}
+			opts := core.Options{Targets: targets}
 			diags := Check(f, opts)
-			r := newReporter(f, opts)
+			r := core.NewReporter(f, opts)
 			for _, d := range diags {
 				checked++
-				eff := r.effective
+				eff := r.Effective
 				for t := range d.Verdicts { // targets a rule added for this file (a Copilot-format hooks file)
 					if !slices.Contains(eff, t) && t == model.TargetCopilotCLI && !opts.NoImpliedTargets {
 						eff = append(eff, t)
@@ -158,8 +161,8 @@ func TestLevelProblemCatchesMistakes(t *testing.T) {
 	assert.Empty(t, levelProblem(good, model.KindSkill, cc))
 
 	both := []model.Diagnostic{
-		{Rule: skillNested.ID, Severity: model.SeverityWarning, Consequence: model.NotDiscovered},
-		{Rule: fmMissing.ID, Severity: model.SeverityWarning, Consequence: model.FieldDropped, Message: "this skill has no frontmatter"},
+		{Rule: skills.SkillNested.ID, Severity: model.SeverityWarning, Consequence: model.NotDiscovered},
+		{Rule: core.FmMissing.ID, Severity: model.SeverityWarning, Consequence: model.FieldDropped, Message: "this skill has no frontmatter"},
 	}
 	assert.NotEmpty(t, oneVerdictProblem(both), "not discovered beside a claim that a consumer reads it")
 	assert.Empty(t, oneVerdictProblem(both[:1]))
@@ -186,7 +189,7 @@ func TestFlowContinuationAtColumn0(t *testing.T) {
 		{"url: http://x\"y\nname: z\n", -1},
 	}
 	for _, c := range cases {
-		_, at, ok := flowContinuationAtColumn0([]byte(c.body))
+		_, at, ok := core.FlowContinuationAtColumn0([]byte(c.body))
 		if c.at < 0 {
 			assert.False(t, ok, "%q", c.body)
 			continue
@@ -201,7 +204,7 @@ func FuzzFlowContinuationAtColumn0(f *testing.F) {
 	f.Add("description: |\n  note: \"open\n  more\nname: x\n")
 	f.Add("- 'a''\nb'\n")
 	f.Fuzz(func(t *testing.T, body string) {
-		open, at, ok := flowContinuationAtColumn0([]byte(body))
+		open, at, ok := core.FlowContinuationAtColumn0([]byte(body))
 		if ok && (open < 0 || open >= at || at >= len(body) || body[at-1] != '\n') {
 			t.Fatalf("open %d, at %d in %q", open, at, body)
 		}

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,11 +27,11 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func checkIn(t *testing.T, root, rel string, fsys WorkspaceFS, targets ...model.Target) []model.Diagnostic {
+func checkIn(t *testing.T, root, rel string, fsys core.WorkspaceFS, targets ...model.Target) []model.Diagnostic {
 	t.Helper()
 	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	require.NoError(t, err)
-	return Check(File{Path: rel, Text: text, FS: fsys, Layout: dirLayout(root)}, Options{Targets: targets})
+	return Check(core.File{Path: rel, Text: text, FS: fsys, Layout: dirLayout(root)}, core.Options{Targets: targets})
 }
 
 // statOnly hides ReadFile and ReadDir: the cross-file rules must stay quiet.
@@ -187,9 +189,9 @@ func BenchmarkClaudeAgentDuplicate200(b *testing.B) {
 	rel := ".claude/agents/g0/a0.md"
 	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	require.NoError(b, err)
-	f := File{Path: rel, Text: text, FS: dirFS(root)}
+	f := core.File{Path: rel, Text: text, FS: dirFS(root)}
 	b.ReportAllocs()
 	for b.Loop() {
-		Check(f, Options{})
+		Check(f, core.Options{})
 	}
 }

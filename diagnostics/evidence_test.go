@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/shared"
+
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,7 +25,7 @@ import (
 func TestEvidenceOrSilence(t *testing.T) {
 	var unbacked []string
 	seen := map[string]bool{}
-	ruleByID := map[string]*Rule{}
+	ruleByID := map[string]*core.Rule{}
 	for _, r := range ruleTable {
 		ruleByID[r.ID] = r
 	}
@@ -37,7 +40,7 @@ func TestEvidenceOrSilence(t *testing.T) {
 		}
 		text, err := os.ReadFile(p)
 		require.NoError(t, err)
-		for _, d := range Check(File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, Options{Targets: model.AllTargets}) {
+		for _, d := range Check(core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, core.Options{Targets: model.AllTargets}) {
 			if d.Severity > model.SeverityWarning || len(d.Verdicts) == 0 {
 				continue // Info and Hint, and severities ahpls sets itself ([I])
 			}
@@ -46,7 +49,7 @@ func TestEvidenceOrSilence(t *testing.T) {
 					continue // not a consumer that drove this severity
 				}
 				rule, ok := ruleByID[d.Rule]
-				if ok && !hasEvidence(rule, tg) {
+				if ok && !core.HasEvidence(rule, tg) {
 					key := fmt.Sprintf("%s %s", d.Rule, tg)
 					if !seen[key] {
 						seen[key] = true
@@ -59,7 +62,7 @@ func TestEvidenceOrSilence(t *testing.T) {
 	}))
 	sort.Strings(unbacked)
 	assert.Empty(t, unbacked, "Error/Warning without an evidence entry")
-	for id, ts := range evidenceDebt() {
+	for id, ts := range core.EvidenceDebt() {
 		for _, tg := range ts {
 			assert.NotEqual(t, model.TargetCopilotCLI, tg, "%s: Copilot CLI reactions need evidence, not debt", id)
 		}
@@ -69,10 +72,10 @@ func TestEvidenceOrSilence(t *testing.T) {
 // TestGateEvidence: an unbacked Error drops to unknown, a backed one stays.
 func TestGateEvidence(t *testing.T) {
 	v := model.Verdicts{model.TargetCopilotCLI: model.Reject, model.TargetClaudeCode: model.Skip}
-	got := gateEvidence(hooksCommand, v)
+	got := core.GateEvidence(shared.HooksCommand, v)
 	assert.Equal(t, model.Reject.Unverified(), got[model.TargetCopilotCLI], "documented only: Warning at most")
 	assert.Equal(t, model.Skip, got[model.TargetClaudeCode], "only Copilot CLI is gated at run time")
 	assert.Equal(t, model.Reject, v[model.TargetCopilotCLI], "the input is not changed")
-	got = gateEvidence(jsonJsonc, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()})
+	got = core.GateEvidence(core.JSONJsonc, model.Verdicts{model.TargetCopilotCLI: model.Reject.Unverified()})
 	assert.Equal(t, model.Unknown, got[model.TargetCopilotCLI], "no evidence: unknown (Info)")
 }

@@ -11,6 +11,8 @@ package diagnostics
 // the guard off it counts the fixes the verifier rejects.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"errors"
 	"io/fs"
 	"os"
@@ -67,13 +69,13 @@ func TestFixCorpus(t *testing.T) {
 				return nil
 			}
 			text, err := os.ReadFile(p)
-			if err != nil || len(text) > MaxFileSize {
+			if err != nil || len(text) > core.MaxFileSize {
 				return nil
 			}
 			files++
-			f := File{Path: rel, Kind: kind, Text: text, FS: dirFS(dir), Layout: layout}
-			for _, d := range Check(f, Options{}) {
-				if r, ok := LookupRule(d.Rule); !ok || r.Fix != FixSafe {
+			f := core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(dir), Layout: layout}
+			for _, d := range Check(f, core.Options{}) {
+				if r, ok := LookupRule(d.Rule); !ok || r.Fix != core.FixSafe {
 					continue
 				}
 				for _, fx := range d.Fixes {
@@ -84,7 +86,7 @@ func TestFixCorpus(t *testing.T) {
 						reasons[d.Rule+": "+fx.Demoted]++
 						continue
 					}
-					switch err := verifyFix(f, Options{}, d, fx); {
+					switch err := verifyFix(f, core.Options{}, d, fx); {
 					case err == nil:
 						c.verified++
 					case errors.Is(err, errUnverifiable):
@@ -96,15 +98,15 @@ func TestFixCorpus(t *testing.T) {
 				}
 			}
 			fixGuardOff = true
-			for _, d := range Check(f, Options{}) {
-				if r, ok := LookupRule(d.Rule); !ok || r.Fix != FixSafe {
+			for _, d := range Check(f, core.Options{}) {
+				if r, ok := LookupRule(d.Rule); !ok || r.Fix != core.FixSafe {
 					continue
 				}
 				for _, fx := range d.Fixes {
 					if fx.Demoted != "" {
 						continue // demoted where it is made, not by the guard
 					}
-					if err := verifyFix(f, Options{}, d, fx); err != nil && !errors.Is(err, errUnverifiable) {
+					if err := verifyFix(f, core.Options{}, d, fx); err != nil && !errors.Is(err, errUnverifiable) {
 						at(d.Rule).offRejected++
 						t.Logf("guard off: %s/%s %s %q: %v", repo.Name(), rel, d.Rule, fx.Title, err)
 					}

@@ -11,6 +11,9 @@ package diagnostics
 // applied unasked.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -30,11 +33,11 @@ var fixGuardOff bool
 
 // guardFixes demotes each fix of d that its rule declares safe but the
 // guard cannot prove safe.
-func (r *reporter) guardFixes(d model.Diagnostic) model.Diagnostic {
+func guardFixes(r *core.Reporter, d model.Diagnostic) model.Diagnostic {
 	if fixGuardOff || len(d.Fixes) == 0 {
 		return d
 	}
-	if rule, ok := LookupRule(d.Rule); !ok || rule.Fix != FixSafe {
+	if rule, ok := LookupRule(d.Rule); !ok || rule.Fix != core.FixSafe {
 		return d
 	}
 	var fixes []model.Fix
@@ -42,7 +45,7 @@ func (r *reporter) guardFixes(d model.Diagnostic) model.Diagnostic {
 		if fx.Demoted != "" {
 			continue
 		}
-		why := unprovenFix(r.file, d.Rule, d.Span, fx, &r.header)
+		why := unprovenFix(r.File, d.Rule, d.Span, fx, &r.Header)
 		if why == "" {
 			continue
 		}
@@ -61,7 +64,7 @@ func (r *reporter) guardFixes(d model.Diagnostic) model.Diagnostic {
 // proven to change only the finding's target, or "" when it can.
 // memo keeps the parse of f's header before any fix, for the next fix of
 // the same file.
-func unprovenFix(f File, rule string, span model.Span, fx model.Fix, memo *headerParse) string {
+func unprovenFix(f core.File, rule string, span model.Span, fx model.Fix, memo *core.HeaderParse) string {
 	after, why := applyGuardedFix(f.Text, fx.Edits)
 	if why != "" {
 		return why
@@ -94,20 +97,12 @@ func applyGuardedFix(text []byte, edits []model.Edit) ([]byte, string) {
 	return b.Bytes(), ""
 }
 
-// headerParse is the parse of a header before any fix (readHeaderAsClaudeCode's
-// results), made once per file however many fixes the guard checks.
-type headerParse struct {
-	done       bool
-	root       *yaml.Node
-	strict, ok bool
-}
-
 // headerUnproven compares a Markdown file's header and body before and
 // after a fix; memo (may be nil) keeps the header's parse before the fix.
-func headerUnproven(before, after []byte, rule string, span model.Span, memo *headerParse) string {
-	ofm, nfm := SplitFrontmatter(before), SplitFrontmatter(after)
+func headerUnproven(before, after []byte, rule string, span model.Span, memo *core.HeaderParse) string {
+	ofm, nfm := syntax.SplitFrontmatter(before), syntax.SplitFrontmatter(after)
 	ob, nb := before[ofm.Markdown.Start:ofm.Markdown.End], after[nfm.Markdown.Start:nfm.Markdown.End]
-	if rule == fmCrlf.ID {
+	if rule == core.FmCrlf.ID {
 		ob, nb = bytes.ReplaceAll(ob, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(nb, []byte("\r\n"), []byte("\n"))
 	}
 	if !bytes.Equal(ob, nb) {
@@ -122,7 +117,7 @@ func headerUnproven(before, after []byte, rule string, span model.Span, memo *he
 	// Header text unchanged (a BOM removed, CRLFs for LFs): every value
 	// reads the same whether or not it parses.
 	oh, nh := before[ofm.Body.Start:ofm.Body.End], after[nfm.Body.Start:nfm.Body.End]
-	if rule == fmCrlf.ID {
+	if rule == core.FmCrlf.ID {
 		oh, nh = bytes.ReplaceAll(oh, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(nh, []byte("\r\n"), []byte("\n"))
 	}
 	if bytes.Equal(oh, nh) && !wholeValueRules[rule] {
@@ -135,13 +130,13 @@ func headerUnproven(before, after []byte, rule string, span model.Span, memo *he
 		return "the header holds '---', where Claude Code ends it"
 	}
 	if memo == nil {
-		memo = &headerParse{}
+		memo = &core.HeaderParse{}
 	}
-	if !memo.done {
-		memo.root, memo.strict, memo.ok = readHeaderAsClaudeCode(before[ofm.Body.Start:ofm.Body.End])
-		memo.done = true
+	if !memo.Done {
+		memo.Root, memo.Strict, memo.Ok = readHeaderAsClaudeCode(before[ofm.Body.Start:ofm.Body.End])
+		memo.Done = true
 	}
-	oldRoot, strict, ok := memo.root, memo.strict, memo.ok
+	oldRoot, strict, ok := memo.Root, memo.Strict, memo.Ok
 	if !ok {
 		return "the header cannot be read before the fix"
 	}
@@ -187,8 +182,8 @@ func readHeaderAsClaudeCode(body []byte) (root *yaml.Node, strict, ok bool) {
 	if yaml.Unmarshal(body, &doc) == nil {
 		return docContent(&doc), true, true
 	}
-	res, changed := ccRetry(body)
-	if !changed || yaml.Unmarshal(res.src, &doc) != nil {
+	res, changed := syntax.CCRetry(body)
+	if !changed || yaml.Unmarshal(res.Src, &doc) != nil {
 		return nil, false, false
 	}
 	return docContent(&doc), false, true
@@ -297,10 +292,10 @@ func proveTarget(rule, key string, old, new *yaml.Node) string {
 		}
 		return proveSplit(old, new, key, splitGlobsAware, "VS Code", splitCommas, "a reader that splits at every comma")
 	case "rule/paths":
-		if why := badGlobItem(old, splitClaudePaths); why != "" {
+		if why := badGlobItem(old, core.SplitClaudePaths); why != "" {
 			return why
 		}
-		return proveSplit(old, new, key, splitClaudePaths, "Claude Code", nil, "")
+		return proveSplit(old, new, key, core.SplitClaudePaths, "Claude Code", nil, "")
 	case "hooks/field-type":
 		if old.Kind == yaml.ScalarNode && new.Kind == yaml.ScalarNode && sameNumber(old.Value, new.Value) {
 			return ""
@@ -334,7 +329,7 @@ func badGlobItem(old *yaml.Node, split func([]string) []string) string {
 		items = split(items)
 	}
 	for _, it := range items {
-		if why := badGlob(it); why != "" {
+		if why := core.BadGlob(it); why != "" {
 			return "'" + it + "' is not a valid glob (" + why + ")"
 		}
 	}
@@ -464,35 +459,6 @@ func splitCommas(s string) []string {
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// splitClaudePaths is Claude Code's reading of a rule's `paths`, for a
-// string or each item of a list: split at commas outside {…}, trimmed,
-// empty items skipped (brace expansion comes after and is the same for
-// the same items).
-func splitClaudePaths(items []string) []string {
-	var out []string
-	for _, s := range items {
-		depth, start := 0, 0
-		for i := 0; i <= len(s); i++ {
-			if i < len(s) {
-				switch s[i] {
-				case '{':
-					depth++
-				case '}':
-					depth--
-				}
-				if s[i] != ',' || depth != 0 {
-					continue
-				}
-			}
-			if t := strings.TrimSpace(s[start:i]); t != "" {
-				out = append(out, t)
-			}
-			start = i + 1
 		}
 	}
 	return out

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +34,7 @@ func safeFixes(ds []model.Diagnostic) (out []struct {
 }) {
 	for i := range ds {
 		fx, ok := chosen(&ds[i])
-		if ok && FixTierOf(ds[i].Rule, &fx) == FixSafe {
+		if ok && FixTierOf(ds[i].Rule, &fx) == core.FixSafe {
 			out = append(out, struct {
 				d  model.Diagnostic
 				fx model.Fix
@@ -66,8 +68,8 @@ var issue39Cases = []struct {
 func TestIssue39Fixes(t *testing.T) {
 	for _, c := range issue39Cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := File{Path: c.rel, Text: []byte(c.text)}
-			ds := Check(f, Options{})
+			f := core.File{Path: c.rel, Text: []byte(c.text)}
+			ds := Check(f, core.Options{})
 			d := find(ds, c.rule)
 			require.NotNil(t, d, "%v", rulesOf(ds))
 			fx, ok := chosen(d)
@@ -77,12 +79,12 @@ func TestIssue39Fixes(t *testing.T) {
 			}
 			if c.demoted {
 				assert.NotEmpty(t, fx.Demoted, "a fix that changes what a consumer reads stays safe")
-				assert.Equal(t, FixUnsafe, FixTierOf(d.Rule, &fx))
+				assert.Equal(t, core.FixUnsafe, FixTierOf(d.Rule, &fx))
 				return
 			}
 			assert.Empty(t, fx.Demoted)
 			f.Kind = model.Classify(c.rel, nil)
-			assert.NoError(t, verifyFix(f, Options{}, *d, fx))
+			assert.NoError(t, verifyFix(f, core.Options{}, *d, fx))
 		})
 	}
 }
@@ -96,13 +98,13 @@ func TestFixGuardOff(t *testing.T) {
 			continue // that one is demoted where it is made
 		}
 		t.Run(c.name, func(t *testing.T) {
-			f := File{Path: c.rel, Kind: model.Classify(c.rel, nil), Text: []byte(c.text)}
+			f := core.File{Path: c.rel, Kind: model.Classify(c.rel, nil), Text: []byte(c.text)}
 			fixGuardOff = true
-			off := safeFixes(Check(f, Options{}))
+			off := safeFixes(Check(f, core.Options{}))
 			fixGuardOff = false
 			require.Len(t, off, 1, "without the guard the join is offered as safe")
-			assert.Error(t, verifyFix(f, Options{}, off[0].d, off[0].fx), "the verifier must catch the join")
-			assert.Empty(t, safeFixes(Check(f, Options{})), "with the guard the join is not safe")
+			assert.Error(t, verifyFix(f, core.Options{}, off[0].d, off[0].fx), "the verifier must catch the join")
+			assert.Empty(t, safeFixes(Check(f, core.Options{})), "with the guard the join is not safe")
 		})
 	}
 }
@@ -112,13 +114,13 @@ func TestFixGuardOff(t *testing.T) {
 func TestSuggestionsRespectConsumers(t *testing.T) {
 	text := "---\nname: deploy\ndescription: d\nallowed-tools: Read\nmodel: sonnet\n---\n"
 	for _, rel := range []string{".claude/skills/deploy/SKILL.md", ".github/skills/deploy/SKILL.md"} {
-		for _, d := range Check(File{Path: rel, Text: []byte(text)}, Options{Targets: []model.Target{model.TargetVSCode, model.TargetAgentSkills}}) {
+		for _, d := range Check(core.File{Path: rel, Text: []byte(text)}, core.Options{Targets: []model.Target{model.TargetVSCode, model.TargetAgentSkills}}) {
 			for _, fx := range d.Fixes {
 				assert.NotContains(t, fx.Title, "under 'metadata:'", "%s: %s", rel, d.Rule)
 			}
 		}
 	}
-	ds := Check(File{Path: ".claude/skills/My_Skill/SKILL.md", Text: []byte("---\nname: deploy\ndescription: d\n---\n")}, Options{})
+	ds := Check(core.File{Path: ".claude/skills/My_Skill/SKILL.md", Text: []byte("---\nname: deploy\ndescription: d\n---\n")}, core.Options{})
 	d := find(ds, "skill/name-dir")
 	require.NotNil(t, d, "%v", rulesOf(ds))
 	for _, fx := range d.Fixes {
@@ -156,19 +158,19 @@ func TestFixGoldens(t *testing.T) {
 			text, err := os.ReadFile(filepath.Join(dir, e.Name()))
 			require.NoError(t, err)
 			rel := fixtureRel(e.Name())
-			f := File{Path: rel, Kind: model.Classify(rel, nil), Text: text}
+			f := core.File{Path: rel, Kind: model.Classify(rel, nil), Text: text}
 			var b strings.Builder
 			fmt.Fprintf(&b, "# %s\n", rel)
-			for _, d := range Check(f, Options{}) {
+			for _, d := range Check(f, core.Options{}) {
 				for _, fx := range d.Fixes {
 					tier := FixTierOf(d.Rule, &fx)
 					fmt.Fprintf(&b, "\n## %s: %s [%s]\n", d.Rule, fx.Title, tier)
 					if fx.Demoted != "" {
 						fmt.Fprintf(&b, "demoted: %s\n", fx.Demoted)
 					}
-					if tier == FixSafe {
+					if tier == core.FixSafe {
 						verdict := "verified"
-						if err := verifyFix(f, Options{}, d, fx); err != nil {
+						if err := verifyFix(f, core.Options{}, d, fx); err != nil {
 							verdict = "REJECTED: " + err.Error()
 							t.Errorf("%s: safe fix %q rejected: %v", d.Rule, fx.Title, err)
 						}

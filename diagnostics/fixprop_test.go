@@ -6,6 +6,8 @@ package diagnostics
 // ordinary tests in CI.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"errors"
 	"maps"
 	"math/rand"
@@ -96,10 +98,10 @@ func checkFamily(t *testing.T, family, a, b string, style int) int {
 	t.Helper()
 	n := 0
 	for _, ff := range fixFamilies[family](a, b, style) {
-		f := File{Path: ff.rel, Kind: model.Classify(ff.rel, nil), Text: []byte(ff.text)}
-		for _, s := range safeFixes(Check(f, Options{})) {
+		f := core.File{Path: ff.rel, Kind: model.Classify(ff.rel, nil), Text: []byte(ff.text)}
+		for _, s := range safeFixes(Check(f, core.Options{})) {
 			n++
-			if err := verifyFix(f, Options{}, s.d, s.fx); err != nil && !errors.Is(err, errUnverifiable) {
+			if err := verifyFix(f, core.Options{}, s.d, s.fx); err != nil && !errors.Is(err, errUnverifiable) {
 				t.Errorf("%s: safe fix %q of %s is not: %v\nfile:\n%s", ff.rel, s.fx.Title, s.d.Rule, err, ff.text)
 			}
 		}
@@ -145,9 +147,9 @@ func TestFixPropertyGuardOff(t *testing.T) {
 	for _, a := range trickyValues {
 		for _, family := range []string{"join", "list"} {
 			for _, ff := range fixFamilies[family](a, "Read", 0) {
-				f := File{Path: ff.rel, Kind: model.Classify(ff.rel, nil), Text: []byte(ff.text)}
-				for _, s := range safeFixes(Check(f, Options{})) {
-					if err := verifyFix(f, Options{}, s.d, s.fx); err != nil && !errors.Is(err, errUnverifiable) {
+				f := core.File{Path: ff.rel, Kind: model.Classify(ff.rel, nil), Text: []byte(ff.text)}
+				for _, s := range safeFixes(Check(f, core.Options{})) {
+					if err := verifyFix(f, core.Options{}, s.d, s.fx); err != nil && !errors.Is(err, errUnverifiable) {
 						caught++
 					}
 				}

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +33,7 @@ func fixesInGoldens(t *testing.T) map[string]bool {
 		if err != nil {
 			return err
 		}
-		for _, d := range Check(File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, Options{}) {
+		for _, d := range Check(core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, core.Options{}) {
 			if len(d.Fixes) > 0 {
 				offered[d.Rule] = true
 			}
@@ -56,9 +58,9 @@ func TestEveryQuickFixHasATier(t *testing.T) {
 	}
 	for _, r := range Rules() {
 		if offered[r.ID] {
-			assert.NotEqual(t, FixNone, r.Fix, "%s offers a quick fix but has no tier", r.ID)
+			assert.NotEqual(t, core.FixNone, r.Fix, "%s offers a quick fix but has no tier", r.ID)
 		}
-		if r.Fix != FixNone {
+		if r.Fix != core.FixNone {
 			assert.NotEmpty(t, r.FixWhy, "%s: say why its fix is %s", r.ID, r.Fix)
 			assert.True(t, offered[r.ID] || elsewhere[r.ID] != "", "%s has a %s fix that no fixture offers", r.ID, r.Fix)
 		}
@@ -67,9 +69,9 @@ func TestEveryQuickFixHasATier(t *testing.T) {
 
 func TestFixTierApplies(t *testing.T) {
 	for _, c := range []struct {
-		tier         FixTier
+		tier         core.FixTier
 		safe, unsafe bool
-	}{{FixNone, false, false}, {FixUnsafe, false, true}, {FixSafe, true, true}} {
+	}{{core.FixNone, false, false}, {core.FixUnsafe, false, true}, {core.FixSafe, true, true}} {
 		assert.Equal(t, c.safe, c.tier.Applies(false), c.tier.String())
 		assert.Equal(t, c.unsafe, c.tier.Applies(true), c.tier.String())
 	}

@@ -9,6 +9,9 @@ package diagnostics
 // any level appears.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -42,7 +45,7 @@ func spliceEdits(text []byte, edits []model.Edit) []byte {
 
 // verifyFix reports why applying fx (a fix of d in f) does not keep the
 // file parsing with only d's target changed, or nil.
-func verifyFix(f File, opts Options, d model.Diagnostic, fx model.Fix) error {
+func verifyFix(f core.File, opts core.Options, d model.Diagnostic, fx model.Fix) error {
 	for _, e := range fx.Edits {
 		if e.Path != "" {
 			return fmt.Errorf("edits another file")
@@ -140,9 +143,9 @@ func decodeHeader(h []byte, old bool) (map[string]any, error) {
 	var v map[string]any
 	err := yaml.Unmarshal(h, &v)
 	if err != nil && old {
-		if res, changed := ccRetry(h); changed {
+		if res, changed := syntax.CCRetry(h); changed {
 			v = nil
-			err = yaml.Unmarshal(res.src, &v)
+			err = yaml.Unmarshal(res.Src, &v)
 		}
 	}
 	for k, x := range v {
@@ -447,34 +450,34 @@ func sameQuoted(o, n any) error {
 }
 
 // jsonAny turns ParseJSON's tree into Go values (numbers as their text).
-func jsonAny(v *JSONValue) any {
+func jsonAny(v *core.JSONValue) any {
 	if v == nil {
 		return nil
 	}
 	switch v.Kind {
-	case JSONObject:
+	case core.JSONObject:
 		m := map[string]any{}
 		for _, mem := range v.Members {
 			m[mem.Key] = jsonAny(mem.Value)
 		}
 		return m
-	case JSONArray:
+	case core.JSONArray:
 		var a []any
 		for _, it := range v.Items {
 			a = append(a, jsonAny(it))
 		}
 		return a
-	case JSONNumber:
+	case core.JSONNumber:
 		return "#" + v.Str
-	case JSONString:
+	case core.JSONString:
 		return v.Str
 	}
 	return v.Kind.String() + ":" + v.Str
 }
 
 func verifyJSON(before, after []byte, rule string) error {
-	ot, oerrs := ParseJSON(before)
-	nt, nerrs := ParseJSON(after)
+	ot, oerrs := core.ParseJSON(before)
+	nt, nerrs := core.ParseJSON(after)
 	if len(nerrs) > len(oerrs) {
 		return fmt.Errorf("the JSON reader finds new errors: %v", nerrs)
 	}

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"strings"
 	"testing"
 
@@ -67,9 +69,9 @@ func TestFrontmatterHooksQuiet(t *testing.T) {
 // ccagent/plugin-ignored's one diagnostic.
 func TestFrontmatterHooksInPluginAgent(t *testing.T) {
 	text := []byte("---\nname: a\ndescription: d\nhooks:\n  Nope: 1\n---\n")
-	ds := Check(File{Path: "plugins/p/agents/a.md", Text: text, Layout: mapLayout{"plugins/p": model.FormatClaude}}, Options{})
+	ds := Check(core.File{Path: "plugins/p/agents/a.md", Text: text, Layout: mapLayout{"plugins/p": model.FormatClaude}}, core.Options{})
 	require.Equal(t, []string{"ccagent/plugin-ignored"}, rulesOf(ds))
-	ds = Check(File{Path: ".claude/agents/a.md", Text: text}, Options{})
+	ds = Check(core.File{Path: ".claude/agents/a.md", Text: text}, core.Options{})
 	assert.Equal(t, []string{"hooks/event", "hooks/shape"}, rulesOf(ds), "the same header in a project subagent")
 }
 

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"flag"
 	"fmt"
 	"io/fs"
@@ -102,7 +104,7 @@ func TestGolden(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			text, err := os.ReadFile(p)
 			require.NoError(t, err)
-			diags := Check(File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, Options{})
+			diags := Check(core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, core.Options{})
 			for _, d := range diags {
 				seen[d.Rule] = true
 			}
@@ -165,29 +167,29 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 }
 
 func TestFileGuards(t *testing.T) {
-	big := make([]byte, MaxFileSize+1)
+	big := make([]byte, core.MaxFileSize+1)
 	for i := range big {
 		big[i] = 'a'
 	}
-	d := Check(File{Path: ".github/skills/a/SKILL.md", Text: big}, Options{})
+	d := Check(core.File{Path: ".github/skills/a/SKILL.md", Text: big}, core.Options{})
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/too-large", d[0].Rule)
 
-	d = Check(File{Path: ".github/skills/a/SKILL.md", Text: []byte("---\nname: a\x00\n---\n")}, Options{})
+	d = Check(core.File{Path: ".github/skills/a/SKILL.md", Text: []byte("---\nname: a\x00\n---\n")}, core.Options{})
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/encoding", d[0].Rule)
 	assert.Equal(t, model.Span{Start: 11, End: 12}, d[0].Span)
 
-	d = Check(File{Path: ".mcp.json", Text: []byte("{\"a\": \"\xff\"}")}, Options{})
+	d = Check(core.File{Path: ".mcp.json", Text: []byte("{\"a\": \"\xff\"}")}, core.Options{})
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/encoding", d[0].Rule)
 	assert.Equal(t, 7, d[0].Span.Start)
 
-	d = Check(File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, Options{})
+	d = Check(core.File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, core.Options{})
 	require.Len(t, d, 1)
 	assert.Equal(t, "file/unreadable", d[0].Rule)
 	assert.Equal(t, "ahpls did not read this file: a symlink loop. Only regular files inside the workspace folder are checked.", d[0].Message)
-	assert.Empty(t, Check(File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, Options{Rules: map[string]model.Severity{"file/unreadable": 0}}))
+	assert.Empty(t, Check(core.File{Path: ".github/skills/a/SKILL.md", Unreadable: "a symlink loop"}, core.Options{Rules: map[string]model.Severity{"file/unreadable": 0}}))
 
-	assert.Empty(t, Check(File{Path: "src/main.go", Text: []byte("package main")}, Options{}))
+	assert.Empty(t, Check(core.File{Path: "src/main.go", Text: []byte("package main")}, core.Options{}))
 }

@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/memory"
+
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -46,7 +49,7 @@ func TestImportWalkReadsEachFileOnce(t *testing.T) {
 	readFor := func(n int) int64 {
 		ws, text := importsWorkspace(n)
 		var read atomic.Int64
-		Check(File{Path: "CLAUDE.md", Text: text, FS: countingFS{ws, &read}}, Options{Targets: []model.Target{model.TargetClaudeCode}})
+		Check(core.File{Path: "CLAUDE.md", Text: text, FS: countingFS{ws, &read}}, core.Options{Targets: []model.Target{model.TargetClaudeCode}})
 		return read.Load()
 	}
 	one, many := readFor(1), readFor(300)
@@ -67,8 +70,8 @@ func TestImportWalkByteBudget(t *testing.T) {
 	}
 	ws["CLAUDE.md"] = b.String()
 	var read atomic.Int64
-	Check(File{Path: "CLAUDE.md", Text: []byte(ws["CLAUDE.md"]), FS: countingFS{ws, &read}}, Options{Targets: []model.Target{model.TargetClaudeCode}})
-	assert.LessOrEqual(t, read.Load(), int64(importByteBudget+4<<20), "40 imports of 4 MB files")
+	Check(core.File{Path: "CLAUDE.md", Text: []byte(ws["CLAUDE.md"]), FS: countingFS{ws, &read}}, core.Options{Targets: []model.Target{model.TargetClaudeCode}})
+	assert.LessOrEqual(t, read.Load(), int64(memory.ImportByteBudget+4<<20), "40 imports of 4 MB files")
 	assert.Less(t, read.Load(), int64(40*4<<20))
 }
 
@@ -81,7 +84,7 @@ func TestImportWalkMemoKeepsFindings(t *testing.T) {
 		"shared.md": "@CLAUDE.md\n",
 		"c1.md":     "@c2.md\n", "c2.md": "@c3.md\n", "c3.md": "@c4.md\n", "c4.md": "@c5.md\n", "c5.md": "@c6.md\n", "c6.md": "end\n",
 	}
-	ds := Check(File{Path: "CLAUDE.md", Text: []byte(ws["CLAUDE.md"]), FS: ws}, Options{Targets: []model.Target{model.TargetClaudeCode}})
+	ds := Check(core.File{Path: "CLAUDE.md", Text: []byte(ws["CLAUDE.md"]), FS: ws}, core.Options{Targets: []model.Target{model.TargetClaudeCode}})
 	var got []string
 	for _, d := range ds {
 		if strings.HasPrefix(d.Rule, "memory/import") {
@@ -97,10 +100,10 @@ func BenchmarkImportWalk(b *testing.B) {
 	for _, n := range []int{1, 300} {
 		b.Run(fmt.Sprintf("imports=%d", n), func(b *testing.B) {
 			ws, text := importsWorkspace(n)
-			opts := Options{Targets: []model.Target{model.TargetClaudeCode}}
+			opts := core.Options{Targets: []model.Target{model.TargetClaudeCode}}
 			b.ReportAllocs()
 			for b.Loop() {
-				Check(File{Path: "CLAUDE.md", Text: text, FS: ws}, opts)
+				Check(core.File{Path: "CLAUDE.md", Text: text, FS: ws}, opts)
 			}
 		})
 	}

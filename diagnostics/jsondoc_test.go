@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -45,7 +47,7 @@ func TestParseJSONSyntaxErrorsPointAtTheFailingToken(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			text := []byte(c.text)
-			v, diags := ParseJSON(text)
+			v, diags := core.ParseJSON(text)
 			assert.Nil(t, v, "a syntax error yields no tree")
 			require.NotEmpty(t, diags)
 			d := diags[len(diags)-1]
@@ -60,7 +62,7 @@ func TestParseJSONSyntaxErrorsPointAtTheFailingToken(t *testing.T) {
 
 func TestParseJSONCKeepsParsing(t *testing.T) {
 	text := []byte("{\n  // why\n  \"a\": [1, 2,],\n  /* block */ \"b\": {\"c\": true,},\n}\n")
-	v, diags := ParseJSON(text)
+	v, diags := core.ParseJSON(text)
 	require.NotNil(t, v, "comments and trailing commas still give a tree")
 	var got []string
 	for _, d := range diags {
@@ -70,13 +72,13 @@ func TestParseJSONCKeepsParsing(t *testing.T) {
 		require.Len(t, d.Fixes, 1)
 	}
 	assert.Equal(t, []string{"// why", ",", "/* block */", ",", ","}, got)
-	assert.True(t, v.Get("b").Get("c").Is(JSONBool))
+	assert.True(t, v.Get("b").Get("c").Is(core.JSONBool))
 	assert.Len(t, v.Get("a").Items, 2)
 }
 
 func TestParseJSONDuplicateKey(t *testing.T) {
 	text := []byte("{\"a\": 1,\n \"b\": 2,\n \"a\": 3}")
-	v, diags := ParseJSON(text)
+	v, diags := core.ParseJSON(text)
 	require.NotNil(t, v)
 	require.Len(t, diags, 1)
 	d := diags[0]
@@ -98,7 +100,7 @@ func TestParseJSONDuplicateKeyInLargeObject(t *testing.T) {
 	}
 	b.WriteString("\"k3\": 0, \"k39\": 0, \"k3\": 1}")
 	text := []byte(b.String())
-	_, diags := ParseJSON(text)
+	_, diags := core.ParseJSON(text)
 	require.Len(t, diags, 3)
 	first := strings.Index(string(text), `"k3"`)
 	for _, d := range diags {
@@ -111,7 +113,7 @@ func TestParseJSONDuplicateKeyInLargeObject(t *testing.T) {
 
 func TestJSONValueSpansAndEscapes(t *testing.T) {
 	text := []byte("\uFEFF{\"k\\u00e9y\": \"a\\tb\\\"c ${X} \\ud83d\\ude00 z\", \"n\": -1.5e3, \"l\": [null, false]}")
-	v, diags := ParseJSON(text)
+	v, diags := core.ParseJSON(text)
 	require.Empty(t, diags, "a BOM is tolerated")
 	m := v.Member("kéy")
 	require.NotNil(t, m)
@@ -125,19 +127,19 @@ func TestJSONValueSpansAndEscapes(t *testing.T) {
 	sp = s.StrSpan(text, j, j+1)
 	assert.Equal(t, "z", string(text[sp.Start:sp.End]), "also after a surrogate pair")
 	assert.Equal(t, "-1.5e3", v.Get("n").Str)
-	assert.True(t, v.Get("l").Items[0].Is(JSONNull))
+	assert.True(t, v.Get("l").Items[0].Is(core.JSONNull))
 	assert.Nil(t, v.Get("missing"))
 	assert.Nil(t, v.Get("n").Get("x"), "Get on a non-object is nil, not a panic")
 }
 
 func TestParseJSONDepthLimit(t *testing.T) {
-	deep := strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1)
-	v, diags := ParseJSON([]byte(deep))
+	deep := strings.Repeat("[", core.MaxJSONDepth+1) + strings.Repeat("]", core.MaxJSONDepth+1)
+	v, diags := core.ParseJSON([]byte(deep))
 	assert.Nil(t, v)
 	require.NotEmpty(t, diags)
 	assert.Contains(t, diags[0].Message, "nested")
-	ok := strings.Repeat("[", maxJSONDepth) + strings.Repeat("]", maxJSONDepth)
-	v, _ = ParseJSON([]byte(ok))
+	ok := strings.Repeat("[", core.MaxJSONDepth) + strings.Repeat("]", core.MaxJSONDepth)
+	v, _ = core.ParseJSON([]byte(ok))
 	assert.NotNil(t, v)
 }
 
@@ -149,13 +151,13 @@ func TestMCPServerKeySpan(t *testing.T) {
 		{`{"mcp\u0053ervers": {"d\u006fcs": {}}}`, "docs", `"d\u006fcs"`},
 	}
 	for _, c := range cases {
-		sp, ok := MCPServerKeySpan([]byte(c.text), c.name)
+		sp, ok := core.MCPServerKeySpan([]byte(c.text), c.name)
 		require.True(t, ok, c.text)
 		assert.Equal(t, c.want, c.text[sp.Start:sp.End])
 	}
-	_, ok := MCPServerKeySpan([]byte(`{"mcpServers": {"a": {}}}`), "docs")
+	_, ok := core.MCPServerKeySpan([]byte(`{"mcpServers": {"a": {}}}`), "docs")
 	assert.False(t, ok)
-	_, ok = MCPServerKeySpan([]byte(`{"mcpServers": `), "docs")
+	_, ok = core.MCPServerKeySpan([]byte(`{"mcpServers": `), "docs")
 	assert.False(t, ok, "broken JSON has no servers")
 }
 
@@ -190,7 +192,7 @@ func FuzzParseJSON(f *testing.F) {
 	}
 	paths := []string{".github/hooks/f.json", ".mcp.json", "plugins/p/.claude-plugin/plugin.json", "plugin.json", ".claude-plugin/marketplace.json", ".claude/settings.json", "plugins/p/hooks/hooks.json"}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, diags := ParseJSON(b)
+		v, diags := core.ParseJSON(b)
 		syntax := false
 		for _, d := range diags {
 			if d.Span.Start < 0 || d.Span.End > len(b) || d.Span.Start > d.Span.End {
@@ -209,14 +211,14 @@ func FuzzParseJSON(f *testing.F) {
 		// Differential check against encoding/json where the dialects agree.
 		nesting := bytes.Count(b, []byte("[")) + bytes.Count(b, []byte("{"))
 		bom := bytes.HasPrefix(b, []byte("\uFEFF"))
-		if json.Valid(b) && !bom && nesting < maxJSONDepth && v == nil {
+		if json.Valid(b) && !bom && nesting < core.MaxJSONDepth && v == nil {
 			t.Fatalf("valid JSON rejected: %v", diags)
 		}
 		if v != nil && len(diags) == 0 && !bom && !json.Valid(b) {
 			t.Fatalf("invalid JSON accepted without a finding: %q", b)
 		}
 		for _, p := range paths {
-			for _, d := range Check(File{Path: p, Text: b}, Options{Targets: model.AllTargets}) {
+			for _, d := range Check(core.File{Path: p, Text: b}, core.Options{Targets: model.AllTargets}) {
 				if d.Rule == "internal/error" {
 					t.Fatalf("%s: %s", p, d.Message)
 				}
@@ -225,7 +227,7 @@ func FuzzParseJSON(f *testing.F) {
 	})
 }
 
-func checkSpans(t *testing.T, v *JSONValue, n int) {
+func checkSpans(t *testing.T, v *core.JSONValue, n int) {
 	if v.Span.Start < 0 || v.Span.End > n || v.Span.Start >= v.Span.End {
 		t.Fatalf("value span %v out of bounds (%d)", v.Span, n)
 	}
@@ -267,7 +269,7 @@ func BenchmarkParseJSON50KB(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if v, _ := ParseJSON(text); v == nil {
+		if v, _ := core.ParseJSON(text); v == nil {
 			b.Fatal("parse failed")
 		}
 	}
@@ -277,8 +279,8 @@ func BenchmarkCheckHooks50KB(b *testing.B) {
 	text := bigHooks(50 << 10)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
-	f := File{Path: ".github/hooks/big.json", Text: text}
-	opts := Options{Targets: model.AllTargets}
+	f := core.File{Path: ".github/hooks/big.json", Text: text}
+	opts := core.Options{Targets: model.AllTargets}
 	for b.Loop() {
 		Check(f, opts)
 	}

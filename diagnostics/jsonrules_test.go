@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/shared"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -107,7 +110,7 @@ func TestJSONQuickFixes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.ToSlash(filepath.Clean(c.path))
-			diags := Check(File{Path: p, Text: []byte(c.text), Layout: testLayout}, Options{Targets: c.targets})
+			diags := Check(core.File{Path: p, Text: []byte(c.text), Layout: testLayout}, core.Options{Targets: c.targets})
 			d := findRule(diags, c.rule)
 			require.NotNil(t, d, "no %s in %v", c.rule, diags)
 			var fix *model.Fix
@@ -119,7 +122,7 @@ func TestJSONQuickFixes(t *testing.T) {
 			require.NotNil(t, fix, "no fix %q in %+v", c.fix, d.Fixes)
 			got := applyEdits([]byte(c.text), fix.Edits)
 			assert.Equal(t, c.want, got)
-			after := Check(File{Path: p, Text: []byte(got), Layout: testLayout}, Options{Targets: c.targets})
+			after := Check(core.File{Path: p, Text: []byte(got), Layout: testLayout}, core.Options{Targets: c.targets})
 			assert.Less(t, countRule(after, c.rule), countRule(diags, c.rule), "the fix removes the finding")
 		})
 	}
@@ -140,14 +143,14 @@ func TestEveryJSONFixHelps(t *testing.T) {
 		}
 		text, err := os.ReadFile(p)
 		require.NoError(t, err)
-		f := File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}
-		before := Check(f, Options{Targets: model.AllTargets})
+		f := core.File{Path: rel, Kind: kind, Text: text, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}
+		before := Check(f, core.Options{Targets: model.AllTargets})
 		for _, d := range before {
 			for _, fx := range d.Fixes {
 				fixes++
 				f2 := f
 				f2.Text = []byte(applyEdits(text, fx.Edits))
-				after := Check(f2, Options{Targets: model.AllTargets})
+				after := Check(f2, core.Options{Targets: model.AllTargets})
 				assert.Nil(t, findRule(after, "json/syntax"), "%s: fix %q of %s breaks the JSON:\n%s", rel, fx.Title, d.Rule, f2.Text)
 				assert.Less(t, weight(after, d.Rule), weight(before, d.Rule), "%s: fix %q of %s does not help", rel, fx.Title, d.Rule)
 			}
@@ -162,7 +165,7 @@ func TestEveryJSONFixHelps(t *testing.T) {
 func TestHooksEventVerdicts(t *testing.T) {
 	text := []byte(`{"hooks": {"Setup": [{"hooks": [{"type": "command", "command": "x"}]}]}}`)
 	// Claude Code knows Setup, the agent host does not: a partial loss.
-	d := Check(File{Path: ".claude/settings.json", Text: text}, Options{})
+	d := Check(core.File{Path: ".claude/settings.json", Text: text}, core.Options{})
 	ev := findRule(d, "hooks/event")
 	require.NotNil(t, ev)
 	assert.Equal(t, model.SeverityWarning, ev.Severity)
@@ -171,11 +174,11 @@ func TestHooksEventVerdicts(t *testing.T) {
 	assert.Equal(t, model.OK, ev.Verdicts[model.TargetClaudeCode])
 
 	// Only Claude Code: nothing to say.
-	d = Check(File{Path: ".claude/settings.json", Text: text}, Options{Targets: []model.Target{model.TargetClaudeCode}})
+	d = Check(core.File{Path: ".claude/settings.json", Text: text}, core.Options{Targets: []model.Target{model.TargetClaudeCode}})
 	assert.Nil(t, findRule(d, "hooks/event"))
 
 	// A top-level version implies Copilot CLI, which knows only camelCase.
-	d = Check(File{Path: ".github/hooks/x.json", Text: []byte(`{"version": 1, "hooks": {"PreToolUse": [{"type": "command", "bash": "x"}]}}`)}, Options{})
+	d = Check(core.File{Path: ".github/hooks/x.json", Text: []byte(`{"version": 1, "hooks": {"PreToolUse": [{"type": "command", "bash": "x"}]}}`)}, core.Options{})
 	ev = findRule(d, "hooks/event")
 	require.NotNil(t, ev)
 	assert.Contains(t, ev.Message, "Copilot CLI")
@@ -184,7 +187,7 @@ func TestHooksEventVerdicts(t *testing.T) {
 }
 
 func TestJSONFalsePositiveGuard(t *testing.T) {
-	all := Options{Targets: model.AllTargets}
+	all := core.Options{Targets: model.AllTargets}
 	cases := []struct{ name, path, text string }{
 		{"bare-map plugin mcp", "plugins/p/.mcp.json", `{"docs": {"command": "x", "args": ["${CLAUDE_PLUGIN_ROOT}/y"]}}`},
 		{"claude hook keys", ".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "x", "if": "Bash(git *)", "async": true, "once": true, "statusMessage": "s"}]}]}}`},
@@ -196,13 +199,13 @@ func TestJSONFalsePositiveGuard(t *testing.T) {
 			p := filepath.ToSlash(filepath.Clean(c.path))
 			opts := all
 			if c.name == "env numbers" {
-				opts = Options{} // VS Code takes numbers in env
+				opts = core.Options{} // VS Code takes numbers in env
 			}
-			assert.Empty(t, Check(File{Path: p, Text: []byte(c.text), Layout: testLayout}, opts))
+			assert.Empty(t, Check(core.File{Path: p, Text: []byte(c.text), Layout: testLayout}, opts))
 		})
 	}
 	// Bare plugins/x sources are fine where only Copilot CLI reads them.
-	d := Check(File{Path: ".github/plugin/marketplace.json", Text: []byte(`{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "a", "source": "plugins/a"}]}`)}, all)
+	d := Check(core.File{Path: ".github/plugin/marketplace.json", Text: []byte(`{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "a", "source": "plugins/a"}]}`)}, all)
 	assert.Nil(t, findRule(d, "market/source-path"))
 }
 
@@ -210,18 +213,18 @@ func TestReadersLimitVerdicts(t *testing.T) {
 	// Claude Code never reads .github/hooks files: configuring it must not
 	// turn a flat VS Code handler into an error.
 	text := []byte(`{"hooks": {"Stop": [{"type": "command", "command": "x"}]}}`)
-	d := Check(File{Path: ".github/hooks/a.json", Text: text}, Options{Targets: []model.Target{model.TargetClaudeCode, model.TargetVSCode}})
+	d := Check(core.File{Path: ".github/hooks/a.json", Text: text}, core.Options{Targets: []model.Target{model.TargetClaudeCode, model.TargetVSCode}})
 	assert.Empty(t, d)
 }
 
 func TestHookEventsAndFields(t *testing.T) {
-	assert.Contains(t, HookEvents(model.TargetClaudeCode), "PreToolUse")
-	assert.Contains(t, HookEvents(model.TargetCopilotCLI), "preToolUse")
-	assert.NotContains(t, HookEvents(model.TargetVSCode), "SessionEnd")
-	assert.Contains(t, HookEvents(model.TargetVSCodeAgentHost), "SessionEnd")
-	assert.Nil(t, HookEvents(model.TargetAgentSkills))
-	HookEvents(model.TargetVSCode)[0] = "mutated"
-	assert.Equal(t, "SessionStart", HookEvents(model.TargetVSCode)[0], "callers get a copy")
+	assert.Contains(t, shared.HookEvents(model.TargetClaudeCode), "PreToolUse")
+	assert.Contains(t, shared.HookEvents(model.TargetCopilotCLI), "preToolUse")
+	assert.NotContains(t, shared.HookEvents(model.TargetVSCode), "SessionEnd")
+	assert.Contains(t, shared.HookEvents(model.TargetVSCodeAgentHost), "SessionEnd")
+	assert.Nil(t, shared.HookEvents(model.TargetAgentSkills))
+	shared.HookEvents(model.TargetVSCode)[0] = "mutated"
+	assert.Equal(t, "SessionStart", shared.HookEvents(model.TargetVSCode)[0], "callers get a copy")
 
 	for _, k := range []model.Kind{model.KindPlugin, model.KindMarketplace, model.KindHooks, model.KindMCP, model.KindSettings} {
 		fs := JSONFields(k)

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"io/fs"
 	"testing"
 
@@ -25,13 +27,13 @@ func FuzzKiroWindsurf(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, file := range []File{
+		for _, file := range []core.File{
 			{Path: ".kiro/steering/x.md", Kind: model.KindKiroSteering, Text: b, FS: noFiles{}},
 			{Path: "w/.kiro/steering/x.md", Kind: model.KindKiroSteering, Text: b, FS: noFiles{}},
 			{Path: ".windsurf/rules/x.md", Kind: model.KindWindsurfRule, Text: b},
 			{Path: model.WindsurfLegacyRules, Kind: model.KindWindsurfRule, Text: b},
 		} {
-			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetKiro, model.TargetWindsurf}}) {
+			for _, d := range Check(file, core.Options{Targets: []model.Target{model.TargetKiro, model.TargetWindsurf}}) {
 				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
 					t.Fatalf("%s: %s span %+v outside %d bytes", file.Path, d.Rule, d.Span, len(b))
 				}

@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+
 	"io/fs"
 	"sort"
 	"strings"
@@ -53,7 +56,7 @@ func TestSplitFrontmatter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			text := []byte(c.text)
-			fm := SplitFrontmatter(text)
+			fm := syntax.SplitFrontmatter(text)
 			assert.Equal(t, c.present, fm.Present)
 			assert.Equal(t, c.closed, fm.Closed)
 			assert.Equal(t, c.bom, fm.BOM)
@@ -72,17 +75,17 @@ func TestSplitFrontmatter(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, 3, SplitFrontmatter([]byte("---\r\n")).CR)
-	assert.Equal(t, -1, SplitFrontmatter([]byte("---\n")).CR)
+	assert.Equal(t, 3, syntax.SplitFrontmatter([]byte("---\r\n")).CR)
+	assert.Equal(t, -1, syntax.SplitFrontmatter([]byte("---\n")).CR)
 }
 
 // mdOf runs the header pipeline on text as a file of kind at rel and returns it.
-func mdOf(t *testing.T, rel, text string) *mdFile {
+func mdOf(t *testing.T, rel, text string) *core.MDFile {
 	t.Helper()
-	f := File{Path: rel, Kind: model.Classify(rel, nil), Text: []byte(text)}
-	r := newReporter(f, Options{})
-	m := newMD(f, r)
-	m.checkHeader()
+	f := core.File{Path: rel, Kind: model.Classify(rel, nil), Text: []byte(text)}
+	r := core.NewReporter(f, core.Options{})
+	m := core.NewMD(f, r)
+	m.CheckHeader()
 	return m
 }
 
@@ -98,7 +101,7 @@ func TestYAMLPositions(t *testing.T) {
 		"last: z\r\n" +
 		"---\r\n"
 	m := mdOf(t, ".github/skills/a/SKILL.md", text)
-	require.True(t, m.mapping)
+	require.True(t, m.Mapping)
 	want := map[string][2]string{
 		"name":        {"name", "é-x"},
 		"description": {"description", "\"quoted: 😀\""},
@@ -109,18 +112,18 @@ func TestYAMLPositions(t *testing.T) {
 		"last":        {"last", "z"},
 	}
 	for key, w := range want {
-		f := m.field(key)
+		f := m.Field(key)
 		require.NotNil(t, f, key)
-		assert.Equal(t, w[0], text[f.keySpan.Start:f.keySpan.End], key)
-		assert.Equal(t, w[1], text[f.valSpan.Start:f.valSpan.End], key)
+		assert.Equal(t, w[0], text[f.KeySpan.Start:f.KeySpan.End], key)
+		assert.Equal(t, w[1], text[f.ValSpan.Start:f.ValSpan.End], key)
 	}
-	e := m.field("empty")
+	e := m.Field("empty")
 	require.NotNil(t, e)
-	assert.Equal(t, sp(text, "empty:").End, e.valSpan.Start, "an empty value sits after its colon")
-	assert.True(t, e.valSpan.Empty())
+	assert.Equal(t, sp(text, "empty:").End, e.ValSpan.Start, "an empty value sits after its colon")
+	assert.True(t, e.ValSpan.Empty())
 	// Items of a flow list.
-	tools := m.field("tools").v
-	assert.Equal(t, "'b c'", text[m.doc.span(tools.Content[1]).Start:m.doc.span(tools.Content[1]).End])
+	tools := m.Field("tools").V
+	assert.Equal(t, "'b c'", text[m.Doc.Span(tools.Content[1]).Start:m.Doc.Span(tools.Content[1]).End])
 }
 
 func TestYAMLErrorLocation(t *testing.T) {
@@ -136,25 +139,25 @@ func TestYAMLErrorLocation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fm := SplitFrontmatter([]byte(c.text))
+			fm := syntax.SplitFrontmatter([]byte(c.text))
 			base := fm.Body.Start
-			_, err := parseYAML([]byte(c.text[fm.Body.Start:fm.Body.End]), func(o int) int { return base + o })
+			_, err := syntax.ParseYAML([]byte(c.text[fm.Body.Start:fm.Body.End]), func(o int) int { return base + o })
 			require.NotNil(t, err)
-			assert.Equal(t, c.token, c.text[err.span.Start:err.span.End], err.msg)
+			assert.Equal(t, c.token, c.text[err.Span.Start:err.Span.End], err.Msg)
 		})
 	}
 }
 
 func TestCCRetry(t *testing.T) {
 	body := []byte("name: x\ndescription: Use when: asked \"now\"\nhint: [a] [--b]\nlist: [a, b]\nblock: |\n\tindented\n")
-	res, changed := ccRetry(body)
+	res, changed := syntax.CCRetry(body)
 	require.True(t, changed)
-	assert.Equal(t, "name: x\ndescription: \"Use when: asked \\\"now\\\"\"\nhint: \"[a] [--b]\"\nlist: [a, b]\nblock: |\n  indented\n", string(res.src))
-	require.Len(t, res.orig, len(res.src)+1)
+	assert.Equal(t, "name: x\ndescription: \"Use when: asked \\\"now\\\"\"\nhint: \"[a] [--b]\"\nlist: [a, b]\nblock: |\n  indented\n", string(res.Src))
+	require.Len(t, res.Orig, len(res.Src)+1)
 	// Every byte maps back to a byte of the original with the same
 	// content, except the quotes and escapes the retry added.
-	for i, o := range res.orig[:len(res.src)] {
-		c := res.src[i]
+	for i, o := range res.Orig[:len(res.Src)] {
+		c := res.Src[i]
 		if c == '"' || c == '\\' || body[o] == '\t' {
 			continue
 		}
@@ -163,35 +166,35 @@ func TestCCRetry(t *testing.T) {
 	// Rules on the retried tree point at the original text.
 	text := "---\nname: x\nargument-hint: [a] [--b] \"q\"\nmetadata:\n\towner: me\n---\n"
 	m := mdOf(t, ".github/skills/x/SKILL.md", text)
-	require.True(t, m.retry)
-	f := m.field("argument-hint")
+	require.True(t, m.Retry)
+	f := m.Field("argument-hint")
 	require.NotNil(t, f)
-	assert.Equal(t, "[a] [--b] \"q\"", text[f.valSpan.Start:f.valSpan.End])
-	assert.Equal(t, "argument-hint", text[f.keySpan.Start:f.keySpan.End])
-	_, unchanged := ccRetry([]byte("name: x\ntools: [a, b]\n"))
+	assert.Equal(t, "[a] [--b] \"q\"", text[f.ValSpan.Start:f.ValSpan.End])
+	assert.Equal(t, "argument-hint", text[f.KeySpan.Start:f.KeySpan.End])
+	_, unchanged := syntax.CCRetry([]byte("name: x\ntools: [a, b]\n"))
 	assert.False(t, unchanged)
 }
 
 func TestVSSubset(t *testing.T) {
 	text := "---\nname: a\ndescription: &d x\nalias: *d\ntag: !!str 5\nempty:\nnested:\n  k: v\nseq:\n- a\ncut: a: b\nlater: lost\n---\n"
-	fm := SplitFrontmatter([]byte(text))
-	res := vsSimulate([]byte(text), fm.Body)
+	fm := syntax.SplitFrontmatter([]byte(text))
+	res := syntax.VsSimulate([]byte(text), fm.Body)
 	var got []string
-	for _, is := range res.issues {
-		got = append(got, text[is.span.Start:is.span.End])
+	for _, is := range res.Issues {
+		got = append(got, text[is.Span.Start:is.Span.End])
 	}
 	assert.Equal(t, []string{"&d", "*d", "!!str", "empty", ": b"}, got)
-	require.GreaterOrEqual(t, res.stopped, 0)
-	assert.Equal(t, vsCut, res.issues[res.stopped].kind)
-	assert.True(t, res.errs(), "an empty key is an error")
+	require.GreaterOrEqual(t, res.Stopped, 0)
+	assert.Equal(t, syntax.VsCut, res.Issues[res.Stopped].Kind)
+	assert.True(t, res.Errs(), "an empty key is an error")
 	docEnd := "---\na: 1\n...\nb: 2\n---\n"
-	res = vsSimulate([]byte(docEnd), SplitFrontmatter([]byte(docEnd)).Body)
-	require.Len(t, res.issues, 1)
-	assert.Equal(t, vsDocEnd, res.issues[0].kind)
+	res = syntax.VsSimulate([]byte(docEnd), syntax.SplitFrontmatter([]byte(docEnd)).Body)
+	require.Len(t, res.Issues, 1)
+	assert.Equal(t, syntax.VsDocEnd, res.Issues[0].Kind)
 }
 
 func checkText(rel, text string, targets ...model.Target) []model.Diagnostic {
-	return Check(File{Path: rel, Text: []byte(text)}, Options{Targets: targets})
+	return Check(core.File{Path: rel, Text: []byte(text)}, core.Options{Targets: targets})
 }
 
 func rulesOf(ds []model.Diagnostic) []string {
@@ -437,25 +440,25 @@ func TestMessagesNameConsumers(t *testing.T) {
 
 func TestKeyAtAndFields(t *testing.T) {
 	text := "---\nname: lint\ndescription: >\n  Lints code.\nmodel:\n---\nBody\n"
-	key, ks, vs, ok := KeyAt([]byte(text), strings.Index(text, "Lints"))
+	key, ks, vs, ok := core.KeyAt([]byte(text), strings.Index(text, "Lints"))
 	require.True(t, ok)
 	assert.Equal(t, "description", key)
 	assert.Equal(t, "description", text[ks.Start:ks.End])
 	assert.Equal(t, ">\n  Lints code.", text[vs.Start:vs.End])
-	key, _, vs, ok = KeyAt([]byte(text), strings.Index(text, "model:")+2)
+	key, _, vs, ok = core.KeyAt([]byte(text), strings.Index(text, "model:")+2)
 	require.True(t, ok)
 	assert.Equal(t, "model", key)
 	assert.Equal(t, strings.Index(text, "model:")+len("model:"), vs.Start)
-	_, _, _, ok = KeyAt([]byte(text), strings.Index(text, "Body"))
+	_, _, _, ok = core.KeyAt([]byte(text), strings.Index(text, "Body"))
 	assert.False(t, ok)
 	// The Claude Code retry still finds keys in a header strict YAML rejects.
 	bad := "---\nargument-hint: [a] [--b]\n---\n"
-	key, _, _, ok = KeyAt([]byte(bad), strings.Index(bad, "--b"))
+	key, _, _, ok = core.KeyAt([]byte(bad), strings.Index(bad, "--b"))
 	require.True(t, ok)
 	assert.Equal(t, "argument-hint", key)
 
-	var effort FieldInfo
-	for _, f := range Fields(model.KindSkill) {
+	var effort core.FieldInfo
+	for _, f := range core.Fields(model.KindSkill) {
 		if f.Key == "effort" {
 			effort = f
 		}
@@ -463,14 +466,14 @@ func TestKeyAtAndFields(t *testing.T) {
 	assert.Equal(t, []string{"low", "medium", "high", "xhigh", "max"}, effort.Values)
 	assert.Equal(t, []model.Target{model.TargetClaudeCode}, effort.Targets)
 	for _, k := range []model.Kind{model.KindSkill, model.KindAgent, model.KindClaudeAgent, model.KindPrompt, model.KindCommand, model.KindInstructions, model.KindRule} {
-		fs := Fields(k)
+		fs := core.Fields(k)
 		assert.NotEmpty(t, fs, k)
 		for _, f := range fs {
 			assert.NotEmpty(t, f.Doc, "%s %s", k, f.Key)
 			assert.NotEmpty(t, f.Targets, "%s %s", k, f.Key)
 		}
 	}
-	assert.Empty(t, Fields(model.KindMemory))
+	assert.Empty(t, core.Fields(model.KindMemory))
 }
 
 // memFS is a workspace in memory that can also read files.
@@ -508,7 +511,7 @@ func TestRulesReadingOtherFiles(t *testing.T) {
 	nested := ".github/skills/parent/sub/SKILL.md"
 	sub := "---\nname: sub\ndescription: d\n---\n"
 	check := func(ws memFS, rel string) []model.Diagnostic {
-		return Check(File{Path: rel, Text: []byte(ws[rel]), FS: ws}, Options{Targets: []model.Target{model.TargetVSCode, model.TargetClaudeCode}})
+		return Check(core.File{Path: rel, Text: []byte(ws[rel]), FS: ws}, core.Options{Targets: []model.Target{model.TargetVSCode, model.TargetClaudeCode}})
 	}
 	ws := memFS{nested: sub, ".github/skills/parent/SKILL.md": "---\nname: parent\ndescription: d\n---\nSee sub/SKILL.md.\n"}
 	d := find(check(ws, nested), "skill/nested")
@@ -539,9 +542,9 @@ func TestRulesReadingOtherFiles(t *testing.T) {
 
 func TestInHeader(t *testing.T) {
 	text := []byte("---\nname: a\n\n---\nBody\n")
-	assert.True(t, InHeader(text, 12))
-	assert.False(t, InHeader(text, 20))
-	assert.False(t, InHeader([]byte("Body"), 1))
+	assert.True(t, core.InHeader(text, 12))
+	assert.False(t, core.InHeader(text, 20))
+	assert.False(t, core.InHeader([]byte("Body"), 1))
 }
 
 func FuzzSplitFrontmatter(f *testing.F) {
@@ -550,7 +553,7 @@ func FuzzSplitFrontmatter(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		text := []byte(s)
-		fm := SplitFrontmatter(text)
+		fm := syntax.SplitFrontmatter(text)
 		for _, span := range []model.Span{fm.Leading, fm.Open, fm.Body, fm.Close, fm.Markdown} {
 			if span.Start < 0 || span.End > len(text) || span.Start > span.End {
 				t.Fatalf("bad span %v in %q", span, s)
@@ -582,7 +585,7 @@ func FuzzYAMLWalker(f *testing.F) {
 		".claude/commands/a.md", ".github/instructions/a.instructions.md", ".claude/rules/a.md", "CLAUDE.md"}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, p := range paths {
-			ds := Check(File{Path: p, Text: []byte(s)}, Options{Targets: model.AllTargets})
+			ds := Check(core.File{Path: p, Text: []byte(s)}, core.Options{Targets: model.AllTargets})
 			for _, d := range ds {
 				if d.Rule == "internal/error" {
 					t.Fatalf("%s: %s", p, d.Message)
@@ -597,7 +600,7 @@ func FuzzYAMLWalker(f *testing.F) {
 			}
 		}
 		for i := 0; i <= len(s); i += 7 {
-			KeyAt([]byte(s), i)
+			core.KeyAt([]byte(s), i)
 		}
 	})
 }
@@ -613,7 +616,7 @@ func TestLargeHeader(t *testing.T) {
 		sb.WriteString(": |\n  line\n")
 	}
 	sb.WriteString("---\n")
-	ds := Check(File{Path: ".github/skills/big/SKILL.md", Text: []byte(sb.String())}, Options{})
+	ds := Check(core.File{Path: ".github/skills/big/SKILL.md", Text: []byte(sb.String())}, core.Options{})
 	assert.NotEmpty(t, ds, "duplicate and unknown keys are reported")
 }
 
@@ -624,11 +627,11 @@ func BenchmarkCheckSkill4KB(b *testing.B) {
 		sb.WriteString("Use `pdfplumber` to read pages; see [the reference](references/REFERENCE.md) for form fields and merging.\n\n")
 	}
 	text := []byte(sb.String())
-	f := File{Path: ".github/skills/pdf-tools/SKILL.md", Kind: model.KindSkill, Text: text}
+	f := core.File{Path: ".github/skills/pdf-tools/SKILL.md", Kind: model.KindSkill, Text: text}
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		Check(f, Options{})
+		Check(f, core.Options{})
 	}
 }
 
@@ -649,7 +652,7 @@ func TestCodeFence(t *testing.T) {
 		{"unclosed runs to the end", []string{"~~~~", "~~~", "x"}, []bool{true, true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var f CodeFence
+			var f core.CodeFence
 			for i, l := range tc.lines {
 				assert.Equal(t, tc.in[i], f.Step([]byte(l)), "line %d %q", i, l)
 			}

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -23,12 +25,12 @@ func FuzzOpenCode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, file := range []File{
+		for _, file := range []core.File{
 			{Path: "opencode.jsonc", Kind: model.KindOCConfig, Text: b},
 			{Path: ".opencode/agent/x.md", Kind: model.KindOCAgent, Text: b},
 			{Path: ".opencode/command/x.md", Kind: model.KindOCCommand, Text: b},
 		} {
-			for _, d := range Check(file, Options{Targets: []model.Target{model.TargetOpenCode}}) {
+			for _, d := range Check(file, core.Options{Targets: []model.Target{model.TargetOpenCode}}) {
 				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
 					t.Fatalf("%s: %s span %+v outside %d bytes", file.Path, d.Rule, d.Span, len(b))
 				}

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -44,7 +46,7 @@ func TestMissingPathFixes(t *testing.T) {
 			"{\"name\": \"p\", \"skills\": [\n  \"./skills/other\"\n]}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := Check(File{Path: tc.rel, Kind: tc.kind, Text: []byte(tc.text), FS: dirFS(root), Layout: dirLayout(root)}, Options{Targets: model.AllTargets})
+			ds := Check(core.File{Path: tc.rel, Kind: tc.kind, Text: []byte(tc.text), FS: dirFS(root), Layout: dirLayout(root)}, core.Options{Targets: model.AllTargets})
 			var d *model.Diagnostic
 			for i := range ds {
 				if ds[i].Rule == tc.rule {
@@ -65,7 +67,7 @@ func TestMissingPathFixes(t *testing.T) {
 	// Two folders claim the name: no guess, only removal.
 	write("skills/deploy3/SKILL.md", "---\nname: deploy\ndescription: Deploys too.\n---\n")
 	text := `{"name":"p","skills":["./skills/deploy"]}`
-	ds := Check(File{Path: ".claude-plugin/plugin.json", Kind: model.KindPlugin, Text: []byte(text), FS: dirFS(root), Layout: dirLayout(root)}, Options{Targets: model.AllTargets})
+	ds := Check(core.File{Path: ".claude-plugin/plugin.json", Kind: model.KindPlugin, Text: []byte(text), FS: dirFS(root), Layout: dirLayout(root)}, core.Options{Targets: model.AllTargets})
 	found := false
 	for _, d := range ds {
 		if d.Rule == "plugin/path-missing" {

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +30,7 @@ func TestSetupSteps(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := Check(File{Path: model.SetupStepsPath, Kind: model.KindSetupSteps, Text: []byte(c.text)}, Options{})
+			d := Check(core.File{Path: model.SetupStepsPath, Kind: model.KindSetupSteps, Text: []byte(c.text)}, core.Options{})
 			var got []string
 			for _, x := range d {
 				got = append(got, x.Rule)
@@ -38,7 +40,7 @@ func TestSetupSteps(t *testing.T) {
 		})
 	}
 	// One other job: the fix renames it.
-	d := Check(File{Path: model.SetupStepsPath, Kind: model.KindSetupSteps, Text: []byte("jobs:\n  setup:\n    steps: []\n")}, Options{})
+	d := Check(core.File{Path: model.SetupStepsPath, Kind: model.KindSetupSteps, Text: []byte("jobs:\n  setup:\n    steps: []\n")}, core.Options{})
 	if assert.Len(t, d, 1) && assert.Len(t, d[0].Fixes, 1) {
 		assert.Equal(t, model.Span{Start: 8, End: 13}, d[0].Fixes[0].Edits[0].Span)
 	}

@@ -15,6 +15,9 @@ package diagnostics
 // Hint), so stale suppressions do not pile up.
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
+
 	"bytes"
 	"strings"
 
@@ -22,33 +25,22 @@ import (
 )
 
 // suppressRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var suppressRules = []*Rule{suppressUnused, suppressRenamed}
+var suppressRules = []*core.Rule{suppressUnused, suppressRenamed}
 
-var suppressUnused = &Rule{
+var suppressUnused = &core.Rule{
 	ID:       "suppress/unused",
 	Summary:  "An `ahpls-disable` comment names a rule that reports nothing there (or no rule at all); the comment can go.",
-	Kinds:    mdKinds,
+	Kinds:    core.MDKinds,
 	Severity: "Hint [I]; no consumer reads the comment.",
-	Fix:      FixUnsafe,
+	Fix:      core.FixUnsafe,
 	FixWhy:   "deletes the comment, which someone wrote",
 }
 
-var suppressRenamed = &Rule{
+var suppressRenamed = &core.Rule{
 	ID:       "suppress/renamed",
 	Summary:  "An `ahpls-disable` comment names a rule by an id it had before a rename; the comment still hides the rule's findings.",
-	Kinds:    mdKinds,
+	Kinds:    core.MDKinds,
 	Severity: "Hint [I]; no consumer reads the comment.",
-}
-
-// Override is one entry of .ahpls/config.json's "overrides": rule levels
-// for the files a glob matches. Later entries win over earlier ones, and
-// every entry over Options.Rules.
-type Override struct {
-	// Match reports whether a file (slash path below the workspace folder)
-	// is covered; the settings package builds it from the entry's globs.
-	Match func(rel string) bool
-	// Rules sets levels by rule id; a zero Severity turns the rule off.
-	Rules map[string]model.Severity
 }
 
 // directive is one suppression comment.
@@ -225,10 +217,10 @@ func (d *directive) unused(textLen int) []model.Diagnostic {
 // level is the level a rule has for this file after Options.Rules and the
 // overrides that match it; ok false means the default stands, byConfig
 // that an override (the repository's .ahpls/config.json) set it.
-func (r *reporter) level(rule string) (sev model.Severity, ok, byConfig bool) {
-	sev, ok = r.opts.Rules[rule]
-	for _, o := range r.opts.Overrides {
-		if o.Match == nil || !o.Match(r.file.Path) {
+func level(r *core.Reporter, rule string) (sev model.Severity, ok, byConfig bool) {
+	sev, ok = r.Opts.Rules[rule]
+	for _, o := range r.Opts.Overrides {
+		if o.Match == nil || !o.Match(r.File.Path) {
 			continue
 		}
 		if s, has := o.Rules[rule]; has {
@@ -263,7 +255,7 @@ func SuppressFixes(text []byte, kind model.Kind, span model.Span, rule string) [
 	}
 	var out []model.Fix
 	lineStart := bytes.LastIndexByte(text[:span.Start], '\n') + 1
-	fm := SplitFrontmatter(text)
+	fm := syntax.SplitFrontmatter(text)
 	line := text[lineStart:]
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]

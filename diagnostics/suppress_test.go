@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -42,7 +44,7 @@ func TestSuppressionComments(t *testing.T) {
 		{"a '#' heading in the body is no directive", head + "# ahpls-disable-next-line md/link\n[a](a.md)\n", []string{"6 md/link"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ds := Check(File{Path: ".github/skills/s/SKILL.md", Text: []byte(c.text), FS: dirFS(t.TempDir())}, Options{})
+			ds := Check(core.File{Path: ".github/skills/s/SKILL.md", Text: []byte(c.text), FS: dirFS(t.TempDir())}, core.Options{})
 			assert.Equal(t, c.want, linesRules(c.text, ds))
 		})
 	}
@@ -50,7 +52,7 @@ func TestSuppressionComments(t *testing.T) {
 
 func TestUnusedSuppressionFixDeletesTheLine(t *testing.T) {
 	text := "---\nname: s\ndescription: A skill.\n---\n<!-- ahpls-disable-next-line md/link -->\nplain\n"
-	ds := Check(File{Path: ".github/skills/s/SKILL.md", Text: []byte(text)}, Options{})
+	ds := Check(core.File{Path: ".github/skills/s/SKILL.md", Text: []byte(text)}, core.Options{})
 	if assert.Len(t, ds, 1) && assert.Len(t, ds[0].Fixes, 1) {
 		e := ds[0].Fixes[0].Edits[0]
 		assert.Equal(t, "<!-- ahpls-disable-next-line md/link -->\n", text[e.Span.Start:e.Span.End])
@@ -65,18 +67,18 @@ func TestOverrides(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		opts Options
+		opts core.Options
 		want []model.Severity
 	}{
-		{"none", Options{}, []model.Severity{model.SeverityWarning}},
-		{"off for the path", Options{Overrides: []Override{{Match: under(".github/"), Rules: map[string]model.Severity{"md/link": 0}}}}, nil},
-		{"other path: untouched", Options{Overrides: []Override{{Match: under("docs/"), Rules: map[string]model.Severity{"md/link": 0}}}}, []model.Severity{model.SeverityWarning}},
-		{"raised", Options{Overrides: []Override{{Match: under(""), Rules: map[string]model.Severity{"md/link": model.SeverityError}}}}, []model.Severity{model.SeverityError}},
-		{"later entry wins, and over the settings", Options{Rules: map[string]model.Severity{"md/link": 0}, Overrides: []Override{
+		{"none", core.Options{}, []model.Severity{model.SeverityWarning}},
+		{"off for the path", core.Options{Overrides: []core.Override{{Match: under(".github/"), Rules: map[string]model.Severity{"md/link": 0}}}}, nil},
+		{"other path: untouched", core.Options{Overrides: []core.Override{{Match: under("docs/"), Rules: map[string]model.Severity{"md/link": 0}}}}, []model.Severity{model.SeverityWarning}},
+		{"raised", core.Options{Overrides: []core.Override{{Match: under(""), Rules: map[string]model.Severity{"md/link": model.SeverityError}}}}, []model.Severity{model.SeverityError}},
+		{"later entry wins, and over the settings", core.Options{Rules: map[string]model.Severity{"md/link": 0}, Overrides: []core.Override{
 			{Match: under(""), Rules: map[string]model.Severity{"md/link": model.SeverityError}},
 			{Match: under(".github/"), Rules: map[string]model.Severity{"md/link": model.SeverityInfo}},
 		}}, []model.Severity{model.SeverityInfo}},
-		{"unused suppression hint can be turned off", Options{Overrides: []Override{{Match: under(""), Rules: map[string]model.Severity{"suppress/unused": 0}}}}, []model.Severity{model.SeverityWarning}},
+		{"unused suppression hint can be turned off", core.Options{Overrides: []core.Override{{Match: under(""), Rules: map[string]model.Severity{"suppress/unused": 0}}}}, []model.Severity{model.SeverityWarning}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			txt := text
@@ -84,7 +86,7 @@ func TestOverrides(t *testing.T) {
 				txt += "<!-- ahpls-disable skill/name-dir -->\n"
 			}
 			var got []model.Severity
-			for _, d := range Check(File{Path: ".github/skills/s/SKILL.md", Text: []byte(txt), FS: dirFS(t.TempDir())}, c.opts) {
+			for _, d := range Check(core.File{Path: ".github/skills/s/SKILL.md", Text: []byte(txt), FS: dirFS(t.TempDir())}, c.opts) {
 				got = append(got, d.Severity)
 			}
 			assert.Equal(t, c.want, got)
@@ -107,7 +109,7 @@ func TestSuppressFixesHideTheirFinding(t *testing.T) {
 		text, err := os.ReadFile(p)
 		require.NoError(t, err)
 		check := func(b []byte) []model.Diagnostic {
-			return Check(File{Path: rel, Kind: kind, Text: b, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, Options{})
+			return Check(core.File{Path: rel, Kind: kind, Text: b, FS: dirFS(goldenRoot), Layout: dirLayout(goldenRoot)}, core.Options{})
 		}
 		before := check(text)
 		count := func(ds []model.Diagnostic) map[string]int {
@@ -165,7 +167,7 @@ func TestSuppressRenamedID(t *testing.T) {
 		{"removed id", head + "<!-- ahpls-disable md/gone -->\n[a](a.md)\n", []string{"5 suppress/unused", "6 md/link"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ds := Check(File{Path: ".github/skills/s/SKILL.md", Text: []byte(c.text), FS: dirFS(t.TempDir())}, Options{})
+			ds := Check(core.File{Path: ".github/skills/s/SKILL.md", Text: []byte(c.text), FS: dirFS(t.TempDir())}, core.Options{})
 			assert.Equal(t, c.want, linesRules(c.text, ds))
 			for _, d := range ds {
 				switch d.Rule {

@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"github.com/ahpls-dev/ahpls/diagnostics/copilot"
+
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,9 +23,9 @@ func TestVSLocations(t *testing.T) {
 			"team/**/*.agent.md": true, "../up": true, "off": false, "bad": 1,},
 		"chat.modeFilesLocations": {"modes/": true}
 	}`), 0o644))
-	got := vsLocations(dirFS(root), []string{".github/agents"}, vsAgentLocations, vsModeLocations)
-	assert.Equal(t, []vsLocation{{dir: "agents"}, {dir: "team", recursive: true}, {dir: "modes"}}, got)
-	assert.Equal(t, []vsLocation{{dir: ".github/agents"}}, vsLocations(dirFS(t.TempDir()), []string{".github/agents"}, vsAgentLocations))
+	got := copilot.VsLocations(dirFS(root), []string{".github/agents"}, copilot.VsAgentLocations, copilot.VsModeLocations)
+	assert.Equal(t, []copilot.VsLocation{{Dir: "agents"}, {Dir: "team", Recursive: true}, {Dir: "modes"}}, got)
+	assert.Equal(t, []copilot.VsLocation{{Dir: ".github/agents"}}, copilot.VsLocations(dirFS(t.TempDir()), []string{".github/agents"}, copilot.VsAgentLocations))
 
 	write := func(rel, text string) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -33,8 +35,8 @@ func TestVSLocations(t *testing.T) {
 	write("team/a/b/coach.agent.md", "---\nname: Team Coach\n---\n")
 	write("agents/planner.agent.md", "---\ndescription: x\n---\n")
 	write(".github/agents/off.agent.md", "---\nname: Disabled\n---\n")
-	assert.True(t, agentDefined(dirFS(root), "Team Coach"), "found by 'name' below a glob location")
-	assert.True(t, agentDefined(dirFS(root), "planner"), "found by stem")
-	assert.True(t, agentDefined(dirFS(root), "Disabled"), ".github/agents is searched for agents whatever the setting says (getLocalParentFolders)")
-	assert.False(t, agentDefined(dirFS(root), "Nobody"))
+	assert.True(t, copilot.AgentDefined(dirFS(root), "Team Coach"), "found by 'name' below a glob location")
+	assert.True(t, copilot.AgentDefined(dirFS(root), "planner"), "found by stem")
+	assert.True(t, copilot.AgentDefined(dirFS(root), "Disabled"), ".github/agents is searched for agents whatever the setting says (getLocalParentFolders)")
+	assert.False(t, copilot.AgentDefined(dirFS(root), "Nobody"))
 }

@@ -136,12 +136,25 @@ func TestImportInvariants(t *testing.T) {
 	only("model")
 	only("wsfs")
 	only("enablement")
-	only("diagnostics", "model", "wsfs")
+	only("diagnostics", "diagnostics", "model", "wsfs")
+	// diagnostics' rooms: the core layers import only deeper core layers;
+	// a rule package (one per family or consumer) imports only the core,
+	// never another rule package nor the root that joins them.
+	only("diagnostics/core/syntax", "model")
+	only("diagnostics/core", "diagnostics/core/syntax", "model")
+	only("diagnostics/core/shared", "diagnostics/core", "model")
+	for p := range pkgs {
+		if rest, ok := strings.CutPrefix(p, "diagnostics/"); ok && !strings.HasPrefix(rest, "core") {
+			only(p, "diagnostics/core", "model")
+		}
+	}
 	only("view", "diagnostics", "model")
 	only("ahpclient", "ahpclient")
 	only("wsfolder", "diagnostics", "model", "settings", "view", "wsfs")
-	if slices.Contains(pkgs["diagnostics"], "os") {
-		t.Error("diagnostics imports os: it reads the disk only through its file-system interfaces")
+	for p, imps := range pkgs {
+		if (p == "diagnostics" || strings.HasPrefix(p, "diagnostics/")) && slices.Contains(imps, "os") {
+			t.Errorf("%s imports os: the rules read the disk only through their file-system interfaces", p)
+		}
 	}
 	for _, imp := range ours("server") {
 		for _, ahp := range []string{"ahpclient", "hostlink", "toolexec", "ahpschema", "ahptest", "bridge"} {

@@ -1,0 +1,3 @@
+// Package roo checks Roo Code rules. A rule package: it imports only
+// diagnostics/core and model.
+package roo
