@@ -104,7 +104,7 @@ var kiroUnknownKey = &Rule{
 
 var kiroFileRef = &Rule{
 	ID:       "kiro/file-ref",
-	Summary:  "A `#[[file:path]]` reference names no file of the workspace, so there is nothing for Kiro to include.",
+	Summary:  "A `#[[file:path]]` reference names no file of the workspace, so there is nothing for Kiro to include (one in fenced code or a code span is an example of the syntax and is not checked).",
 	Kinds:    "kiro",
 	Severity: "KI ? (Info): the documentation says a reference includes the named workspace file, not what Kiro does when it is missing.",
 	Evidence: []Evidence{
@@ -196,9 +196,9 @@ func kiroEmpty(v *yaml.Node) bool {
 // kiroRefOpen starts a file reference.
 const kiroRefOpen = "#[[file:"
 
-// kiroFileRefs reports `#[[file:path]]` references (outside fenced code)
-// to paths that do not exist, relative to the folder that holds .kiro (the
-// workspace Kiro opened). Without a file system nothing is reported.
+// kiroFileRefs reports `#[[file:path]]` references (outside fenced code
+// and code spans) to paths that do not exist, relative to the folder that
+// holds .kiro (the workspace Kiro opened). Without a file system nothing is reported.
 func kiroFileRefs(f File, start int, r *reporter) {
 	if f.FS == nil || !bytes.Contains(f.Text[start:], []byte(kiroRefOpen)) {
 		return
@@ -213,6 +213,12 @@ func kiroFileRefs(f File, start int, r *reporter) {
 		line := f.Text[pos:end]
 		if t := bytes.TrimLeft(line, " \t"); bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
 			fence = !fence
+		}
+		if !fence && bytes.IndexByte(line, '`') >= 0 {
+			// A reference inside a `code` span shows the syntax (a
+			// placeholder like `#[[file:path]]`), as one in a fence does.
+			line = append([]byte(nil), line...)
+			blankCodeSpans(line)
 		}
 		for off := 0; !fence; {
 			i := bytes.Index(line[off:], []byte(kiroRefOpen))
