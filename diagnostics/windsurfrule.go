@@ -15,6 +15,7 @@ package diagnostics
 // YAML parser.
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -48,7 +49,7 @@ var windsurfTrigger = &Rule{
 
 var windsurfGlobsMissing = &Rule{
 	ID:       "windsurf/globs-missing",
-	Summary:  "`trigger: glob` without `globs`: no pattern says which files the rule applies to.",
+	Summary:  "`trigger: glob` without `globs`: no pattern says which files the rule applies to (a list written on the lines below `globs:` counts as globs).",
 	Kinds:    "windsurf",
 	Severity: "WS ? (Info): the documentation applies a glob rule to the files its pattern matches and does not say what happens without one.",
 	Evidence: []Evidence{
@@ -96,7 +97,7 @@ func checkWindsurfRule(f File, r *reporter) {
 	mode := unquote(trigger.value)
 	switch mode {
 	case "glob":
-		if g := h.field("globs"); g == nil || (unquote(g.value) == "" && len(g.items) == 0) {
+		if g := h.field("globs"); g == nil || (unquote(g.value) == "" && len(g.items) == 0 && !windsurfContinued(f.Text, g.line.End)) {
 			r.verdict(windsurfGlobsMissing, trigger.val, model.Verdicts{model.TargetWindsurf: model.Unknown},
 				"`trigger: glob` needs `globs`: without them no pattern says which files this rule applies to.")
 		}
@@ -111,4 +112,30 @@ func checkWindsurfRule(f File, r *reporter) {
 				"`trigger` should be always_on, manual, model_decision or glob; Windsurf's documentation says nothing of "+clipQuote(mode)+".")
 		}
 	}
+}
+
+// windsurfContinued reports whether the header line ending at end is followed by an
+// indented line before the next field or the closing `---`: a value
+// written on the lines below its key, as a multi-line YAML flow list
+// (`globs:` then `  ["src/**/*.ts",` …), which is there even though the
+// key's own line holds nothing.
+func windsurfContinued(text []byte, end int) bool {
+	_, pos := lineAt(text, end)
+	for pos < len(text) {
+		e, next := lineAt(text, pos)
+		line := text[pos:e]
+		t := bytes.TrimLeft(line, " \t")
+		switch {
+		case len(bytes.TrimSpace(t)) == 0 || t[0] == '#':
+		case len(t) < len(line):
+			return true
+		default:
+			return false
+		}
+		if next <= pos {
+			break
+		}
+		pos = next
+	}
+	return false
 }
