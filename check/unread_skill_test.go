@@ -2,6 +2,7 @@ package check
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ahpls-dev/ahpls/diagnostics"
@@ -196,6 +197,28 @@ func TestClineRooSkillFindingsOnlyWhereTheyRead(t *testing.T) {
 		}
 		if !inner {
 			t.Errorf("%s: no skill/nested for .agents/skills/top/inner/SKILL.md", target)
+		}
+	}
+}
+
+// Kiro reads workspace skills from .kiro/skills (kiro.dev/docs/skills),
+// Windsurf from .windsurf/skills and .agents/skills
+// (docs.windsurf.com/windsurf/cascade/skills): a SKILL.md nested in a
+// plugin's skills/, in .claude/skills or in another agent's folder is
+// neither's, so no skill rule speaks for them there (issue #38 batch 9:
+// 8 held-out and 156 tune skill/nested Warnings named them while their
+// skill discovery was not modelled).
+func TestKiroWindsurfNoVerdictOutsideTheirSkillFolders(t *testing.T) {
+	root := filepath.Join("..", "scripts", "agree", "testdata", "kiro-windsurf-nested-skill")
+	for _, target := range []model.Target{model.TargetKiro, model.TargetWindsurf} {
+		found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{target}, NoImpliedTargets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range found {
+			if f.Severity == model.SeverityError || f.Severity == model.SeverityWarning || strings.HasPrefix(f.Rule, "skill/") {
+				t.Errorf("%s: %s:%d %s %s", target, f.Rel, f.Line, f.Rule, f.Message)
+			}
 		}
 	}
 }

@@ -81,7 +81,7 @@ func agentScanned(t model.Target, f File) (bool, string) {
 	case model.KindSkill:
 		roots, depth := agentSkillRoots(t)
 		if len(roots) == 0 {
-			return false, "" // skill discovery not modelled for this consumer (Kiro)
+			return false, "" // skill discovery not modelled for this consumer
 		}
 		for _, r := range roots {
 			rest, ok := strings.CutPrefix(rel, r+"/")

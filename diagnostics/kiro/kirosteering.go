@@ -21,6 +21,7 @@ package kiro
 
 import (
 	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/core/shared"
 	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
 
 	"bytes"
@@ -107,7 +108,7 @@ var kiroUnknownKey = &core.Rule{
 
 var kiroFileRef = &core.Rule{
 	ID:       "kiro/file-ref",
-	Summary:  "A `#[[file:path]]` reference names no file of the workspace, so there is nothing for Kiro to include.",
+	Summary:  "A `#[[file:path]]` reference names no file of the workspace, so there is nothing for Kiro to include (one in fenced code or a code span is an example of the syntax and is not checked).",
 	Kinds:    "kiro",
 	Severity: "KI ? (Info): the documentation says a reference includes the named workspace file, not what Kiro does when it is missing.",
 	Evidence: []core.Evidence{
@@ -199,9 +200,9 @@ func kiroEmpty(v *yaml.Node) bool {
 // kiroRefOpen starts a file reference.
 const kiroRefOpen = "#[[file:"
 
-// kiroFileRefs reports `#[[file:path]]` references (outside fenced code)
-// to paths that do not exist, relative to the folder that holds .kiro (the
-// workspace Kiro opened). Without a file system nothing is reported.
+// kiroFileRefs reports `#[[file:path]]` references (outside fenced code
+// and code spans) to paths that do not exist, relative to the folder that
+// holds .kiro (the workspace Kiro opened). Without a file system nothing is reported.
 func kiroFileRefs(f core.File, start int, r *core.Reporter) {
 	if f.FS == nil || !bytes.Contains(f.Text[start:], []byte(kiroRefOpen)) {
 		return
@@ -216,6 +217,12 @@ func kiroFileRefs(f core.File, start int, r *core.Reporter) {
 		line := f.Text[pos:end]
 		if t := bytes.TrimLeft(line, " \t"); bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
 			fence = !fence
+		}
+		if !fence && bytes.IndexByte(line, '`') >= 0 {
+			// A reference inside a `code` span shows the syntax (a
+			// placeholder like `#[[file:path]]`), as one in a fence does.
+			line = append([]byte(nil), line...)
+			shared.BlankCodeSpans(line)
 		}
 		for off := 0; !fence; {
 			i := bytes.Index(line[off:], []byte(kiroRefOpen))

@@ -15,6 +15,7 @@ package windsurf
 // YAML parser.
 
 import (
+	"bytes"
 	"github.com/ahpls-dev/ahpls/diagnostics/core"
 	"github.com/ahpls-dev/ahpls/diagnostics/core/syntax"
 
@@ -51,7 +52,7 @@ var windsurfTrigger = &core.Rule{
 
 var windsurfGlobsMissing = &core.Rule{
 	ID:       "windsurf/globs-missing",
-	Summary:  "`trigger: glob` without `globs`: no pattern says which files the rule applies to.",
+	Summary:  "`trigger: glob` without `globs`: no pattern says which files the rule applies to (a list written on the lines below `globs:` counts as globs).",
 	Kinds:    "windsurf",
 	Severity: "WS ? (Info): the documentation applies a glob rule to the files its pattern matches and does not say what happens without one.",
 	Evidence: []core.Evidence{
@@ -99,7 +100,7 @@ func CheckWindsurfRule(f core.File, r *core.Reporter) {
 	mode := syntax.Unquote(trigger.Value)
 	switch mode {
 	case "glob":
-		if g := h.Field("globs"); g == nil || (syntax.Unquote(g.Value) == "" && len(g.Items) == 0) {
+		if g := h.Field("globs"); g == nil || (syntax.Unquote(g.Value) == "" && len(g.Items) == 0 && !windsurfContinued(f.Text, g.Line.End)) {
 			r.Verdict(windsurfGlobsMissing, trigger.Val, model.Verdicts{model.TargetWindsurf: model.Unknown},
 				"`trigger: glob` needs `globs`: without them no pattern says which files this rule applies to.")
 		}
@@ -114,4 +115,30 @@ func CheckWindsurfRule(f core.File, r *core.Reporter) {
 				"`trigger` should be always_on, manual, model_decision or glob; Windsurf's documentation says nothing of "+core.ClipQuote(mode)+".")
 		}
 	}
+}
+
+// windsurfContinued reports whether the header line ending at end is followed by an
+// indented line before the next field or the closing `---`: a value
+// written on the lines below its key, as a multi-line YAML flow list
+// (`globs:` then `  ["src/**/*.ts",` …), which is there even though the
+// key's own line holds nothing.
+func windsurfContinued(text []byte, end int) bool {
+	_, pos := syntax.LineAt(text, end)
+	for pos < len(text) {
+		e, next := syntax.LineAt(text, pos)
+		line := text[pos:e]
+		t := bytes.TrimLeft(line, " \t")
+		switch {
+		case len(bytes.TrimSpace(t)) == 0 || t[0] == '#':
+		case len(t) < len(line):
+			return true
+		default:
+			return false
+		}
+		if next <= pos {
+			break
+		}
+		pos = next
+	}
+	return false
 }

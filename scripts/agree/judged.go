@@ -7,6 +7,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/ahpls-dev/ahpls/model"
 )
 
 // judgement is one row of scripts/agree/judged.tsv: whether ahpls' Error or
@@ -94,10 +96,17 @@ func globMatch(pattern, name string) bool {
 }
 
 // consumerPrefixes are the why-column prefixes of issue #38's rows: a row
-// whose why starts with "codex:", "cursor:", "gemini-cli:", "cline:" or
-// "roo:" judges the finding for that consumer only (the same file and rule can be true for the
-// Agent Skills spec and false for Codex, which does not read its folder).
-var consumerPrefixes = []string{"codex", "cursor", "gemini-cli", "cline", "roo"}
+// whose why starts with a consumer's id and ':' ("codex:", "kiro:",
+// "opencode:") judges the finding for that consumer only (the same file and
+// rule can be true for the Agent Skills spec and false for Codex, which
+// does not read its folder).
+var consumerPrefixes = func() []string {
+	var out []string
+	for _, t := range model.AllTargets {
+		out = append(out, string(t))
+	}
+	return out
+}()
 
 // rowConsumer is the consumer a row is written for ("" for any).
 func rowConsumer(j *judgement) string {

@@ -118,7 +118,7 @@ func ScanBody(m *core.MDFile, fn func(line []byte, off int)) {
 		}
 		buf = append(buf[:0], line...)
 		comment = blankComments(buf, comment)
-		blankCodeSpans(buf)
+		BlankCodeSpans(buf)
 		fn(buf, pos)
 		pos = n
 	}
@@ -152,8 +152,8 @@ func blankComments(b []byte, in bool) bool {
 	return in
 }
 
-// blankCodeSpans replaces `code` spans (any backtick run length) with spaces.
-func blankCodeSpans(b []byte) {
+// BlankCodeSpans replaces `code` spans (any backtick run length) with spaces.
+func BlankCodeSpans(b []byte) {
 	for i := 0; i < len(b); {
 		j := bytes.IndexByte(b[i:], '`')
 		if j < 0 {
