@@ -94,10 +94,11 @@ func globMatch(pattern, name string) bool {
 }
 
 // consumerPrefixes are the why-column prefixes of issue #38's rows: a row
-// whose why starts with "codex:", "cursor:" or "gemini-cli:" judges the
-// finding for that consumer only (the same file and rule can be true for the
-// Agent Skills spec and false for Codex, which does not read its folder).
-var consumerPrefixes = []string{"codex", "cursor", "gemini-cli"}
+// whose why starts with "codex:", "cursor:", "gemini-cli:" or "opencode:"
+// judges the finding for that consumer only (the same file and rule can be
+// true for the Agent Skills spec and false for Codex, which does not read its
+// folder).
+var consumerPrefixes = []string{"codex", "cursor", "gemini-cli", "opencode"}
 
 // rowConsumer is the consumer a row is written for ("" for any).
 func rowConsumer(j *judgement) string {
