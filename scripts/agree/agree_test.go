@@ -187,11 +187,13 @@ func TestJudgeConsumerRows(t *testing.T) {
 		{Repo: "o/r", Path: "s/SKILL.md", Rule: "skill/desc-empty", Severity: "error", Verdict: true, Why: "skills-ref refuses it"},
 		{Repo: "o/r", Path: "s/*", Rule: "skill/desc-empty", Severity: "error", Verdict: false, Why: "codex: not a folder Codex reads"},
 		{Repo: "o/r", Path: "t/SKILL.md", Rule: "skill/desc-empty", Severity: "error", Verdict: true, Why: "gemini-cli: loader skips it"},
+		{Repo: "o/r", Path: "u/SKILL.md", Rule: "skill/desc-empty", Severity: "error", Verdict: true, Why: "opencode: left out of the skill list"},
 	}
 	saved := *targets
 	defer func() { *targets = saved }()
 	f := finding{Path: "s/SKILL.md", Rule: "skill/desc-empty", Severity: "error"}
 	g := finding{Path: "t/SKILL.md", Rule: "skill/desc-empty", Severity: "error"}
+	h := finding{Path: "u/SKILL.md", Rule: "skill/desc-empty", Severity: "error"}
 	for _, c := range []struct {
 		targets string
 		f       finding
@@ -199,6 +201,7 @@ func TestJudgeConsumerRows(t *testing.T) {
 	}{
 		{"codex", f, "false"}, {"agent-skills", f, "true"}, {"", f, "true"}, {"gemini-cli", f, "true"},
 		{"gemini-cli", g, "true"}, {"codex", g, "none"}, {"", g, "none"},
+		{"opencode", h, "true"}, {"codex", h, "none"}, {"opencode", f, "true"},
 	} {
 		*targets = c.targets
 		got := "none"
