@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -133,10 +134,11 @@ var skillDescLength = &Rule{
 	ID:       "skill/desc-length",
 	Summary:  "The skill's 'description' is longer than 1024 characters.",
 	Kinds:    "skill",
-	Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+	Severity: "V LOSE (cut) · RO SKIP · AS SPEC · UP REJ.",
 	Evidence: []Evidence{
 		{"AS", "SPEC", "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
 		{"V", "LOSE", "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
+		{"RO", "SKIP", "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: the trimmed description's length (UTF-16 units) must be 1-1024, else \"has an invalid description length\" and the skill is not loaded"},
 	},
 }
 
@@ -601,6 +603,16 @@ func (m *mdFile) skillDesc() {
 		m.report(skillDescLength, m.runeSpan(df, maxSkillDesc, -1),
 			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
 			"{T} cut{s} this "+strconv.Itoa(n)+"-character description at 1024 characters.||{T} limit{s} descriptions to 1024 characters; this one has "+strconv.Itoa(n)+".")
+	}
+	// Roo Code skips the skill instead, measuring the trimmed description
+	// in UTF-16 units (JavaScript's length).
+	if n16 := len(utf16.Encode([]rune(strings.TrimSpace(desc)))); n16 > maxSkillDesc {
+		span := df.valSpan
+		if n > maxSkillDesc {
+			span = m.runeSpan(df, maxSkillDesc, -1)
+		}
+		m.report(skillDescLength, span, model.Verdicts{model.TargetRoo: model.Skip},
+			"{T} skip{s} this skill: its description has "+strconv.Itoa(n16)+" characters, more than 1024.")
 	}
 	if wf := m.field("when_to_use"); n > maxListing {
 		m.report(skillListingLength, m.runeSpan(df, maxListing, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
