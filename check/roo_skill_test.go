@@ -11,21 +11,28 @@ import (
 	"github.com/ahpls-dev/ahpls/view"
 )
 
-// Roo Code skips a skill whose trimmed description is longer than 1024
+// Roo Code skips a skill without a string name or description, whose name
+// is not its folder's, or whose trimmed description is longer than 1024
 // characters, counted in UTF-16 units (RooCodeInc/Roo-Code@cb836567
 // SkillsManager.ts loadSkillMetadata). Issue #38's second claims sample
 // found `ahpls list --targets roo` saying "loads" for such a skill
 // (LIDR-IT/ai-assisted-workflow lidr-propuesta-builder, 1,228 characters).
-func TestRooSkipsLongSkillDescription(t *testing.T) {
+func TestRooSkipsSkillHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, desc, want string
+		header           string // replaces the whole header when set
 	}{
-		{"short", strings.Repeat("a", 200), "loads"},
-		{"over-1024", strings.Repeat("a", 1100), "fails"},
+		{name: "short", desc: strings.Repeat("a", 200), want: "loads"},
+		{name: "over-1024", desc: strings.Repeat("a", 1100), want: "fails"},
 		// A folded scalar keeps its final newline: 1025 characters, 1024 once trimmed.
-		{"exactly-1024-folded", ">\n  " + strings.Repeat("a", 1024), "loads"},
+		{name: "exactly-1024-folded", desc: ">\n  " + strings.Repeat("a", 1024), want: "loads"},
 		// 600 astral characters are 600 runes but 1200 UTF-16 units.
-		{"astral", strings.Repeat("😀", 600), "fails"},
+		{name: "astral", desc: strings.Repeat("😀", 600), want: "fails"},
+		// The other checks of loadSkillMetadata: name and description
+		// strings, and the name equal to the folder's.
+		{name: "no-name", header: "description: d", want: "fails"},
+		{name: "no-description", header: "name: s", want: "fails"},
+		{name: "name-not-folder", header: "name: t\ndescription: d", want: "fails"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()
@@ -33,7 +40,11 @@ func TestRooSkipsLongSkillDescription(t *testing.T) {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			text := "---\nname: s\ndescription: " + tc.desc + "\n---\nBody.\n"
+			header := "name: s\ndescription: " + tc.desc
+			if tc.header != "" {
+				header = tc.header
+			}
+			text := "---\n" + header + "\n---\nBody.\n"
 			if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}

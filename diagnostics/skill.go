@@ -30,8 +30,9 @@ var skillNameMissing = &Rule{
 	FixWhy:   "writes a guessed name",
 	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 	Kinds:    "skill",
-	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name) · OC SKIP (no folder-name fallback).",
+	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name) · OC SKIP (no folder-name fallback) · RO SKIP.",
 	Evidence: []Evidence{
+		{"RO", "SKIP", "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (!frontmatter.name || typeof frontmatter.name !== \"string\")` logs \"missing required 'name' field\" and returns: the skill is not loaded"},
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
 		{"AS", "WARN", "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
@@ -85,8 +86,9 @@ var skillNameDir = &Rule{
 	FixWhy:   "the agent host and Claude Code load the skill under 'name', so setting it to the folder name renames it for them",
 	Summary:  "The skill name differs from its folder name.",
 	Kinds:    "skill",
-	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN.",
+	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN · RO SKIP.",
 	Evidence: []Evidence{
+		{"RO", "SKIP", "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (frontmatter.name !== effectiveSkillName)` (the folder name) logs \"doesn't match directory\" and returns: the skill is not loaded"},
 		{"VS", "WARN", "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
 		{"VH", "ok", "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
 		{"AS", "WARN", "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"Name doesn't match the parent directory name → warn, load anyway\""},
@@ -106,8 +108,9 @@ var skillDescMissing = &Rule{
 	FixWhy:   "writes a guessed description",
 	Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 	Kinds:    "skill",
-	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ? · OC LOSE (loads, left out of the skills list the model sees).",
+	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ? · OC LOSE (loads, left out of the skills list the model sees) · RO SKIP.",
 	Evidence: []Evidence{
+		{"RO", "SKIP", "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (!frontmatter.description || typeof frontmatter.description !== \"string\")` logs \"missing required 'description' field\" and returns: the skill is not loaded"},
 		{"VS", "WARN", "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
 		{"AS", "SKIP", "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 		{"CX", "SKIP", "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: validate_len(description) \"missing field `description`\", a skill load error"},
@@ -434,7 +437,7 @@ func (m *mdFile) skillName() {
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		// Gemini CLI does not fall back to the folder: its own finding,
 		// worded for what it does.
-		m.report(skillNameMissing, m.header(), model.Verdicts{model.TargetGeminiCLI: model.Skip, model.TargetOpenCode: model.Skip},
+		m.report(skillNameMissing, m.header(), model.Verdicts{model.TargetGeminiCLI: model.Skip, model.TargetOpenCode: model.Skip, model.TargetRoo: model.Skip},
 			"{T} {does} not load this skill: it reads only skills with a 'name'.",
 			model.Fix{Title: "Add 'name: " + kebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.insertKeys("name: " + yamlScalar(kebabOr(folder)))}})
 		return
@@ -477,6 +480,9 @@ func (m *mdFile) skillName() {
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
 				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: skill name "+q(name)+" differs from its folder name "+q(folder)+".||The Agent Skills spec requires the skill name "+q(name)+" to equal its folder name "+q(folder)+".",
+			nameDirFixes(nf, folder)...)
+		m.report(skillNameDir, nf.valSpan, model.Verdicts{model.TargetRoo: model.Skip},
+			"{T} {does} not load this skill: its name "+q(name)+" differs from its folder name "+q(folder)+".",
 			nameDirFixes(nf, folder)...)
 	}
 }
@@ -575,7 +581,7 @@ func (m *mdFile) skillDesc() {
 		m.report(skillDescMissing, m.header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
 				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown, model.TargetCodex: model.Skip, model.TargetGeminiCLI: model.Skip,
-				model.TargetOpenCode: model.Lose},
+				model.TargetOpenCode: model.Lose, model.TargetRoo: model.Skip},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.insertKeys("description: " + yamlScalar(m.firstSentence()))}})
 		return
