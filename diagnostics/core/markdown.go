@@ -186,7 +186,7 @@ type MDField struct {
 var readers = sync.OnceValue(func() map[model.Kind][]model.Target {
 	return map[model.Kind][]model.Target{
 		model.KindSkill: {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills, model.TargetClaudeUpload,
-			model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI, model.TargetOpenCode},
+			model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI, model.TargetOpenCode, model.TargetRoo},
 		model.KindAgent:        {model.TargetVSCodeAgentHost, model.TargetVSCode, model.TargetCopilotCLI},
 		model.KindClaudeAgent:  {model.TargetClaudeCode, model.TargetVSCodeAgentHost, model.TargetVSCode},
 		model.KindPrompt:       {model.TargetVSCodeAgentHost, model.TargetVSCode},

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -33,8 +34,9 @@ var skillNameMissing = &core.Rule{
 	FixWhy:   "writes a guessed name",
 	Summary:  "The skill has no 'name'; consumers fall back to the folder name and VS Code warns.",
 	Kinds:    "skill",
-	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name) · OC SKIP (no folder-name fallback).",
+	Severity: "VS WARN (folder name used) · VH ok (folder name) · CC ok · CL ? · AS WARN (required; clients warn and load under the folder name) · OC SKIP (no folder-name fallback) · RO SKIP.",
 	Evidence: []core.Evidence{
+		{Consumer: "RO", Reaction: "SKIP", Source: "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (!frontmatter.name || typeof frontmatter.name !== \"string\")` logs \"missing required 'name' field\" and returns: the skill is not loaded"},
 		{Consumer: "VS", Reaction: "WARN", Source: "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts` validateSkillAttributes: 'promptValidator.skillNameMissing' \"Skill should provide a name.\" at MarkerSeverity.Warning"},
 		{Consumer: "VH", Reaction: "ok", Source: "the agent host's skill parser falls back to the folder name (issue #13, repro 6)"},
 		{Consumer: "AS", Reaction: "WARN", Source: "specification.mdx, `name`: \"Yes\" (required); skills-ref \"Missing required field in frontmatter: name\"; client guide (adding-skills-support.mdx, Lenient validation): \"Warn on issues but still load the skill when possible\"; its note: the lenient approach relaxes the spec's constraints on `name` (parent directory, character set, max length)"},
@@ -88,8 +90,9 @@ var skillNameDir = &core.Rule{
 	FixWhy:   "the agent host and Claude Code load the skill under 'name', so setting it to the folder name renames it for them",
 	Summary:  "The skill name differs from its folder name.",
 	Kinds:    "skill",
-	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN.",
+	Severity: "VS WARN (loads under the folder name) · VH, CC SPEC (load it under `name`) · CL ? · AS WARN · RO SKIP.",
 	Evidence: []core.Evidence{
+		{Consumer: "RO", Reaction: "SKIP", Source: "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (frontmatter.name !== effectiveSkillName)` (the folder name) logs \"doesn't match directory\" and returns: the skill is not loaded"},
 		{Consumer: "VS", Reaction: "WARN", Source: "`src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts`: 'promptValidator.skillNameFolderMismatch' \"The skill name '{0}' should match the folder name '{1}'.\" at MarkerSeverity.Warning"},
 		{Consumer: "VH", Reaction: "ok", Source: "the agent host's skill parser takes `name` as written (issue #13, repro 6)"},
 		{Consumer: "AS", Reaction: "WARN", Source: "specification.mdx: \"Must match the parent directory name\"; the client guide (adding-skills-support.mdx, Lenient validation): \"Name doesn't match the parent directory name → warn, load anyway\""},
@@ -109,8 +112,9 @@ var skillDescMissing = &core.Rule{
 	FixWhy:   "writes a guessed description",
 	Summary:  "The skill has no 'description', which agents need to decide when to use it.",
 	Kinds:    "skill",
-	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ? · OC LOSE (loads, left out of the skills list the model sees).",
+	Severity: "VS WARN · VH LOSE? (nothing tells the model when to use it) · AS SKIP · CC WARN (first paragraph used) · CL ? · OC LOSE (loads, left out of the skills list the model sees) · RO SKIP.",
 	Evidence: []core.Evidence{
+		{Consumer: "RO", Reaction: "SKIP", Source: "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: `if (!frontmatter.description || typeof frontmatter.description !== \"string\")` logs \"missing required 'description' field\" and returns: the skill is not loaded"},
 		{Consumer: "VS", Reaction: "WARN", Source: "VS Code promptValidator.ts validateSkillAttributes: 'promptValidator.skillDescriptionMissing' \"Skill should provide a description.\" (Warning)"},
 		{Consumer: "AS", Reaction: "SKIP", Source: "client guide (adding-skills-support.mdx, Lenient validation): \"Description is missing or empty → skip the skill\""},
 		{Consumer: "CX", Reaction: "SKIP", Source: "openai/codex@c9d127cf codex-rs/core-skills/src/loader.rs parse_skill_file: validate_len(description) \"missing field `description`\", a skill load error"},
@@ -137,8 +141,9 @@ var skillDescLength = &core.Rule{
 	ID:       "skill/desc-length",
 	Summary:  "The skill's 'description' is longer than 1024 characters.",
 	Kinds:    "skill",
-	Severity: "V LOSE (cut) · AS SPEC · UP REJ.",
+	Severity: "V LOSE (cut) · RO SKIP · AS SPEC · UP REJ.",
 	Evidence: []core.Evidence{
+		{Consumer: "RO", Reaction: "SKIP", Source: "RooCodeInc/Roo-Code@cb836567 src/services/skills/SkillsManager.ts loadSkillMetadata: the trimmed description's length (UTF-16 units) must be 1-1024, else \"has an invalid description length\" and the skill is not loaded"},
 		{Consumer: "AS", Reaction: "SPEC", Source: "specification.mdx: description \"Max 1024 characters\"; skills-ref \"Description exceeds 1024 character limit\""},
 		{Consumer: "V", Reaction: "LOSE", Source: "customization-formats.md §5.2 [VS] (cut at 1024); not re-traced this session"},
 	},
@@ -382,7 +387,7 @@ func skillName(m *core.MDFile) {
 			model.Fix{Title: "Add 'name: " + core.KebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.InsertKeys("name: " + core.YamlScalar(core.KebabOr(folder)))}})
 		// Gemini CLI does not fall back to the folder: its own finding,
 		// worded for what it does.
-		m.Report(skillNameMissing, m.Header(), model.Verdicts{model.TargetGeminiCLI: model.Skip, model.TargetOpenCode: model.Skip},
+		m.Report(skillNameMissing, m.Header(), model.Verdicts{model.TargetGeminiCLI: model.Skip, model.TargetOpenCode: model.Skip, model.TargetRoo: model.Skip},
 			"{T} {does} not load this skill: it reads only skills with a 'name'.",
 			model.Fix{Title: "Add 'name: " + core.KebabOr(folder) + "'", Preferred: true, Edits: []model.Edit{m.InsertKeys("name: " + core.YamlScalar(core.KebabOr(folder)))}})
 		return
@@ -425,6 +430,9 @@ func skillName(m *core.MDFile) {
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Spec, model.TargetClaudeCode: model.Spec,
 				model.TargetCopilotCLI: model.Unknown, model.TargetAgentSkills: model.Warn},
 			"{T} warn{s}: skill name "+syntax.Quote(name)+" differs from its folder name "+syntax.Quote(folder)+".||The Agent Skills spec requires the skill name "+syntax.Quote(name)+" to equal its folder name "+syntax.Quote(folder)+".",
+			nameDirFixes(nf, folder)...)
+		m.Report(skillNameDir, nf.ValSpan, model.Verdicts{model.TargetRoo: model.Skip},
+			"{T} {does} not load this skill: its name "+syntax.Quote(name)+" differs from its folder name "+syntax.Quote(folder)+".",
 			nameDirFixes(nf, folder)...)
 	}
 }
@@ -523,7 +531,7 @@ func skillDesc(m *core.MDFile) {
 		m.Report(skillDescMissing, m.Header(),
 			model.Verdicts{model.TargetVSCode: model.Warn, model.TargetVSCodeAgentHost: model.Lose.Unverified(), model.TargetAgentSkills: model.Skip,
 				model.TargetClaudeCode: model.Warn, model.TargetCopilotCLI: model.Unknown, model.TargetCodex: model.Skip, model.TargetGeminiCLI: model.Skip,
-				model.TargetOpenCode: model.Lose},
+				model.TargetOpenCode: model.Lose, model.TargetRoo: model.Skip},
 			"{T} need{s} a 'description' to know when to use this skill; it has none.",
 			model.Fix{Title: "Add a description", Preferred: true, Edits: []model.Edit{m.InsertKeys("description: " + core.YamlScalar(m.FirstSentence()))}})
 		return
@@ -551,6 +559,16 @@ func skillDesc(m *core.MDFile) {
 		m.Report(skillDescLength, m.RuneSpan(df, maxSkillDesc, -1),
 			model.V(model.Lose).With(model.Verdicts{model.TargetAgentSkills: model.Spec, model.TargetClaudeUpload: model.Reject}),
 			"{T} cut{s} this "+strconv.Itoa(n)+"-character description at 1024 characters.||{T} limit{s} descriptions to 1024 characters; this one has "+strconv.Itoa(n)+".")
+	}
+	// Roo Code skips the skill instead, measuring the trimmed description
+	// in UTF-16 units (JavaScript's length).
+	if n16 := len(utf16.Encode([]rune(strings.TrimSpace(desc)))); n16 > maxSkillDesc {
+		span := df.ValSpan
+		if n > maxSkillDesc {
+			span = m.RuneSpan(df, maxSkillDesc, -1)
+		}
+		m.Report(skillDescLength, span, model.Verdicts{model.TargetRoo: model.Skip},
+			"{T} skip{s} this skill: its description has "+strconv.Itoa(n16)+" characters, more than 1024.")
 	}
 	if wf := m.Field("when_to_use"); n > maxListing {
 		m.Report(skillListingLength, m.RuneSpan(df, maxListing, -1), model.Verdicts{model.TargetClaudeCode: model.Lose},
