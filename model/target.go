@@ -2,6 +2,7 @@ package model
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -88,10 +89,25 @@ type ConsumerSpec struct {
 	// own folders and files (a row of ImpliedTable); nil where no path
 	// names it alone.
 	Implied *PathImplied
+	// Kinds are the kinds of file the consumer reads at all; nil reads
+	// every kind (the consumers whose reading the rules model kind by kind
+	// through verdicts). A finding of fixed severity, which names no
+	// consumer, is reported on a file only when some effective target reads
+	// its kind (Reads).
+	Kinds []Kind
 	// Memory is how the consumer reads memory files (AGENTS.md and its
 	// like), for `ahpls list`; nil where view models it by hand (VS Code,
 	// Claude Code, Copilot CLI).
 	Memory *MemoryReads
+}
+
+// Reads reports whether t reads files of kind k at all (ConsumerSpec.Kinds).
+func (t Target) Reads(k Kind) bool {
+	spec, ok := t.Spec()
+	if !ok || spec.Kinds == nil {
+		return true
+	}
+	return slices.Contains(spec.Kinds, k)
 }
 
 // PathImplied adds a consumer to a file's targets when a folder of the
@@ -222,6 +238,7 @@ var Consumers = []ConsumerSpec{
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "GEMINI.md", Anywhere: true}},
 			NotRead: map[string]string{"AGENTS.md": "Gemini CLI reads GEMINI.md unless its context.fileName setting names AGENTS.md"}}},
 	{Target: TargetKiro, Name: "Kiro", Code: "KI",
+		Kinds:      []Kind{KindSkill, KindMemory, KindKiroSteering},
 		Reads:      []string{".kiro/steering/*.md (inclusion: always, fileMatch, manual, auto)", "AGENTS.md (root, always included)", ".kiro/skills/<name>/SKILL.md"},
 		Install:    "project files by location",
 		SkillRoots: []string{".kiro/skills"}, SkillDepth: 1,
@@ -232,6 +249,7 @@ var Consumers = []ConsumerSpec{
 		// AGENTS.md of the workspace root, always included (kiro.dev/docs/steering, "AGENTS.md").
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Kiro reads the AGENTS.md at the root of the workspace"}}}},
 	{Target: TargetWindsurf, Name: "Windsurf", Code: "WS",
+		Kinds:      []Kind{KindSkill, KindMemory, KindWindsurfRule},
 		Reads:      []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md", ".windsurf/skills/<name>/SKILL.md, .agents/skills/<name>/SKILL.md (.claude/skills only with Claude Code config reading turned on)"},
 		Install:    "project files by location",
 		SkillRoots: []string{".windsurf/skills", ".agents/skills"}, SkillDepth: 1,
@@ -243,6 +261,7 @@ var Consumers = []ConsumerSpec{
 		// for that folder (docs.windsurf.com, Memories & Rules).
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Anywhere: true}}}},
 	{Target: TargetCline, Name: "Cline", Code: "CN",
+		Kinds:   []Kind{KindSkill, KindMemory, KindClineRule},
 		Reads:   []string{".clinerules (one file) or the .md, .markdown and .txt files directly in a .clinerules/ folder (sub-folders not read; workflows/, hooks/ and skills/ are its workflows, hooks and skills)", ".cline/rules/ (the same files)", "AGENTS.md (root)", ".clinerules/skills/, .cline/skills/, .agents/skills/ (<folder>/SKILL.md one level down)", "not .cursorrules, .cursor/rules or .windsurfrules: at this commit they are listed with toggles in its Rules panel, but their text reaches no prompt"},
 		Install: "project files by location",
 		// sdk/packages/shared/src/storage/paths.ts getWorkspaceSkillDirectories;
@@ -259,6 +278,7 @@ var Consumers = []ConsumerSpec{
 		// The SDK's rule search paths start with <workspace>/AGENTS.md.
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Cline reads the AGENTS.md at the root of the workspace"}}}},
 	{Target: TargetRoo, Name: "Roo Code", Code: "RO",
+		Kinds:      []Kind{KindSkill, KindMemory, KindRooRule, KindClineRule},
 		Reads:      []string{".roo/rules/ (every file at any depth, as text; no header is read)", ".roo/rules-<mode>/ (the same, for that mode)", ".roorules, then .clinerules (one file each), only when no .roo/rules holds a file; .roorules-<mode>, then .clinerules-<mode>, only when no .roo/rules-<mode> does", "AGENTS.md or AGENT.md, and AGENTS.local.md (root)", ".roo/skills/<name>/SKILL.md and .agents/skills/<name>/SKILL.md (and their skills-<mode>/ twins)"},
 		Install:    "project files by location",
 		SkillRoots: []string{".roo/skills", ".agents/skills"}, SkillDepth: 1,
@@ -269,6 +289,7 @@ var Consumers = []ConsumerSpec{
 		// loadAgentRulesFileFromDirectory: AGENTS.md (or AGENT.md) of the workspace root.
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Roo Code reads the AGENTS.md at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"}}}},
 	{Target: TargetOpenCode, Name: "OpenCode", Code: "OC",
+		Kinds: []Kind{KindSkill, KindMemory, KindOCConfig, KindOCAgent, KindOCCommand},
 		Reads: []string{"opencode.json, opencode.jsonc (JSONC; each folder from the working folder up to the worktree root, and .opencode/)",
 			".opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md", ".opencode/{command,commands}/**/*.md",
 			".opencode/{skill,skills}/**/SKILL.md, .claude/skills/**/SKILL.md, .agents/skills/**/SKILL.md", "AGENTS.md, CLAUDE.md, CONTEXT.md (instruction files)"},

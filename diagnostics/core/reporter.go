@@ -150,8 +150,33 @@ func (r *Reporter) Verdict(rule *Rule, span model.Span, v model.Verdicts, messag
 }
 
 // Add records a finding with a fixed severity (rules marked [I] in the spec).
+// Such a finding names no consumer: it is left out when no effective
+// target reads the file at all (issue #38: with `--targets kiro`, an empty
+// .github/prompts file or a plugin.json without a version was reported for
+// a consumer that never opens either).
 func (r *Reporter) Add(d model.Diagnostic) {
+	if d.Verdicts == nil && !r.anyReads() {
+		return
+	}
 	r.Diags = append(r.Diags, d)
+}
+
+// anyReads reports whether some effective target reads the file: its kind
+// (model.Target.Reads) and, for a skill, its folder (model.SkillUnread).
+func (r *Reporter) anyReads() bool {
+	if r.File.Kind == model.KindNone {
+		return true
+	}
+	for _, t := range r.Effective {
+		if !t.Reads(r.File.Kind) {
+			continue
+		}
+		if spec, _ := t.Spec(); spec.Kinds != nil && r.File.Kind == model.KindSkill && model.SkillUnread(t, r.File.Path, r.File.Layout) {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 func targetNames(ts []model.Target) string {

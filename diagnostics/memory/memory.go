@@ -117,8 +117,11 @@ func CheckMemory(f core.File, r *core.Reporter) {
 		if !m.R.Has(model.TargetCodex) {
 			// AGENTS.md names no one agent: Codex's loss is ahpls' own
 			// note, with no verdict of a consumer nobody targeted (a verdict
-			// would claim a consequence for a consumer outside the set).
-			m.R.Add(model.Diagnostic{Rule: MemoryCodexSize.ID, Severity: model.SeverityInfo, Span: core.Line1(m.Text), Message: msg})
+			// would claim a consequence for a consumer outside the set);
+			// none when the run names its consumers and Codex is not one.
+			if !m.R.Opts.NoImpliedTargets {
+				m.R.Add(model.Diagnostic{Rule: MemoryCodexSize.ID, Severity: model.SeverityInfo, Span: core.Line1(m.Text), Message: msg})
+			}
 		} else {
 			m.Report(MemoryCodexSize, core.Line1(m.Text), v, msg)
 		}
