@@ -28,23 +28,27 @@ import (
 //     is its context file (context.fileName).
 //   - Kiro, kiro.dev/docs/steering (read 2026-12-05): .kiro/steering/*.md
 //     of the workspace it opens, named #<file name> in chat, and the
-//     root AGENTS.md, always included. Its skills are not modelled.
+//     root AGENTS.md, always included; skills in .kiro/skills (kiro.dev/docs/skills).
 //   - Windsurf, docs.windsurf.com Memories & Rules (read 2026-12-05):
 //     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
 //     git root, the legacy root .windsurfrules, and AGENTS.md (root always
-//     on, a sub-folder's as a glob rule). Its skills are not modelled.
+//     on, a sub-folder's as a glob rule); skills in .windsurf/skills and .agents/skills
+//     (docs.windsurf.com, Cascade Skills).
 //   - Cline, cline/cline@21cb8d25 (sdk/packages/shared/src/storage/paths.ts
 //     resolveRulesConfigSearchPaths, core/src/extensions/config/
 //     user-instruction-config-loader.ts): the workspace root's AGENTS.md,
 //     .clinerules (one file, or the .md/.markdown/.txt files directly in
 //     the folder) and .cline/rules, each rule named by its header's name
-//     or its file name without the extension. Its skills and workflows are
+//     or its file name without the extension; skills in .clinerules/skills,
+//     .cline/skills and .agents/skills, one folder down. Its workflows are
 //     not modelled; .cursorrules and .windsurfrules reach no prompt there.
 //   - Roo Code, RooCodeInc/Roo-Code@cb836567 (src/core/prompts/sections/
 //     custom-instructions.ts): every file below the workspace root's
 //     .roo/rules and .roo/rules-<mode>, the legacy .roorules only without
 //     them (roo/legacy-shadowed says when), AGENTS.md or AGENT.md at the
 //     root. A sub-folder's .roo only with its enableSubfolderRules setting.
+//     Skills in .roo/skills and .agents/skills, one folder down
+//     (src/services/skills/SkillsManager.ts; skills-<mode>/ not modelled).
 //   - OpenCode, opencode-ai 1.18.33 (its embedded JS; `opencode --pure
 //     debug config`, `debug skill`): the .opencode folders from the folder
 //     it starts in up to the worktree root, with agents in
@@ -81,7 +85,7 @@ func agentScanned(t model.Target, f File) (bool, string) {
 	case model.KindSkill:
 		roots, depth := agentSkillRoots(t)
 		if len(roots) == 0 {
-			return false, "" // skill discovery not modelled for this consumer
+			return false, "" // no skill folders in the consumer's value
 		}
 		for _, r := range roots {
 			rest, ok := strings.CutPrefix(rel, r+"/")
