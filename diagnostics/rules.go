@@ -1,6 +1,9 @@
 package diagnostics
 
 import (
+	"slices"
+	"sort"
+
 	"github.com/ahpls-dev/ahpls/diagnostics/claude"
 	"github.com/ahpls-dev/ahpls/diagnostics/cline"
 	"github.com/ahpls-dev/ahpls/diagnostics/copilot"
@@ -15,10 +18,6 @@ import (
 	"github.com/ahpls-dev/ahpls/diagnostics/roo"
 	"github.com/ahpls-dev/ahpls/diagnostics/skills"
 	"github.com/ahpls-dev/ahpls/diagnostics/windsurf"
-
-	"slices"
-	"sort"
-
 	"github.com/ahpls-dev/ahpls/model"
 )
 
