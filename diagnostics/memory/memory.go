@@ -129,7 +129,7 @@ func CheckMemory(f core.File, r *core.Reporter) {
 	if strings.HasPrefix(base, "CLAUDE") {
 		checkImports(m)
 		importChains(m)
-		if n := utf16Len(m.Text); n > memorySizeLimit {
+		if n := syntax.UTF16Len(m.Text); n > memorySizeLimit {
 			m.Report(memorySize, core.Line1(m.Text), model.Verdicts{model.TargetClaudeCode: model.Warn},
 				fmt.Sprintf("{T} warn{s} that this file will impact performance: %d characters, over %d.", n, memorySizeLimit))
 		}
@@ -166,17 +166,6 @@ func checkImports(m *core.MDFile) {
 				"{T} skip{s} import "+syntax.Quote("@"+p)+": the file does not exist.")
 		}
 	})
-}
-
-func utf16Len(b []byte) int {
-	n := 0
-	for _, r := range string(b) {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
 }
 
 // importRef is one @path import of a file whose target exists.

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -562,7 +561,7 @@ func skillDesc(m *core.MDFile) {
 	}
 	// Roo Code skips the skill instead, measuring the trimmed description
 	// in UTF-16 units (JavaScript's length).
-	if n16 := len(utf16.Encode([]rune(strings.TrimSpace(desc)))); n16 > maxSkillDesc {
+	if n16 := syntax.UTF16Len(strings.TrimSpace(desc)); n16 > maxSkillDesc {
 		span := df.ValSpan
 		if n > maxSkillDesc {
 			span = m.RuneSpan(df, maxSkillDesc, -1)

@@ -252,3 +252,16 @@ func Unquote(s string) string {
 	}
 	return s
 }
+
+// UTF16Len is the length of s in UTF-16 code units: JavaScript's string
+// length, which Claude Code's and Roo Code's limits count in.
+func UTF16Len[T ~string | ~[]byte](s T) int {
+	n := 0
+	for _, r := range string(s) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
