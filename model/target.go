@@ -142,8 +142,8 @@ func (p *PathImplied) Matches(rel string) bool {
 type MemoryReads struct {
 	// Files are the file names it reads.
 	Files []MemoryFile
-	// Other is the reason shown for a memory file of another name
-	// ({name} stands for it); "" leaves it out silently.
+	// Other is the reason shown for a memory file of another name; ""
+	// leaves it out silently.
 	Other string
 	// NotRead gives a reason per file name it does not read.
 	NotRead map[string]string
@@ -175,7 +175,7 @@ func (m *MemoryReads) MemoryScanned(rel string) (bool, string) {
 	if why, ok := m.NotRead[base]; ok {
 		return false, why
 	}
-	return false, strings.ReplaceAll(m.Other, "{name}", base)
+	return false, m.Other
 }
 
 // Consumers is every known target, in documentation order.
