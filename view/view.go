@@ -139,10 +139,18 @@ type State struct {
 	Host map[string]string `json:"host,omitempty"`
 }
 
-// ViewTargets is what an empty Input.Targets means.
-var ViewTargets = []model.Target{model.TargetVSCode, model.TargetVSCodeAgentHost, model.TargetClaudeCode, model.TargetCopilotCLI, model.TargetAgentSkills,
-	model.TargetCodex, model.TargetCursor, model.TargetGeminiCLI,
-	model.TargetKiro, model.TargetWindsurf, model.TargetCline, model.TargetRoo, model.TargetOpenCode}
+// ViewTargets is what an empty Input.Targets means: every consumer that
+// needs no opt-in, VS Code first (the editor this view is read in most),
+// then in model.Consumers order, so a new consumer's value is enough.
+var ViewTargets = func() []model.Target {
+	out := []model.Target{model.TargetVSCode}
+	for _, c := range model.Consumers {
+		if !c.OptIn && c.Target != model.TargetVSCode {
+			out = append(out, c.Target)
+		}
+	}
+	return out
+}()
 
 // Build computes the view.
 func Build(in Input) View {
