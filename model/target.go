@@ -159,6 +159,17 @@ type MemoryFile struct {
 	Elsewhere string
 }
 
+// ReadsName reports whether the consumer reads memory files of this base
+// name anywhere (at the root or below it).
+func (m *MemoryReads) ReadsName(base string) bool {
+	for _, f := range m.Files {
+		if f.Name == base {
+			return true
+		}
+	}
+	return false
+}
+
 // MemoryScanned reports whether the consumer reads the memory file at rel
 // and, if not, why (see MemoryReads).
 func (m *MemoryReads) MemoryScanned(rel string) (bool, string) {

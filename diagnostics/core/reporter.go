@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -162,7 +163,8 @@ func (r *Reporter) Add(d model.Diagnostic) {
 }
 
 // anyReads reports whether some effective target reads the file: its kind
-// (model.Target.Reads) and, for a skill, its folder (model.SkillUnread).
+// (model.Target.Reads), for a skill its folder (model.SkillUnread), for a
+// memory file its name (model.MemoryReads).
 func (r *Reporter) anyReads() bool {
 	if r.File.Kind == model.KindNone {
 		return true
@@ -171,7 +173,13 @@ func (r *Reporter) anyReads() bool {
 		if !t.Reads(r.File.Kind) {
 			continue
 		}
-		if spec, _ := t.Spec(); spec.Kinds != nil && r.File.Kind == model.KindSkill && model.SkillUnread(t, r.File.Path, r.File.Layout) {
+		spec, _ := t.Spec()
+		if spec.Kinds != nil && r.File.Kind == model.KindSkill && model.SkillUnread(t, r.File.Path, r.File.Layout) {
+			continue
+		}
+		// A memory file by a name the consumer never reads (Kiro and
+		// .github/copilot-instructions.md): the kind alone says too little.
+		if spec.Kinds != nil && r.File.Kind == model.KindMemory && spec.Memory != nil && !spec.Memory.ReadsName(path.Base(r.File.Path)) {
 			continue
 		}
 		return true
