@@ -101,11 +101,20 @@ var ocAgentUnknownKey = &core.Rule{
 	ID:       "ocagent/unknown-key",
 	Summary:  "A header field OpenCode's agent schema does not name; OpenCode moves it into the agent's `options`, which it passes on with the model's options.",
 	Kinds:    "ocagent",
-	Severity: "OC ? (Info): the field is kept as an option, not refused; what a provider does with it is not known.",
+	Severity: "OC ? (Info): the field is kept as an option, not refused; what a provider does with it is not known. OC LOSE (Warning) when the key is a near miss of a field OpenCode reads for the agent itself (`permissions` for `permission`, `tool` for `tools`): that field's setting is lost.",
 	Evidence: []core.Evidence{
 		{Consumer: "OC", Reaction: "?", Source: ocPkg + ": `dH=new Set([\"name\",\"model\",\"variant\",\"prompt\",\"description\",\"temperature\",\"top_p\",\"mode\",\"hidden\",\"color\",\"steps\",\"maxSteps\",\"options\",\"permission\",\"disable\",\"tools\"])`; `for(let[U,X]of Object.entries(_))if(!dH.has(U))Y[U]=X` into options"},
+		{Consumer: "OC", Reaction: "LOSE (near miss)", Source: ocPkg + ": the same code: a misspelt `permissions` goes into the model's options and the agent's `permission` stays unset (its default permissions apply)"},
 	},
+	Fix:    core.FixUnsafe,
+	FixWhy: "a rename changes what OpenCode reads: the value starts to apply (offered only when the value is valid under the new key and the key is not already there)",
 }
+
+// ocAgentOwnKeys are the agent fields OpenCode reads for the agent itself,
+// not for the model: a near miss of one of them loses that setting. The
+// sampling keys (temperature, top_p, variant, options) are left out: a
+// near miss of them (top_k) is usually a real provider option.
+var ocAgentOwnKeys = []string{"name", "model", "prompt", "description", "mode", "hidden", "color", "steps", "maxSteps", "permission", "disable", "tools"}
 
 var ocCommandHeader = &core.Rule{
 	ID:       "occmd/header",
@@ -642,6 +651,12 @@ func CheckOpenCodeAgent(f core.File, r *core.Reporter) {
 	}
 	var s ocSchema
 	s.agent("", h, func(m ocMember) {
+		if best := core.Typo(m.key, ocAgentOwnKeys); best != "" {
+			r.Verdict(ocAgentUnknownKey, m.keySpan, model.Verdicts{model.TargetOpenCode: model.Lose},
+				"OpenCode's agents have no `"+core.JClip(m.key)+"` field (did you mean `"+best+"`?): OpenCode passes it on in the model's options, and the agent's `"+best+"` stays unset.",
+				ocRenameFix(f.Text, h, m, best)...)
+			return
+		}
 		r.Verdict(ocAgentUnknownKey, m.keySpan, model.Verdicts{model.TargetOpenCode: model.Unknown},
 			"OpenCode's agents have no `"+core.JClip(m.key)+"` field; OpenCode passes it on in the agent's options.")
 	})
@@ -659,6 +674,28 @@ func CheckOpenCodeCommand(f core.File, r *core.Reporter) {
 			"OpenCode's commands read description, agent, model, variant and subtask; `"+core.JClip(m.key)+"` is dropped.")
 	})
 	ocReport(r, ocCommandField, s.out)
+}
+
+// ocRenameFix renames an agent's misspelt key to best, offered only where
+// that cannot break the agent: the key is written bare (not quoted), best
+// is not already a field, and the value is valid under best (a
+// `permissions` map with a wrong action would stop OpenCode from starting
+// once it is read).
+func ocRenameFix(text []byte, h *ocv, m ocMember, best string) []model.Fix {
+	if m.keySpan.End > len(text) || string(text[m.keySpan.Start:m.keySpan.End]) != m.key {
+		return nil
+	}
+	for _, o := range h.members {
+		if o.key == best {
+			return nil
+		}
+	}
+	var s ocSchema
+	s.agent("", &ocv{kind: core.JSONObject, members: []ocMember{{key: best, keySpan: m.keySpan, val: m.val}}}, nil)
+	if len(s.out) > 0 {
+		return nil
+	}
+	return []model.Fix{{Title: "Rename `" + m.key + "` to `" + best + "`", Edits: []model.Edit{{Span: m.keySpan, NewText: best}}}}
 }
 
 // ocPlainColon is a `key: value` line whose plain value holds ": ".
