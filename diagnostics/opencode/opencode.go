@@ -104,7 +104,7 @@ var ocAgentUnknownKey = &core.Rule{
 	Severity: "OC ? (Info): the field is kept as an option, not refused; what a provider does with it is not known. OC LOSE (Warning) when the key is a near miss of a field OpenCode reads for the agent itself (`permissions` for `permission`, `tool` for `tools`): that field's setting is lost.",
 	Evidence: []core.Evidence{
 		{Consumer: "OC", Reaction: "?", Source: ocPkg + ": `dH=new Set([\"name\",\"model\",\"variant\",\"prompt\",\"description\",\"temperature\",\"top_p\",\"mode\",\"hidden\",\"color\",\"steps\",\"maxSteps\",\"options\",\"permission\",\"disable\",\"tools\"])`; `for(let[U,X]of Object.entries(_))if(!dH.has(U))Y[U]=X` into options"},
-		{Consumer: "OC", Reaction: "LOSE (near miss)", Source: ocPkg + ": the same code: a misspelt `permissions` goes into the model's options and the agent's `permission` stays unset (its default permissions apply)"},
+		{Consumer: "OC", Reaction: "LOSE (near miss)", Source: ocPkg + ": the same code: a misspelt `permissions` goes into the model's options and the agent's `permission` stays unset: `opencode --pure debug config` on an agent with `permissions: {edit: deny}` lists it with `\"options\": {\"permissions\": {\"edit\": \"deny\"}}` and `\"permission\": {}`"},
 	},
 	Fix:    core.FixUnsafe,
 	FixWhy: "a rename changes what OpenCode reads: the value starts to apply (offered only when the value is valid under the new key and the key is not already there)",
