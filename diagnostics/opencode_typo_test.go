@@ -26,6 +26,8 @@ func TestOpenCodeAgentFieldTypo(t *testing.T) {
 		{"key already there", "---\ndescription: Reviews\npermission:\n  edit: deny\npermissions:\n  bash: ask\n---\nBody.\n", model.SeverityWarning, false},
 		{"quoted key", "---\ndescription: Reviews\n\"permissions\":\n  edit: deny\n---\nBody.\n", model.SeverityWarning, false},
 		{"a provider option", "---\ndescription: Reviews\ntop_k: 40\n---\nBody.\n", model.SeverityInfo, false},
+		{"two edits from a field", "---\ndescription: Reviews\nrole: reviewer\n---\nBody.\n", model.SeverityInfo, false},
+		{"case and separators", "---\ndescription: Reviews\nmax_steps: 5\n---\nBody.\n", model.SeverityWarning, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

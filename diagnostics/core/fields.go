@@ -573,16 +573,6 @@ func Closest(s string, candidates []string, maxDist int) string {
 	return best
 }
 
-// Typo returns the candidate that key is a likely misspelling of (within
-// two edits, and plausible as a typo: see plausibleTypo), or "".
-func Typo(key string, candidates []string) string {
-	best := Closest(key, candidates, 2)
-	if best != "" && !plausibleTypo(key, best) {
-		return ""
-	}
-	return best
-}
-
 // closestKey is closest(key, kindKeys(kind), 2), remembered: the same
 // unknown keys (license, version, author, …) recur in file after file. The
 // memo stops growing at closestMemoMax entries (keys come from files).

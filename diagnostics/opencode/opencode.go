@@ -651,7 +651,7 @@ func CheckOpenCodeAgent(f core.File, r *core.Reporter) {
 	}
 	var s ocSchema
 	s.agent("", h, func(m ocMember) {
-		if best := core.Typo(m.key, ocAgentOwnKeys); best != "" {
+		if best := ocNearMiss(m.key); best != "" {
 			r.Verdict(ocAgentUnknownKey, m.keySpan, model.Verdicts{model.TargetOpenCode: model.Lose},
 				"OpenCode's agents have no `"+core.JClip(m.key)+"` field (did you mean `"+best+"`?): OpenCode passes it on in the model's options, and the agent's `"+best+"` stays unset.",
 				ocRenameFix(f.Text, h, m, best)...)
@@ -674,6 +674,23 @@ func CheckOpenCodeCommand(f core.File, r *core.Reporter) {
 			"OpenCode's commands read description, agent, model, variant and subtask; `"+core.JClip(m.key)+"` is dropped.")
 	})
 	ocReport(r, ocCommandField, s.out)
+}
+
+// ocNearMiss returns the agent field key misspells: one edit away
+// (`permissions`, `tool`, `colour`) or the same but for case, `_` and `-`
+// (`max_steps`). Two edits are too many for keys this short: `role` is
+// two from `mode` and is a field of its own in other agents' formats.
+func ocNearMiss(key string) string {
+	if best := core.Closest(key, ocAgentOwnKeys, 1); best != "" {
+		return best
+	}
+	norm := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
+	for _, k := range ocAgentOwnKeys {
+		if norm(k) == norm(key) {
+			return k
+		}
+	}
+	return ""
 }
 
 // ocRenameFix renames an agent's misspelt key to best, offered only where
