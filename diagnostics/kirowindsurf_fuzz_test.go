@@ -15,7 +15,7 @@ type noFiles struct{}
 
 func (noFiles) Stat(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }
 
-// FuzzKiroWindsurf: the Kiro steering and Windsurf rule checkers never
+// FuzzKiroWindsurf: the Kiro steering, Windsurf rule and Windsurf workflow checkers never
 // panic and keep every finding's span inside the text.
 func FuzzKiroWindsurf(f *testing.F) {
 	for _, s := range []string{
@@ -23,6 +23,7 @@ func FuzzKiroWindsurf(f *testing.F) {
 		"---\ninclusion: [always\n---\n", "---\ninclusion: auto\n", "#[[file:", "#[[file:]]", "#[[file:../x]] #[[file:/abs]]",
 		"```\n#[[file:x]]\n```\n#[[file:y]]", "---\n- a\n---\n",
 		"---\ntrigger: glob\nglobs: **/*.ts\n---\n", "---\ntrigger: model_decision\n---\n", "",
+		"---\ndescription: deploy\n---\n\n1. Run `make`\n", "---\ndescription: x\n---\n  \n", "\xef\xbb\xbf---\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -32,6 +33,8 @@ func FuzzKiroWindsurf(f *testing.F) {
 			{Path: "w/.kiro/steering/x.md", Kind: model.KindKiroSteering, Text: b, FS: noFiles{}},
 			{Path: ".windsurf/rules/x.md", Kind: model.KindWindsurfRule, Text: b},
 			{Path: model.WindsurfLegacyRules, Kind: model.KindWindsurfRule, Text: b},
+			{Path: ".windsurf/workflows/x.md", Kind: model.KindWindsurfFlow, Text: b},
+			{Path: "a/.windsurf/workflows/b/x.md", Kind: model.KindWindsurfFlow, Text: b},
 		} {
 			for _, d := range Check(file, core.Options{Targets: []model.Target{model.TargetKiro, model.TargetWindsurf}}) {
 				if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {

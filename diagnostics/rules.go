@@ -64,6 +64,7 @@ func init() {
 		{Kind: model.KindCodexPlugin, Rules: plugins.CodexPluginRules, Check: plugins.CheckCodexPlugin},
 		{Kind: model.KindKiroSteering, Rules: kiro.KiroRules, Check: kiro.CheckKiroSteering},
 		{Kind: model.KindWindsurfRule, Rules: windsurf.WindsurfRules, Check: windsurf.CheckWindsurfRule},
+		{Kind: model.KindWindsurfFlow, Rules: windsurf.WorkflowRules, Check: windsurf.CheckWorkflow},
 		{Kind: model.KindCodexMarket, Rules: plugins.CodexMarketRules, Check: plugins.CheckCodexMarketplace},
 		{Kind: model.KindCursorPlugin, Rules: cursor.CursorPluginRules, Check: cursor.CheckCursorPlugin},
 		{Kind: model.KindCursorMarket, Rules: cursor.CursorMarketRules, Check: cursor.CheckCursorMarketplace},

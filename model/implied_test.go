@@ -60,6 +60,7 @@ func TestImpliedTable(t *testing.T) {
 		{"kiro-dir", ".kiro/steering/tech.md", false, false},
 		{"windsurf-dir", ".windsurf/rules/ts.md", false, false},
 		{"windsurf-dir", ".windsurfrules", false, false},
+		{"windsurf-dir", ".windsurf/workflows/deploy.md", false, false},
 		{"cline-rules", ".clinerules", false, false},
 		{"cline-rules", ".clinerules/style.md", false, false},
 		{"cline-rules", ".cline/rules/style.md", false, false},

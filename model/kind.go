@@ -35,6 +35,7 @@ const (
 	KindCodexPlugin  Kind = "cxplugin"   // Codex plugin manifest: <P>/.codex-plugin/plugin.json
 	KindKiroSteering Kind = "kiro"       // Kiro steering file: .kiro/steering/*.md
 	KindWindsurfRule Kind = "windsurf"   // Windsurf rule: .windsurf/rules/*.md, legacy .windsurfrules
+	KindWindsurfFlow Kind = "wsflow"     // Windsurf workflow: .windsurf/workflows/*.md (sub-folders classified for wsflow/nested)
 	KindCodexMarket  Kind = "cxmarket"   // Codex marketplace: <M>/.agents/plugins/marketplace.json
 	KindCursorPlugin Kind = "cuplugin"   // Cursor plugin manifest: <P>/.cursor-plugin/plugin.json
 	KindCursorMarket Kind = "cumarket"   // Cursor marketplace: <M>/.cursor-plugin/marketplace.json
@@ -222,6 +223,9 @@ var Kinds = []KindSpec{
 		Paths: []string{WindsurfLegacyRules}, Languages: mdLangs,
 		Documents:  []string{"**/.windsurf/rules/*.md", "**/" + WindsurfLegacyRules},
 		Activation: []string{"**/.windsurf/rules/*.md", WindsurfLegacyRules}},
+	{Kind: KindWindsurfFlow, Noun: "Windsurf workflow", Title: "Windsurf workflows (.windsurf/workflows/*.md)", Lang: "markdown", Ext: ".md", Languages: mdLangs,
+		Documents:  []string{"**/.windsurf/workflows/**/*.md"},
+		Activation: []string{"**/.windsurf/workflows/*.md"}},
 	{Kind: KindCodexMarket, Noun: "Codex marketplace", Title: "Codex marketplaces (.agents/plugins/marketplace.json)", Lang: "json", Ext: ".json", Languages: jsonLangs,
 		Documents:  []string{"**/" + CodexMarketplacePath},
 		Activation: []string{"**/" + CodexMarketplacePath}},
@@ -490,6 +494,9 @@ func Classify(rel string, layout Layout) Kind {
 	if k := rulesFolderKind(segs); k != KindNone {
 		return k
 	}
+	if isWindsurfFlow(segs) {
+		return KindWindsurfFlow
+	}
 	if k := openCodeKind(segs); k != KindNone {
 		return k
 	}
@@ -670,6 +677,21 @@ func rulesFolderKind(segs []string) Kind {
 		return KindWindsurfRule
 	}
 	return KindNone
+}
+
+// isWindsurfFlow reports a Markdown file below a .windsurf/workflows
+// folder: Windsurf's workflows are the .md files there, in the workspace,
+// its sub-folders and up to the git root (docs.windsurf.com/windsurf/
+// cascade/workflows, read 2026-12-05). A file in a sub-folder of
+// workflows/ is classified too, so that wsflow/nested can say the
+// documentation does not name it.
+func isWindsurfFlow(segs []string) bool {
+	for i := 0; i+2 < len(segs); i++ {
+		if segs[i] == ".windsurf" && segs[i+1] == "workflows" {
+			return true
+		}
+	}
+	return false
 }
 
 // openCodeKind is the kind of a Markdown file in a .opencode folder:

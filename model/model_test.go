@@ -88,7 +88,11 @@ func TestClassify(t *testing.T) {
 		{"web/.windsurf/rules/react.md", KindWindsurfRule},
 		{".windsurfrules", KindWindsurfRule},
 		{"sub/.windsurfrules", KindNone},
-		{".windsurf/workflows/deploy.md", KindNone},
+		{".windsurf/workflows/deploy.md", KindWindsurfFlow},
+		{"web/.windsurf/workflows/deploy.md", KindWindsurfFlow},
+		{".windsurf/workflows/ops/rotate.md", KindWindsurfFlow},
+		{".windsurf/workflows/notes.txt", KindNone},
+		{".windsurf/deploy.md", KindNone},
 		{".clinerules", KindClineRule},
 		{"sub/.clinerules", KindNone}, // Cline reads the workspace root's
 		{".clinerules/style.md", KindClineRule},

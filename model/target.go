@@ -262,13 +262,13 @@ var Consumers = []ConsumerSpec{
 		// AGENTS.md of the workspace root, always included (kiro.dev/docs/steering, "AGENTS.md").
 		Memory: &MemoryReads{Files: []MemoryFile{{Name: "AGENTS.md", Elsewhere: "Kiro reads the AGENTS.md at the root of the workspace"}}}},
 	{Target: TargetWindsurf, Name: "Windsurf", Code: "WS",
-		Kinds:      []Kind{KindSkill, KindMemory, KindWindsurfRule},
-		Reads:      []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", "AGENTS.md", ".windsurf/skills/<name>/SKILL.md, .agents/skills/<name>/SKILL.md (.claude/skills only with Claude Code config reading turned on)"},
+		Kinds:      []Kind{KindSkill, KindMemory, KindWindsurfRule, KindWindsurfFlow},
+		Reads:      []string{".windsurf/rules/*.md (in the workspace, its sub-folders and up to the git root; trigger: always_on, manual, model_decision, glob)", ".windsurfrules (legacy)", ".windsurf/workflows/*.md (in the workspace, its sub-folders and up to the git root; invoked by hand as /<file name>)", "AGENTS.md", ".windsurf/skills/<name>/SKILL.md, .agents/skills/<name>/SKILL.md (.claude/skills only with Claude Code config reading turned on)"},
 		Install:    "project files by location",
 		SkillRoots: []string{".windsurf/skills", ".agents/skills"}, SkillDepth: 1,
-		Evidence: "docs.windsurf.com Cascade Skills (skill scopes: .windsurf/skills, and .agents/skills for cross-agent compatibility; .claude/skills when Claude Code config reading is enabled) and Memories & Rules (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurf/windsurfrule.go)",
+		Evidence: "docs.windsurf.com Cascade Skills (skill scopes: .windsurf/skills, and .agents/skills for cross-agent compatibility; .claude/skills when Claude Code config reading is enabled) Memories & Rules and Workflows (closed source: documentation only, read 2026-12-05 through stored copies; see diagnostics/windsurf/windsurfrule.go and workflow.go)",
 		Implied: &PathImplied{ID: "windsurf-dir", When: "a `.windsurf` folder in the path, or `.windsurfrules`",
-			Why:  "Windsurf's Cascade reads .windsurf/rules/*.md and the legacy .windsurfrules (docs.windsurf.com, Memories & Rules)",
+			Why:  "Windsurf's Cascade reads .windsurf/rules/*.md, the legacy .windsurfrules and the workflows in .windsurf/workflows/ (docs.windsurf.com, Memories & Rules, Workflows)",
 			Segs: []string{".windsurf"}, Bases: []string{WindsurfLegacyRules}},
 		// The root AGENTS.md always on, one in a sub-folder as a glob rule
 		// for that folder (docs.windsurf.com, Memories & Rules).

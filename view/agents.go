@@ -33,7 +33,10 @@ import (
 //     .windsurf/rules/*.md of the workspace, its sub-folders and up to the
 //     git root, the legacy root .windsurfrules, and AGENTS.md (root always
 //     on, a sub-folder's as a glob rule); skills in .windsurf/skills and .agents/skills
-//     (docs.windsurf.com, Cascade Skills).
+//     (docs.windsurf.com, Cascade Skills); workflows, the .md files in
+//     .windsurf/workflows/ of the workspace, its sub-folders and up to the
+//     git root, each invoked by hand as /<file name>
+//     (docs.windsurf.com/windsurf/cascade/workflows, read 2026-12-05).
 //   - Cline, cline/cline@21cb8d25 (sdk/packages/shared/src/storage/paths.ts
 //     resolveRulesConfigSearchPaths, core/src/extensions/config/
 //     user-instruction-config-loader.ts): the workspace root's AGENTS.md,
@@ -130,6 +133,15 @@ func agentScanned(t model.Target, f File) (bool, string) {
 	case model.KindWindsurfRule:
 		if t == model.TargetWindsurf {
 			return true, "" // the workspace's .windsurf/rules and those of its sub-folders
+		}
+	case model.KindWindsurfFlow:
+		if t == model.TargetWindsurf {
+			// The workspace's .windsurf/workflows and those of its
+			// sub-folders. A file in a sub-folder of workflows/ is not
+			// listed: the documentation does not say whether Windsurf
+			// reads it, nor its /name (wsflow/nested says so).
+			_, after, _ := strings.Cut(rel[strings.LastIndex(rel, ".windsurf/workflows/")+1:], "workflows/")
+			return !strings.Contains(after, "/"), ""
 		}
 	case model.KindClineRule:
 		if t == model.TargetCline {
@@ -249,6 +261,10 @@ func agentItemName(f File) string {
 		}
 		// Cascade's input names a rule by @<file name>.
 		return "@" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	case model.KindWindsurfFlow:
+		// A workflow is invoked as /<file name> (docs.windsurf.com,
+		// Workflows: "/[name-of-workflow]").
+		return "/" + strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	}
 	return rel
 }

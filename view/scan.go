@@ -233,7 +233,7 @@ func category(k model.Kind) Category {
 		return CatInstructions
 	case model.KindOCAgent:
 		return CatAgents
-	case model.KindOCCommand:
+	case model.KindOCCommand, model.KindWindsurfFlow:
 		return CatCommands
 	case model.KindHooks, model.KindSettings:
 		return CatHooks
@@ -298,7 +298,7 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 			return h.name
 		}
 		return agentItemName(f)
-	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule, model.KindOCAgent, model.KindOCCommand:
+	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindWindsurfFlow, model.KindRooRule, model.KindOCAgent, model.KindOCCommand:
 		return agentItemName(f)
 	}
 	return rel

@@ -1,3 +1,3 @@
-// Package windsurf checks Windsurf rules. A rule package: it imports only
+// Package windsurf checks Windsurf rules and workflows. A rule package: it imports only
 // diagnostics/core and model.
 package windsurf

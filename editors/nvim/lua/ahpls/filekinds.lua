@@ -56,6 +56,8 @@ return {
     '/%.kiro/steering/[^/]*%.md$',
     '/%.windsurf/rules/[^/]*%.md$',
     '/%.windsurfrules$',
+    '/%.windsurf/workflows/[^/]*%.md$',
+    '/%.windsurf/workflows/.*/[^/]*%.md$',
     '/%.agents/plugins/marketplace%.json$',
     '/%.cursor%-plugin/plugin%.json$',
     '/%.cursor%-plugin/marketplace%.json$',
