@@ -274,8 +274,12 @@ func RunSummary(paths []string, cfg Config) ([]Finding, Summary, error) {
 // comments and config hid; with noSuppress they stay findings like any
 // other.
 func splitSuppressed(fs []Finding, noSuppress bool) (shown, hidden []Finding) {
-	shown = fs[:0:0]
-	for _, f := range fs {
+	first := slices.IndexFunc(fs, func(f Finding) bool { return f.Suppressed != "" })
+	if first < 0 {
+		return fs, nil // nearly every run: nothing hidden, no copy
+	}
+	shown = slices.Clone(fs[:first])
+	for _, f := range fs[first:] {
 		switch {
 		case f.Suppressed == "":
 			shown = append(shown, f)
@@ -285,9 +289,6 @@ func splitSuppressed(fs []Finding, noSuppress bool) (shown, hidden []Finding) {
 		default:
 			hidden = append(hidden, f)
 		}
-	}
-	if len(fs) > 0 && len(hidden) == 0 {
-		return fs, nil // nearly every run: no copy
 	}
 	return shown, hidden
 }
@@ -564,7 +565,7 @@ type fingerprintKey struct {
 
 func (f *fingerprints) at(rule string, at int) string {
 	if f.nls == nil {
-		f.nls = []int{}
+		f.nls = make([]int, 0, bytes.Count(f.text[:f.upTo], []byte{'\n'}))
 		for i := 0; i < f.upTo; {
 			nl := bytes.IndexByte(f.text[i:f.upTo], '\n')
 			if nl < 0 {

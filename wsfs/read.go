@@ -95,6 +95,11 @@ func (e *Error) Unwrap() error {
 
 // ReasonOf returns the Reason of a refusal from this package, or 0.
 func ReasonOf(err error) Reason {
+	// The common case without errors.As, whose target escapes: this is
+	// asked of every missing manifest of every folder.
+	if e, ok := err.(*Error); ok {
+		return e.Reason
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Reason

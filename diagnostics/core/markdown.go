@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -508,12 +509,17 @@ func blockScalarHead(line []byte) bool {
 	if c := bytes.LastIndex(t, []byte(" #")); c >= 0 {
 		t = bytes.TrimSpace(t[:c])
 	}
-	f := bytes.Fields(t)
-	if len(f) == 0 {
+	if len(t) == 0 {
 		return false
 	}
-	last := f[len(f)-1]
-	if len(f) == 1 && !bytes.HasSuffix(t, []byte("-")) {
+	// The last space-separated field, found without splitting the line
+	// (this runs on every header line of every file).
+	last, single := t, true
+	if i := bytes.LastIndexFunc(t, unicode.IsSpace); i >= 0 {
+		_, w := utf8.DecodeRune(t[i:])
+		last, single = t[i+w:], false
+	}
+	if single && !bytes.HasSuffix(t, []byte("-")) {
 		return false
 	}
 	return len(last) > 0 && (last[0] == '|' || last[0] == '>') && len(bytes.Trim(last[1:], "+-0123456789")) == 0
