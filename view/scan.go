@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -231,7 +232,7 @@ func category(k model.Kind) Category {
 		return CatPlugins
 	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule, model.KindRooRule:
 		return CatInstructions
-	case model.KindOCAgent:
+	case model.KindOCAgent, model.KindRooModes:
 		return CatAgents
 	case model.KindOCCommand:
 		return CatCommands
@@ -300,6 +301,11 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		return agentItemName(f)
 	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule, model.KindOCAgent, model.KindOCCommand:
 		return agentItemName(f)
+	case model.KindRooModes:
+		// The file's modes, by slug: they load or fail together.
+		if slugs := diagnostics.RooModeSlugs(f.Text); len(slugs) > 0 {
+			return rel + ": " + strings.Join(slugs, ", ")
+		}
 	}
 	return rel
 }

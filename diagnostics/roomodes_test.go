@@ -1,0 +1,90 @@
+package diagnostics
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ahpls-dev/ahpls/diagnostics/core"
+	"github.com/ahpls-dev/ahpls/diagnostics/roo"
+	"github.com/ahpls-dev/ahpls/model"
+)
+
+// roomodesRoot holds one workspace per case, each with a root .roomodes
+// (Roo Code reads only the root's, so one workspace cannot hold them all).
+const roomodesRoot = "testdata/roomodes"
+
+// TestRooModesGolden checks each case's .roomodes against its golden
+// file (go test ./diagnostics -run TestRooModesGolden -update rewrites them).
+func TestRooModesGolden(t *testing.T) {
+	dirs, err := os.ReadDir(roomodesRoot)
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, e := range dirs {
+		ws := filepath.Join(roomodesRoot, e.Name())
+		p := filepath.Join(ws, model.RooModes)
+		t.Run(e.Name(), func(t *testing.T) {
+			text, err := os.ReadFile(p)
+			require.NoError(t, err)
+			kind := model.Classify(model.RooModes, dirLayout(ws))
+			require.Equal(t, model.KindRooModes, kind)
+			got := renderGolden(text, Check(core.File{Path: model.RooModes, Kind: kind, Text: text, FS: dirFS(ws), Layout: dirLayout(ws)}, core.Options{}))
+			if *update {
+				require.NoError(t, os.WriteFile(p+".golden", []byte(got), 0o644))
+				return
+			}
+			want, err := os.ReadFile(p + ".golden")
+			require.NoError(t, err, "missing golden file; run go test ./diagnostics -run TestRooModesGolden -update")
+			assert.Equal(t, string(want), got)
+		})
+	}
+}
+
+// A .roomodes below the root is not Roo Code's: not classified.
+func TestRooModesRootOnly(t *testing.T) {
+	assert.Equal(t, model.KindRooModes, model.Classify(".roomodes", nil))
+	assert.Equal(t, model.KindNone, model.Classify("sub/.roomodes", nil))
+	assert.Equal(t, model.KindNone, model.Classify(".roomodes.bak", nil))
+}
+
+func TestJSRegexRefusal(t *testing.T) {
+	for _, p := range []string{`*.ts`, `+x`, `?a`, `a**`, `a|*`, `(a`, `a)`, `[a-z`, `\.(ts|tsx$`, `a\`, `(?:*)`, `a???`, `^*`} {
+		assert.NotEmpty(t, roo.JSRegexRefusal(p), p)
+	}
+	// JavaScript takes these, Go's regexp refuses several of them.
+	for _, p := range []string{`\.(md|mdx)$`, `(?<!\.d)\.ts$`, `(?=x)`, `(a)\1`, `\_x`, `a*?`, `a+?`, `a??`, `[]]`, `[^]`, `]`, `{`, `a{2}`, `(?<name>x)`,
+		`(?i:x)`, `src/.*\.ts$`, `^(?!.*test).*\.js$`, `\p{L}`, `é+`, ``} {
+		assert.Empty(t, roo.JSRegexRefusal(p), p)
+	}
+}
+
+// The clean-up's offset map points findings at the file's own bytes.
+func TestRooModesCleanedSpans(t *testing.T) {
+	text := []byte("\uFEFFcustomModes:\n  - slug: a\u2013b c\n    name: \u201cN\u201d\n    roleDefinition: r\n    groups: [read]\n")
+	d := Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: text}, core.Options{})
+	require.Len(t, d, 1)
+	assert.Equal(t, "roomodes/slug", d[0].Rule)
+	assert.Equal(t, "a\u2013b c", string(text[d[0].Span.Start:d[0].Span.End]))
+}
+
+// FuzzRooModes: the .roomodes checker never panics and keeps every
+// finding's span inside the text.
+func FuzzRooModes(f *testing.F) {
+	for _, s := range []string{
+		"customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read, [edit, {fileRegex: '*.ts'}]]\n",
+		"{\"customModes\": [{\"slug\": \"a\", \"slug\": \"b\"}]}", "\uFEFF{\"customModes\": 1}", "customModes: [", "a: 1\n---\nb: 2\n",
+		"customModes:\n  - &m {slug: x}\n  - *m\n", "\u201c\u2013\u00a0\u200b", "", "customModes: 0", "- 1",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, d := range Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: b}, core.Options{Targets: []model.Target{model.TargetRoo}}) {
+			if d.Span.Start < 0 || d.Span.Start > d.Span.End || d.Span.End > len(b) {
+				t.Fatalf("%s span %+v outside %d bytes", d.Rule, d.Span, len(b))
+			}
+		}
+	})
+}
