@@ -51,12 +51,12 @@ func TestRooModesRootOnly(t *testing.T) {
 }
 
 func TestJSRegexRefusal(t *testing.T) {
-	for _, p := range []string{`*.ts`, `+x`, `?a`, `a**`, `a|*`, `(a`, `a)`, `[a-z`, `\.(ts|tsx$`, `a\`, `(?:*)`, `a???`, `^*`} {
+	for _, p := range []string{`*.ts`, `+x`, `?a`, `a**`, `a|*`, `(a`, `a)`, `[a-z`, `\.(ts|tsx$`, `a\`, `(?:*)`, `a???`, `^*`, `[z-a]`, `a{2}*`, `{2}`, `a{3,1}`, `[^9-0]`} {
 		assert.NotEmpty(t, roo.JSRegexRefusal(p), p)
 	}
 	// JavaScript takes these, Go's regexp refuses several of them.
 	for _, p := range []string{`\.(md|mdx)$`, `(?<!\.d)\.ts$`, `(?=x)`, `(a)\1`, `\_x`, `a*?`, `a+?`, `a??`, `[]]`, `[^]`, `]`, `{`, `a{2}`, `(?<name>x)`,
-		`(?i:x)`, `src/.*\.ts$`, `^(?!.*test).*\.js$`, `\p{L}`, `é+`, ``} {
+		`(?i:x)`, `a{2}?`, `a{,2}`, `{`, `x{a}`, `[a-z0-9_-]`, `[\w-a]`, `[-z]`, `[a-]`, `src/.*\.ts$`, `^(?!.*test).*\.js$`, `\p{L}`, `é+`, ``} {
 		assert.Empty(t, roo.JSRegexRefusal(p), p)
 	}
 }

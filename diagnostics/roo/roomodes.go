@@ -166,7 +166,7 @@ var rmSlugDup = &core.Rule{
 var rmFileRegex = &core.Rule{
 	ID:        "roomodes/file-regex",
 	WholeFile: true,
-	Summary:   "A group's `fileRegex` is no JavaScript regular expression (an unclosed `(` or `[`, an unmatched `)`, a quantifier with nothing to repeat such as `*.ts`). Only what JavaScript surely refuses is reported: Go's regexp is not the judge.",
+	Summary:   "A group's `fileRegex` is no JavaScript regular expression (an unclosed `(` or `[`, an unmatched `)`, a quantifier with nothing to repeat such as `*.ts`, a range or `{n,m}` out of order). Only what JavaScript surely refuses is reported: Go's regexp is not the judge.",
 	Kinds:     "roomodes",
 	Severity:  rooRefused,
 	Evidence: []core.Evidence{
@@ -760,7 +760,8 @@ func fromJSON(v *core.JSONValue, depth int) *RMNode {
 // JSRegexRefusal says why JavaScript's RegExp (no flags) surely refuses
 // pattern, or "". It is conservative: only an unclosed group or class, an
 // unmatched ')', a trailing '\' and a quantifier with nothing to repeat
-// are reported; everything Go's regexp refuses but JavaScript takes
+// are reported, with a range or a {n,m} out of order; everything Go's
+// regexp refuses but JavaScript takes
 // (lookarounds, backreferences, identity escapes) passes.
 func JSRegexRefusal(p string) string {
 	depth := 0
@@ -782,6 +783,9 @@ func JSRegexRefusal(p string) string {
 			end := classEnd(p, i+1)
 			if end < 0 {
 				return "a [ is never closed"
+			}
+			if lo, hi, ok := reversedRange(p[i+1 : end]); ok {
+				return "the range " + lo + "-" + hi + " is out of order"
 			}
 			i = end
 			canRepeat, afterQuant, lazy = true, false, false
@@ -812,6 +816,22 @@ func JSRegexRefusal(p string) string {
 			canRepeat, afterQuant, lazy = true, false, false
 		case '|', '^', '$':
 			canRepeat, afterQuant, lazy = false, false, false
+		case '{':
+			n, m, end, ok := braceQuantifier(p, i)
+			if !ok { // a literal '{' (Annex B)
+				canRepeat, afterQuant, lazy = true, false, false
+				continue
+			}
+			switch {
+			case n > m:
+				return "the numbers of " + p[i:end+1] + " are out of order"
+			case !canRepeat && afterQuant:
+				return "a quantifier follows another"
+			case !canRepeat:
+				return "the quantifier " + p[i:end+1] + " has nothing to repeat"
+			}
+			i = end
+			canRepeat, afterQuant, lazy = false, true, false
 		case '*', '+', '?':
 			switch {
 			case ch == '?' && afterQuant && !lazy:
@@ -834,6 +854,63 @@ func JSRegexRefusal(p string) string {
 		return "a ( is never closed"
 	}
 	return ""
+}
+
+// braceQuantifier reads {n}, {n,} or {n,m} at p[i] (m is n or max for
+// the open form); ok is false when the brace is a literal.
+func braceQuantifier(p string, i int) (n, m, end int, ok bool) {
+	j := i + 1
+	digits := func() (int, bool) {
+		k := j
+		for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+			j++
+		}
+		if j == k || j-k > 9 {
+			return 0, false
+		}
+		v, _ := strconv.Atoi(p[k:j])
+		return v, true
+	}
+	n, ok = digits()
+	if !ok || j >= len(p) {
+		return 0, 0, 0, false
+	}
+	m = n
+	if p[j] == ',' {
+		j++
+		m = math.MaxInt32
+		if j < len(p) && p[j] != '}' {
+			if m, ok = digits(); !ok {
+				return 0, 0, 0, false
+			}
+		}
+	}
+	if j >= len(p) || p[j] != '}' {
+		return 0, 0, 0, false
+	}
+	return n, m, j, true
+}
+
+// reversedRange finds a range of two plain characters out of order in a
+// class body ("z-a"); escapes and class escapes are left alone.
+func reversedRange(body string) (lo, hi string, ok bool) {
+	rs := []rune(body)
+	if len(rs) > 0 && rs[0] == '^' {
+		rs = rs[1:]
+	}
+	for k := 0; k < len(rs); k++ {
+		if rs[k] == '\\' {
+			k++
+			continue
+		}
+		if k+2 < len(rs) && rs[k+1] == '-' && rs[k+2] != '\\' && rs[k] > rs[k+2] {
+			return string(rs[k]), string(rs[k+2]), true
+		}
+		if k+2 < len(rs) && rs[k+1] == '-' {
+			k += 2 // the range is whole: its end starts nothing
+		}
+	}
+	return "", "", false
 }
 
 // classEnd is the index of the ']' closing a class whose body starts at
