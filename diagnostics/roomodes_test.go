@@ -1,8 +1,10 @@
 package diagnostics
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +89,23 @@ func FuzzRooModes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRooModesGrowth: the .roomodes checker's allocations grow linearly
+// with the number of modes (n against 4n), with smart quotes in every mode
+// so the clean-up's offset map is exercised.
+func TestRooModesGrowth(t *testing.T) {
+	allocs := func(n int) float64 {
+		var b strings.Builder
+		b.WriteString("customModes:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - slug: m%d\n    name: M\n    roleDefinition: r \u201cx\u201d\n    groups: [read, [edit, {fileRegex: 'a+'}]]\n", i)
+		}
+		text := []byte(b.String())
+		return testing.AllocsPerRun(3, func() {
+			Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: text}, core.Options{})
+		})
+	}
+	small, big := allocs(200), allocs(800)
+	assert.Less(t, big, 5*small, "allocations: %v for 200 modes, %v for 800", small, big)
 }
