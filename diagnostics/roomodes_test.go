@@ -109,3 +109,17 @@ func TestRooModesGrowth(t *testing.T) {
 	small, big := allocs(200), allocs(800)
 	assert.Less(t, big, 5*small, "allocations: %v for 200 modes, %v for 800", small, big)
 }
+
+// A built-in slug in a file Roo Code refuses replaces nothing.
+func TestRooModesBuiltinOnlyWhenLoaded(t *testing.T) {
+	ok := []byte("customModes:\n  - slug: code\n    name: C\n    roleDefinition: r\n    groups: [read]\n")
+	bad := append(append([]byte(nil), ok...), "  - slug: x y\n    name: X\n    roleDefinition: r\n    groups: [read]\n"...)
+	rules := func(text []byte) (out []string) {
+		for _, d := range Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: text}, core.Options{}) {
+			out = append(out, d.Rule)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"roomodes/builtin-slug"}, rules(ok))
+	assert.Equal(t, []string{"roomodes/slug"}, rules(bad))
+}

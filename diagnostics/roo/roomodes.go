@@ -196,7 +196,7 @@ var rmUnknownKey = &core.Rule{
 
 var rmBuiltin = &core.Rule{
 	ID:       "roomodes/builtin-slug",
-	Summary:  "A mode's slug is a built-in mode's (architect, code, ask, debug, orchestrator): the project mode replaces the built-in one.",
+	Summary:  "A mode's slug is a built-in mode's (architect, code, ask, debug, orchestrator): the project mode replaces the built-in one (not reported when the file does not load).",
 	Kinds:    "roomodes",
 	Severity: "RO WINS (Info).",
 	Evidence: []core.Evidence{
@@ -250,6 +250,7 @@ func CheckRooModes(f core.File, r *core.Reporter) {
 		return
 	}
 	slugs := map[string]*RMNode{}
+	var builtins []*RMNode
 	for _, m := range modes.Items {
 		slug := c.mode(m, f.Text)
 		if slug == nil {
@@ -261,13 +262,20 @@ func CheckRooModes(f core.File, r *core.Reporter) {
 		}
 		slugs[slug.Str] = slug
 		if slices.Contains(rooBuiltinSlugs, slug.Str) {
-			c.verdict(rmBuiltin, slug.Span, model.Wins, "This project mode replaces Roo Code's built-in "+syntax.Quote(slug.Str)+" mode.")
+			builtins = append(builtins, slug)
 		}
+	}
+	if c.refused {
+		return // no mode of the file loads, so none replaces a built-in one
+	}
+	for _, slug := range builtins {
+		c.verdict(rmBuiltin, slug.Span, model.Wins, "This project mode replaces Roo Code's built-in "+syntax.Quote(slug.Str)+" mode.")
 	}
 }
 
 type rmCheck struct {
-	r *core.Reporter
+	r       *core.Reporter
+	refused bool // a finding says Roo Code loads no mode of the file
 }
 
 // refuse reports a schema issue: Roo Code drops every mode of the file.
@@ -275,6 +283,7 @@ func (c *rmCheck) refuse(rule *core.Rule, span model.Span, msg string) {
 	if rule != rmSyntax {
 		msg += " Roo Code's schema check fails, so it loads no mode from this .roomodes."
 	}
+	c.refused = true
 	c.verdict(rule, span, model.Reject, msg)
 }
 
