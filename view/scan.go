@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ahpls-dev/ahpls/diagnostics"
 	"github.com/ahpls-dev/ahpls/model"
 )
 
@@ -301,11 +300,6 @@ func itemName(t model.Target, f File, h header, prefix string) string {
 		return agentItemName(f)
 	case model.KindGeminiCmd, model.KindCursorRule, model.KindKiroSteering, model.KindWindsurfRule, model.KindRooRule, model.KindOCAgent, model.KindOCCommand:
 		return agentItemName(f)
-	case model.KindRooModes:
-		// The file's modes, by slug: they load or fail together.
-		if slugs := diagnostics.RooModeSlugs(f.Text); len(slugs) > 0 {
-			return rel + ": " + strings.Join(slugs, ", ")
-		}
 	}
 	return rel
 }
