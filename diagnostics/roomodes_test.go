@@ -78,7 +78,7 @@ func FuzzRooModes(f *testing.F) {
 	for _, s := range []string{
 		"customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read, [edit, {fileRegex: '*.ts'}]]\n",
 		"{\"customModes\": [{\"slug\": \"a\", \"slug\": \"b\"}]}", "\uFEFF{\"customModes\": 1}", "customModes: [", "a: 1\n---\nb: 2\n",
-		"customModes:\n  - &m {slug: x}\n  - *m\n", "\u201c\u2013\u00a0\u200b", "", "customModes: 0", "- 1",
+		"customModes:\n  - &m {slug: x}\n  - *m\n", "\u201c\u2013\u00a0\u200b", "", "customModes: 0", "- 1", "%YAML 1.2\n---\ncustomModes: []\n", "%YAML 1.",
 	} {
 		f.Add([]byte(s))
 	}
@@ -122,4 +122,14 @@ func TestRooModesBuiltinOnlyWhenLoaded(t *testing.T) {
 	}
 	assert.Equal(t, []string{"roomodes/builtin-slug"}, rules(ok))
 	assert.Equal(t, []string{"roomodes/slug"}, rules(bad))
+}
+
+// npm yaml reads a `%YAML 1.2` directive, which yaml.v3 refuses as an
+// incompatible version: the file still parses, and spans stay in place.
+func TestRooModesYAML12Directive(t *testing.T) {
+	text := []byte("# modes\n%YAML 1.2\n---\ncustomModes:\n  - slug: x y\n    name: A\n    roleDefinition: r\n    groups: [read]\n")
+	d := Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: text}, core.Options{})
+	require.Len(t, d, 1)
+	assert.Equal(t, "roomodes/slug", d[0].Rule)
+	assert.Equal(t, "x y", string(text[d[0].Span.Start:d[0].Span.End]))
 }

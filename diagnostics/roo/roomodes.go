@@ -585,7 +585,7 @@ func ParseRooModes(text []byte) (*RMNode, *RMParseError) {
 // rooYAML decodes the one document of clean as npm yaml's parse would
 // take it: a second document or a key twice in a mapping is an error.
 func rooYAML(d *syntax.YDoc, clean []byte, toFile func(int) int) (*yaml.Node, *RMParseError) {
-	dec := yaml.NewDecoder(bytes.NewReader(clean))
+	dec := yaml.NewDecoder(bytes.NewReader(yaml11Directive(clean)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -611,6 +611,33 @@ func rooYAML(d *syntax.YDoc, clean []byte, toFile func(int) int) (*yaml.Node, *R
 		return nil, &RMParseError{Msg: "key " + syntax.Quote(dups[0].Second.Value) + " twice in one mapping", Span: d.KeySpan(dups[0].Second)}
 	}
 	return doc.Content[0], nil
+}
+
+// yaml11Directive returns src with a leading `%YAML 1.2` directive
+// (which npm yaml takes and yaml.v3 refuses as an incompatible version)
+// read as 1.1, in a copy of the same length so that offsets hold.
+func yaml11Directive(src []byte) []byte {
+	const dir = "%YAML 1."
+	for pos := 0; pos < len(src); {
+		end := len(src)
+		if i := bytes.IndexByte(src[pos:], '\n'); i >= 0 {
+			end = pos + i
+		}
+		line := src[pos:end]
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0 || t[0] == '#':
+		case bytes.HasPrefix(t, []byte(dir)) && len(t) > len(dir) && t[len(dir)] != '1':
+			out := bytes.Clone(src)
+			out[pos+bytes.Index(line, []byte(dir))+len(dir)] = '1'
+			return out
+		case t[0] == '%':
+		default:
+			return src
+		}
+		pos = end + 1
+	}
+	return src
 }
 
 // rooClean is parseYamlSafely's clean-up (stripBom, then
