@@ -133,3 +133,66 @@ func TestRooModesYAML12Directive(t *testing.T) {
 	assert.Equal(t, "roomodes/slug", d[0].Rule)
 	assert.Equal(t, "x y", string(text[d[0].Span.Start:d[0].Span.End]))
 }
+
+// TestRooModesJudged: hand-made edge cases with the verdict of Roo Code's
+// own loading steps (scripts/agree/roo-validate.mjs: npm yaml 2, JSON.parse,
+// @roo-code/types 1.115.0's customModesSettingsSchema). loads: Roo Code
+// loads the file's modes, so ahpls reports no Error; otherwise it reports one.
+// (An empty or comment-only file loads nothing and gets no finding: there
+// is no mode to lose.)
+func TestRooModesJudged(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		text  string
+		loads bool
+	}{
+		{"anchors", "x: &g [read]\ncustomModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: *g\n", true},
+		{"bom-json", "\ufeff{\"customModes\": [{\"slug\": \"a\", \"name\": \"A\", \"roleDefinition\": \"r\", \"groups\": [\"read\"]}]}\n", true},
+		{"dupkey-yaml", "customModes:\n  - slug: a\n    slug: b\n    name: A\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"emptylist", "customModes: []\n", true},
+		{"lookbehind", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [[edit, {fileRegex: \"(?<=src/).*\\\\.ts$\"}]]\n", true},
+		{"merge", "base: &b {name: A, roleDefinition: r, groups: [read]}\ncustomModes:\n  - <<: *b\n    slug: a\n", false},
+		{"multidoc", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read]\n---\nfoo: 1\n", false},
+		{"name-dot5", "customModes:\n  - slug: a\n    name: .5\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"name-hex", "customModes:\n  - slug: a\n    name: 0x1F\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"name-num", "customModes:\n  - slug: a\n    name: 123\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"name-tagged", "customModes:\n  - slug: a\n    name: !!str 5\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"name-underscore", "customModes:\n  - slug: a\n    name: 1_000\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"name-yes", "customModes:\n  - slug: a\n    name: yes\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"nbsp-slug", "customModes:\n  - slug: a\u00a0b\n    name: A\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"range-rev", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [[edit, {fileRegex: \"[z-a]\"}]]\n", false},
+		{"regex-star", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [[edit, {fileRegex: \"a{2}*\"}]]\n", false},
+		{"source-bad", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read]\n    source: global2\n", false},
+		{"str", "customModes: \"x\"\n", false},
+		{"tabjson", "{\n\t\"customModes\": [\n\t\t{\"slug\": \"a\", \"name\": \"A\", \"roleDefinition\": \"r\", \"groups\": [\"read\"]}\n\t]\n}\n", true},
+		{"toplist", "- customModes: []\n", false},
+		{"tuple3", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [[edit, {}, 1]]\n", false},
+		{"when-null", "customModes:\n  - slug: a\n    name: A\n    whenToUse: ~\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"zero", "customModes: 0\n", false},
+		{"bigint", "customModes:\n  - slug: a\n    name: 123456789012345678901234567890\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"colon-in-value", "customModes:\n  - slug: a\n    name: A: B\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"complex-key", "customModes:\n  - ? slug\n    : a\n    name: A\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"crlf", "customModes:\r\n  - slug: a\r\n    name: A\r\n    roleDefinition: r\r\n    groups: [read]\r\n", true},
+		{"directive", "%YAML 1.2\n---\ncustomModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"doc-end", "customModes:\n  - slug: a\n    name: A\n    roleDefinition: r\n    groups: [read]\n...\n", true},
+		{"flow-multi", "customModes: [{slug: a,\n  name: A, roleDefinition: r,\n  groups: [read]}]\n", true},
+		{"folded", "customModes:\n  - slug: a\n    name: >-\n      A\n      B\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"hash-in-value", "customModes:\n  - slug: a\n    name: A #b\n    roleDefinition: r#x\n    groups: [read]\n", true},
+		{"json-comment", "{\n  // c\n  \"customModes\": []\n}\n", false},
+		{"null-slug-key", "customModes:\n  - slug:\n    name: A\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"num-slug", "customModes:\n  - slug: 42\n    name: A\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"quoted-num-slug", "customModes:\n  - slug: '42'\n    name: A\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"smartquote-yaml", "customModes:\n  - slug: a\n    name: \u201cA: b\u201d\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"tab-after-colon", "customModes:\n  - slug: a\n    name:\tA\n    roleDefinition: r\n    groups: [read]\n", true},
+		{"tab-indent", "customModes:\n\t- slug: a\n    roleDefinition: r\n    groups: [read]\n", false},
+		{"trailing-comma", "{\"customModes\": [{\"slug\": \"a\", \"name\": \"A\", \"roleDefinition\": \"r\", \"groups\": [\"read\"],}]}\n", true},
+	} {
+		refused := false
+		for _, d := range Check(core.File{Path: model.RooModes, Kind: model.KindRooModes, Text: []byte(c.text)}, core.Options{}) {
+			if d.Severity == model.SeverityError {
+				refused = true
+			}
+		}
+		assert.Equal(t, !c.loads, refused, "%s: Roo Code loads it: %v", c.name, c.loads)
+	}
+}
