@@ -70,7 +70,7 @@ func TestListCoversEveryStatus(t *testing.T) {
 		model.TargetKiro:        {"loads", "not-scanned"},
 		model.TargetWindsurf:    {"loads"},
 		model.TargetCline:       {"loads", "not-scanned", "fails"},
-		model.TargetRoo:         {"loads", "shadowed"},
+		model.TargetRoo:         {"loads", "shadowed", "fails"},
 		model.TargetOpenCode:    {"loads", "not-scanned"},
 	}
 	require.Len(t, v.Consumers, len(want))

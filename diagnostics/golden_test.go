@@ -147,22 +147,25 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"setup/syntax":      "TestSetupSteps",
 	}
 	seen := map[string]bool{}
-	_ = filepath.WalkDir(goldenRoot, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".golden") {
-			b, _ := os.ReadFile(p)
-			for _, line := range strings.Split(string(b), "\n") {
-				if f := strings.Fields(line); len(f) >= 3 {
-					seen[f[2]] = true
+	// Roo Code's .roomodes cases are one workspace each (TestRooModesGolden).
+	for _, root := range []string{goldenRoot, roomodesRoot} {
+		_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".golden") {
+				b, _ := os.ReadFile(p)
+				for _, line := range strings.Split(string(b), "\n") {
+					if f := strings.Fields(line); len(f) >= 3 {
+						seen[f[2]] = true
+					}
 				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	for _, r := range Rules() {
 		if _, ok := coveredElsewhere[r.ID]; ok {
 			continue
 		}
-		assert.True(t, seen[r.ID], "rule %s has no golden case under %s", r.ID, goldenRoot)
+		assert.True(t, seen[r.ID], "rule %s has no golden case under %s or %s", r.ID, goldenRoot, roomodesRoot)
 	}
 }
 

@@ -71,6 +71,7 @@ func init() {
 		{Kind: model.KindCursorMCP, Rules: cursor.CursorMCPRules, Check: cursor.CheckCursorMCP},
 		{Kind: model.KindClineRule, Rules: cline.ClineRules, Check: cline.CheckClineRule},
 		{Kind: model.KindRooRule, Rules: roo.RooRules, Check: roo.CheckRooRule},
+		{Kind: model.KindRooModes, Rules: roo.RooModesRules, Check: roo.CheckRooModes},
 		{Kind: model.KindOCConfig, Rules: opencode.OpenCodeConfigRules, Check: opencode.CheckOpenCodeConfig},
 		{Kind: model.KindOCAgent, Rules: opencode.OpenCodeAgentRules, Check: opencode.CheckOpenCodeAgent},
 		{Kind: model.KindOCCommand, Rules: opencode.OpenCodeCommandRules, Check: opencode.CheckOpenCodeCommand},

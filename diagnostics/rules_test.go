@@ -186,5 +186,6 @@ func TestRuleFacts(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"ccagent/duplicate", "mcp/duplicate", "roo/legacy-shadowed", "skill/name-duplicate"}, clash)
-	assert.Equal(t, []string{"cline/empty", "cline/extension", "cline/field-type", "cline/header", "cline/nested", "cxmarket/json", "cxmarket/required", "file/encoding", "file/too-large", "file/unreadable", "hooks/shape", "hooks/version", "json/syntax", "mcp/wrapper"}, whole)
+	assert.Equal(t, []string{"cline/empty", "cline/extension", "cline/field-type", "cline/header", "cline/nested", "cxmarket/json", "cxmarket/required", "file/encoding", "file/too-large", "file/unreadable", "hooks/shape", "hooks/version", "json/syntax", "mcp/wrapper",
+		"roomodes/field", "roomodes/file-regex", "roomodes/group", "roomodes/group-duplicate", "roomodes/groups", "roomodes/no-modes", "roomodes/shape", "roomodes/slug", "roomodes/slug-duplicate", "roomodes/syntax"}, whole)
 }

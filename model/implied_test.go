@@ -67,6 +67,7 @@ func TestImpliedTable(t *testing.T) {
 		{"roo-dir", ".roo/rules/style.md", false, false},
 		{"roo-dir", ".roo/rules-code/ts.md", false, false},
 		{"roo-dir", ".roorules", false, false},
+		{"roo-dir", ".roomodes", false, false},
 		{"opencode-dir", ".opencode/agent/review.md", false, false},
 		{"opencode-dir", "opencode.jsonc", false, false},
 		{"agents-md", "AGENTS.md", false, false},

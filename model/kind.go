@@ -42,6 +42,7 @@ const (
 	KindCursorMCP    Kind = "cumcp"      // Cursor project MCP servers: .cursor/mcp.json
 	KindClineRule    Kind = "cline"      // Cline rule: .clinerules (a file), .clinerules/**, .cline/rules/**
 	KindRooRule      Kind = "roo"        // Roo Code rule: .roo/rules/**, .roo/rules-<mode>/**, legacy .roorules
+	KindRooModes     Kind = "roomodes"   // Roo Code project custom modes: the root .roomodes (YAML, or JSON)
 	KindOCConfig     Kind = "occonfig"   // OpenCode config: opencode.json, opencode.jsonc (also in .opencode/)
 	KindOCAgent      Kind = "ocagent"    // OpenCode agent: .opencode/{agent,agents}/**/*.md, legacy .opencode/{mode,modes}/*.md
 	KindOCCommand    Kind = "occmd"      // OpenCode command: .opencode/{command,commands}/**/*.md
@@ -51,6 +52,12 @@ const (
 // .roo/rules folder holds a file (RooCodeInc/Roo-Code@cb836567
 // custom-instructions.ts loadRuleFiles).
 const RooRules = ".roorules"
+
+// RooModes is Roo Code's project custom-modes file, read at the workspace
+// root only, as YAML and, when that fails, as JSON
+// (RooCodeInc/Roo-Code@cb836567 src/core/config/CustomModesManager.ts
+// getWorkspaceRoomodes, parseYamlSafely).
+const RooModes = ".roomodes"
 
 // ClineRules is Cline's workspace rules path: one file, or a folder whose
 // files directly in it are rules (cline/cline@21cb8d25
@@ -247,6 +254,12 @@ var Kinds = []KindSpec{
 		Paths: []string{RooRules}, Languages: mdLangs,
 		Documents:  []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", "**/" + RooRules},
 		Activation: []string{"**/.roo/rules/**/*.md", "**/.roo/rules-*/**/*.md", RooRules}},
+	// .roomodes has no extension: no editor knows its language, so the
+	// document pattern carries it (Neovim gives it the yaml filetype).
+	{Kind: KindRooModes, Noun: "Roo Code modes file", Title: "Roo Code custom modes (.roomodes)", Lang: "yaml",
+		Paths: []string{RooModes}, Languages: []string{"yaml"},
+		Documents:  []string{"**/" + RooModes},
+		Activation: []string{RooModes}},
 	{Kind: KindOCConfig, Noun: "OpenCode config", Title: "OpenCode config (opencode.json, opencode.jsonc)", Lang: "json", Ext: ".json",
 		Paths: []string{"opencode.jsonc"}, Languages: jsonLangs,
 		Documents:  []string{"**/opencode.json", "**/opencode.jsonc"},
@@ -445,6 +458,12 @@ func Classify(rel string, layout Layout) Kind {
 	}
 	if rel == SetupStepsPath {
 		return KindSetupSteps
+	}
+	if base == RooModes {
+		if dir == "" {
+			return KindRooModes
+		}
+		return KindNone // Roo Code reads the workspace root's only
 	}
 	if base == CursorLegacyRules || base == WindsurfLegacyRules || base == ClineRules || base == RooRules {
 		return legacyRulesKind(base, dir)

@@ -115,6 +115,8 @@ func TestClassify(t *testing.T) {
 		{".roo/skills/x/SKILL.md", KindSkill},
 		{".roorules", KindRooRule},
 		{"sub/.roorules", KindNone},
+		{".roomodes", KindRooModes},
+		{"sub/.roomodes", KindNone},
 		{".cursor-plugin/plugin.json", KindCursorPlugin}, // Cursor's own format, judged for Cursor only
 		{"plugins/x/.cursor-plugin/plugin.json", KindCursorPlugin},
 		{".cursor-plugin/marketplace.json", KindCursorMarket},

@@ -27,7 +27,7 @@ func TestWatchGlobsCoverEveryKind(t *testing.T) {
 		}
 		return false
 	}
-	for _, rel := range []string{".github/skills/x/SKILL.md", "plugin.json", ".github/hooks/h.json", model.SetupStepsPath} {
+	for _, rel := range []string{".github/skills/x/SKILL.md", "plugin.json", ".github/hooks/h.json", model.SetupStepsPath, model.RooModes} {
 		k := model.Classify(rel, nil)
 		if k == model.KindNone {
 			t.Fatalf("%s: no kind", rel)

@@ -157,6 +157,10 @@ func agentScanned(t model.Target, f File) (bool, string) {
 			}
 			return false, "Roo Code reads .roo at the root of the workspace (a sub-folder's only with its enableSubfolderRules setting)"
 		}
+	case model.KindRooModes:
+		if t == model.TargetRoo {
+			return true, "" // classified at the workspace root only
+		}
 	case model.KindOCAgent, model.KindOCCommand:
 		if t == model.TargetOpenCode {
 			if strings.HasPrefix(rel, ".opencode/") {

@@ -231,7 +231,7 @@ func category(k model.Kind) Category {
 		return CatPlugins
 	case model.KindKiroSteering, model.KindWindsurfRule, model.KindClineRule, model.KindRooRule:
 		return CatInstructions
-	case model.KindOCAgent:
+	case model.KindOCAgent, model.KindRooModes:
 		return CatAgents
 	case model.KindOCCommand, model.KindWindsurfFlow:
 		return CatCommands

@@ -3,6 +3,7 @@ package view
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -239,6 +240,10 @@ func (w *workspace) items(t model.Target, f File, prefix string, format model.Pl
 		return w.hookItems(t, f, ok, why)
 	case model.KindMCP, model.KindCursorMCP:
 		return w.mcpItems(t, f, prefix, ok, why)
+	case model.KindRooModes:
+		if items := rooModeItems(t, f, ok, why); items != nil {
+			return items
+		}
 	}
 	h := readHeader(f.Text)
 	it := Item{Category: cat, Name: itemName(t, f, h, prefix), Source: f.Rel, Status: Loads}
@@ -338,6 +343,37 @@ func fileFails(t model.Target, diags []model.Diagnostic) (model.Diagnostic, bool
 		}
 	}
 	return model.Diagnostic{}, false
+}
+
+// rooModeItems lists one item per mode of a .roomodes, named by its slug
+// (nil when the file holds no list of modes: the file is the item). One
+// refusal anywhere drops every mode (Roo Code's loadModesFromFile returns
+// none), so each mode fails with the file's first refusal; the other
+// findings go to the mode they are in.
+func rooModeItems(t model.Target, f File, ok bool, why string) []Item {
+	modes := diagnostics.RooModes(f.Text)
+	if len(modes) == 0 {
+		return nil
+	}
+	fail, bad := fileFails(t, f.Findings)
+	out := make([]Item, 0, len(modes))
+	for i, m := range modes {
+		name := m.Slug
+		if name == "" {
+			name = "mode " + strconv.Itoa(i+1)
+		}
+		it := Item{Category: CatAgents, Name: name, Source: f.Rel, Status: Loads}
+		switch {
+		case !ok:
+			it.Status, it.Reason = NotScanned, why
+		case bad:
+			it.Status, it.Rule, it.Reason = Fails, fail.Rule, fail.Message
+		default:
+			applyFindings(t, &it, f.Findings, &m.Span)
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // hookItems lists one item per hook handler, named by its event.

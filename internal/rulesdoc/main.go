@@ -123,6 +123,9 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 			}
 		}
 	}
+	if err := roomodesExamples(filepath.Join(filepath.Dir(root), "roomodes"), out); err != nil {
+		return nil, err
+	}
 	for id, in := range handInputs {
 		text := []byte(in.text)
 		for _, d := range diagnostics.Check(diagnostics.File{Path: in.path, Text: text}, withTargets(options, in.targets)) {
@@ -138,6 +141,29 @@ func fixtureExamples(root string) (map[string]docExample, error) {
 		out[id] = ex
 	}
 	return out, nil
+}
+
+// roomodesExamples adds the examples of Roo Code's .roomodes rules: the
+// file is read at a workspace root only, so each case is a workspace of
+// its own under dir (testdata/roomodes/<case>/.roomodes), in sorted order.
+func roomodesExamples(dir string, out map[string]docExample) error {
+	cases, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, c := range cases {
+		ws := filepath.Join(dir, c.Name())
+		text, err := os.ReadFile(filepath.Join(ws, model.RooModes))
+		if err != nil {
+			return err
+		}
+		for _, d := range diagnostics.Check(diagnostics.File{Path: model.RooModes, Kind: model.KindRooModes, Text: text, FS: wsfolder.DirFS(ws), Layout: wsfolder.DirLayout(ws)}, options) {
+			if prev, ok := out[d.Rule]; !ok || d.Severity < prev.sev {
+				out[d.Rule] = makeExample(model.RooModes, model.KindRooModes, text, d)
+			}
+		}
+	}
+	return nil
 }
 
 // makeExample quotes up to three source lines of the finding's span.

@@ -53,7 +53,7 @@ local not_ours = {
 }
 
 for _, p in ipairs({ '/r/.cursor/rules/ts.mdc', '/r/.cursorrules', '/r/.gemini/commands/git/commit.toml',
-  '/r/ext/gemini-extension.json', '/r/p/.codex-plugin/plugin.json', '/r/AGENTS.override.md' }) do
+  '/r/ext/gemini-extension.json', '/r/p/.codex-plugin/plugin.json', '/r/AGENTS.override.md', '/r/.roomodes' }) do
   table.insert(ours, p)
 end
 for _, p in ipairs({ '/r/Cargo.toml', '/r/docs/notes.mdc' }) do

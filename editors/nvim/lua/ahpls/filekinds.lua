@@ -82,6 +82,7 @@ return {
     '/%.roo/rules%-[^/]*/[^/]*%.md$',
     '/%.roo/rules%-[^/]*/.*/[^/]*%.md$',
     '/%.roorules$',
+    '/%.roomodes$',
     '/opencode%.json$',
     '/opencode%.jsonc$',
     '/%.opencode/agent/[^/]*%.md$',

@@ -105,15 +105,17 @@ local function basename(path)
   return path:match('([^/]+)$') or path
 end
 
---- Neovim knows no filetype for Cursor's rules: .mdc files and .cursorrules
---- get their own (kept if the user already set one), so the client attaches.
+--- Neovim knows no filetype for Cursor's rules or Roo Code's .roomodes:
+--- .mdc files and .cursorrules get their own, .roomodes yaml (each kept if
+--- the user already set one), so the client attaches.
 function M.setup_filetypes()
   if not (vim.filetype and vim.filetype.add) then
     return
   end
   vim.filetype.add({
     extension = { mdc = 'mdc' },
-    filename = { ['.cursorrules'] = 'mdc' }, -- the kind's language (model.Kinds)
+    -- the kinds' languages (model.Kinds)
+    filename = { ['.cursorrules'] = 'mdc', ['.roomodes'] = 'yaml' },
   })
 end
 
