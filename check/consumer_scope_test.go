@@ -63,3 +63,57 @@ func TestFixedFindingsOnlyWhereANamedConsumerReads(t *testing.T) {
 		}
 	}
 }
+
+// Codex reads MCP servers from a plugin's .mcp.json only (its project
+// servers live in .codex/config.toml): a workspace .mcp.json's findings
+// that name no consumer are not Codex's (security/plain-http on
+// NVIDIAGameWorks/toolkit-remix's .mcp.json was reported for Codex), a
+// plugin's still are.
+func TestCodexReadsOnlyPluginMCP(t *testing.T) {
+	root := t.TempDir()
+	remote := `{"mcpServers": {"docs": {"type": "http", "url": "http://mcp.example.com/mcp"}}}`
+	files := map[string]string{
+		".mcp.json":                      remote,
+		"cx/p/.codex-plugin/plugin.json": `{"name": "p", "version": "1.0.0", "description": "A plugin."}`,
+		"cx/p/.mcp.json":                 remote,
+	}
+	for rel, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]bool{}
+	for _, f := range found {
+		if f.Rule == "security/plain-http" {
+			rel, _ := filepath.Rel(root, f.Path)
+			at[filepath.ToSlash(rel)] = true
+		}
+	}
+	if at[".mcp.json"] {
+		t.Error("--targets codex: security/plain-http on the workspace .mcp.json, which Codex never reads")
+	}
+	if !at["cx/p/.mcp.json"] {
+		t.Errorf("--targets codex: no security/plain-http on the plugin's .mcp.json (found at %v)", at)
+	}
+	def, err := Run([]string{root}, diagnostics.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range def {
+		if f.Rule == "security/plain-http" {
+			n++
+		}
+	}
+	if n < 2 {
+		t.Errorf("default targets: %d security/plain-http findings, want both files", n)
+	}
+}

@@ -95,6 +95,9 @@ type ConsumerSpec struct {
 	// consumer, is reported on a file only when some effective target reads
 	// its kind (Reads).
 	Kinds []Kind
+	// PluginOnly are kinds of Kinds the consumer reads only inside a
+	// plugin (Codex reads a plugin's .mcp.json, never a workspace's).
+	PluginOnly []Kind
 	// Memory is how the consumer reads memory files (AGENTS.md and its
 	// like), for `ahpls list`; nil where view models it by hand (VS Code,
 	// Claude Code, Copilot CLI).
@@ -219,6 +222,9 @@ var Consumers = []ConsumerSpec{
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
 		Kinds:      []Kind{KindSkill, KindMemory, KindCodexPlugin, KindCodexMarket, KindPlugin, KindMarketplace, KindHooks, KindMCP},
+		// MCP servers: the project's come from .codex/config.toml, a
+		// plugin's from its .mcp.json (core-plugins loader.rs).
+		PluginOnly: []Kind{KindMCP},
 		Reads:      []string{"AGENTS.override.md or AGENTS.md per folder, project root to working folder (32 KiB together)", ".agents/skills/ and .codex/skills/ (depth 6)", "<P>/.codex-plugin/plugin.json, else <P>/.claude-plugin/plugin.json", ".agents/plugins/marketplace.json, else .claude-plugin/marketplace.json (marketplace)"},
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".agents/skills", ".codex/skills"}, SkillDepth: 6, PackageManifest: ".codex-plugin/plugin.json",
@@ -402,6 +408,32 @@ func InPackage(t Target, rel string, files Files) bool {
 	if !ok || spec.PackageManifest == "" {
 		return false
 	}
+	manifests := packageManifests(spec, files)
+	segs := strings.Split(rel, "/")
+	return inPackageDir(segs[:max(len(segs)-2, 0)], manifests, files)
+}
+
+// InPackageDir reports whether dir or a folder above it holds t's package
+// manifest: a file directly in a Codex plugin's root (its .mcp.json) is in
+// the package, which InPackage, asked about skills a folder further down,
+// does not look at.
+func InPackageDir(t Target, dir string, files Files) bool {
+	spec, ok := t.Spec()
+	if !ok || spec.PackageManifest == "" {
+		return false
+	}
+	manifests := packageManifests(spec, files)
+	var segs []string
+	if dir != "" && dir != "." {
+		segs = strings.Split(dir, "/")
+	}
+	return inPackageDir(segs, manifests, files)
+}
+
+// packageManifests are the manifests that make a folder one of spec's
+// packages: its own, and the alternates when the workspace's marketplace
+// is one that takes them (Codex reading .claude-plugin/marketplace.json).
+func packageManifests(spec ConsumerSpec, files Files) []string {
 	manifests := []string{spec.PackageManifest}
 	for i, m := range spec.PackageMarketplaces {
 		if files.HasFile(m) {
@@ -411,8 +443,13 @@ func InPackage(t Target, rel string, files Files) bool {
 			break
 		}
 	}
-	segs := strings.Split(rel, "/")
-	for i := len(segs) - 2; i >= 0; i-- {
+	return manifests
+}
+
+// inPackageDir looks for one of manifests in the folder segs names and
+// each folder above it.
+func inPackageDir(segs, manifests []string, files Files) bool {
+	for i := len(segs); i >= 0; i-- {
 		for _, m := range manifests {
 			if files.HasFile(path.Join(path.Join(segs[:i]...), m)) {
 				return true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ahpls-dev/ahpls/model"
@@ -176,6 +177,11 @@ func (r *Reporter) anyReads() bool {
 		spec, _ := t.Spec()
 		if spec.Kinds != nil && r.File.Kind == model.KindSkill && model.SkillUnread(t, r.File.Path, r.File.Layout) {
 			continue
+		}
+		if slices.Contains(spec.PluginOnly, r.File.Kind) {
+			if files, ok := r.File.Layout.(model.Files); !ok || !model.InPackageDir(t, path.Dir(r.File.Path), files) {
+				continue
+			}
 		}
 		// A memory file by a name the consumer never reads (Kiro and
 		// .github/copilot-instructions.md): the kind alone says too little.
