@@ -221,7 +221,7 @@ var Consumers = []ConsumerSpec{
 		Install:  "a skill uploaded to claude.ai or the Skills API",
 		Evidence: "anthropics/skills skill-creator/scripts/quick_validate.py"},
 	{Target: TargetCodex, Name: "Codex", Code: "CX", Legend: "OpenAI Codex",
-		Kinds:      []Kind{KindSkill, KindMemory, KindCodexPlugin, KindCodexMarket, KindPlugin, KindMarketplace, KindHooks, KindMCP},
+		Kinds: []Kind{KindSkill, KindMemory, KindCodexPlugin, KindCodexMarket, KindPlugin, KindMarketplace, KindHooks, KindMCP},
 		// MCP servers: the project's come from .codex/config.toml, a
 		// plugin's from its .mcp.json (core-plugins loader.rs).
 		PluginOnly: []Kind{KindMCP},
