@@ -176,7 +176,7 @@ var rmFileRegex = &core.Rule{
 
 var rmDeprecated = &core.Rule{
 	ID:       "roomodes/group-deprecated",
-	Summary:  "A `groups` entry names a deprecated tool group (browser): Roo Code drops it before checking the mode.",
+	Summary:  "A `groups` entry names a deprecated tool group (browser): Roo Code drops it before checking the mode (not reported in a file Roo Code refuses, where no mode loads at all).",
 	Kinds:    "roomodes",
 	Severity: "RO LOSE (Info): the entry is removed; the group no longer exists, so the mode loses nothing Roo Code still has.",
 	Evidence: []core.Evidence{
@@ -266,7 +266,12 @@ func CheckRooModes(f core.File, r *core.Reporter) {
 		}
 	}
 	if c.refused {
-		return // no mode of the file loads, so none replaces a built-in one
+		// No mode of the file loads: none replaces a built-in one, and
+		// what Roo Code would drop from a mode is moot.
+		return
+	}
+	for _, report := range c.ifLoaded {
+		report()
 	}
 	for _, slug := range builtins {
 		c.verdict(rmBuiltin, slug.Span, model.Wins, "This project mode replaces Roo Code's built-in "+syntax.Quote(slug.Str)+" mode.")
@@ -276,6 +281,10 @@ func CheckRooModes(f core.File, r *core.Reporter) {
 type rmCheck struct {
 	r       *core.Reporter
 	refused bool // a finding says Roo Code loads no mode of the file
+	// ifLoaded are findings about what Roo Code drops from a mode it
+	// loads (a deprecated group), reported only when no finding refuses
+	// the whole file.
+	ifLoaded []func()
 }
 
 // refuse reports a schema issue: Roo Code drops every mode of the file.
@@ -294,6 +303,10 @@ func (c *rmCheck) verdict(rule *core.Rule, span model.Span, re model.Reaction, m
 // unusedLoss reports a loss of something the consumer no longer acts on
 // (a deprecated group): Info, not the Warning of a used field.
 func (c *rmCheck) unusedLoss(rule *core.Rule, span model.Span, msg string) {
+	c.ifLoaded = append(c.ifLoaded, func() { c.reportUnusedLoss(rule, span, msg) })
+}
+
+func (c *rmCheck) reportUnusedLoss(rule *core.Rule, span model.Span, msg string) {
 	v := core.GateEvidence(rule, model.Verdicts{model.TargetRoo: model.Lose})
 	sev, by, ok := v.DecideUsing(c.r.Effective, func(model.Target) bool { return false })
 	if !ok {
@@ -305,6 +318,8 @@ func (c *rmCheck) unusedLoss(rule *core.Rule, span model.Span, msg string) {
 }
 
 func (c *rmCheck) unknown(k RMKey, what string) {
+	// Reported even in a file Roo Code refuses: a misspelt `group` or
+	// `modes` is often why it refuses it.
 	c.verdict(rmUnknownKey, k.Span, model.Ignore, "Roo Code ignores "+syntax.Quote(k.Name)+": "+what+".")
 }
 
