@@ -70,12 +70,26 @@ func TestFixedFindingsOnlyWhereANamedConsumerReads(t *testing.T) {
 // NVIDIAGameWorks/toolkit-remix's .mcp.json was reported for Codex), a
 // plugin's still are.
 func TestCodexReadsOnlyPluginMCP(t *testing.T) {
+	for _, c := range []struct {
+		target   model.Target
+		manifest string
+	}{
+		{model.TargetCodex, ".codex-plugin/plugin.json"},
+		// Cursor's own MCP file is .cursor/mcp.json (Apezdr/nextjs-stream's
+		// root .mcp.json was reported for Cursor on the held-out part).
+		{model.TargetCursor, ".cursor-plugin/plugin.json"},
+	} {
+		t.Run(string(c.target), func(t *testing.T) { pluginOnlyMCP(t, c.target, c.manifest) })
+	}
+}
+
+func pluginOnlyMCP(t *testing.T, target model.Target, manifest string) {
 	root := t.TempDir()
 	remote := `{"mcpServers": {"docs": {"type": "http", "url": "http://mcp.example.com/mcp"}}}`
 	files := map[string]string{
-		".mcp.json":                      remote,
-		"cx/p/.codex-plugin/plugin.json": `{"name": "p", "version": "1.0.0", "description": "A plugin."}`,
-		"cx/p/.mcp.json":                 remote,
+		".mcp.json":        remote,
+		"cx/p/" + manifest: `{"name": "p", "version": "1.0.0", "description": "A plugin."}`,
+		"cx/p/.mcp.json":   remote,
 	}
 	for rel, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -86,7 +100,7 @@ func TestCodexReadsOnlyPluginMCP(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{model.TargetCodex}, NoImpliedTargets: true})
+	found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{target}, NoImpliedTargets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +112,10 @@ func TestCodexReadsOnlyPluginMCP(t *testing.T) {
 		}
 	}
 	if at[".mcp.json"] {
-		t.Error("--targets codex: security/plain-http on the workspace .mcp.json, which Codex never reads")
+		t.Errorf("--targets %s: security/plain-http on the workspace .mcp.json, which it never reads", target)
 	}
 	if !at["cx/p/.mcp.json"] {
-		t.Errorf("--targets codex: no security/plain-http on the plugin's .mcp.json (found at %v)", at)
+		t.Errorf("--targets %s: no security/plain-http on the plugin's .mcp.json (found at %v)", target, at)
 	}
 	def, err := Run([]string{root}, diagnostics.Options{})
 	if err != nil {

@@ -240,7 +240,10 @@ var Consumers = []ConsumerSpec{
 		Reads:      []string{".cursor/rules/**/*.mdc", ".cursorrules (legacy)", "AGENTS.md (root and sub-folders)", ".cursor/skills/, .agents/skills/, .claude/skills/, .codex/skills/", ".cursor/mcp.json (the opened folder's)", ".cursor-plugin/plugin.json and marketplace.json (installed plugins)"},
 		Install:    "project files by location; plugins from a marketplace",
 		SkillRoots: []string{".cursor/skills", ".agents/skills", ".claude/skills", ".codex/skills"}, SkillDepth: 1, PackageManifest: ".cursor-plugin/plugin.json",
-		Evidence: "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)",
+		// Its project MCP servers are .cursor/mcp.json (kind cumcp); a
+		// workspace .mcp.json is read only as a plugin's.
+		PluginOnly: []Kind{KindMCP},
+		Evidence:   "cursor.com/docs/rules and cursor.com/docs/context/skills (closed source: documentation only, read 2026-12)",
 		Implied: &PathImplied{ID: "cursor-dir", When: "a `.cursor` or `.cursor-plugin` folder in the path, or `.cursorrules`",
 			Why:  "Cursor reads .cursor/rules/*.mdc and the legacy .cursorrules (cursor.com/docs/rules)",
 			Segs: []string{".cursor", ".cursor-plugin"}, Bases: []string{".cursorrules"}},
