@@ -134,14 +134,15 @@ func TestEveryRuleHasAGoldenCase(t *testing.T) {
 		"config/unknown-rule": "TestAhplsConfig",
 		// Renamed and removed ids need a rule history; the table holds
 		// real history only, so far none.
-		"config/rule-renamed": "TestConfigRuleLifecycle",
-		"config/rule-removed": "TestConfigRuleLifecycle",
-		"suppress/renamed":    "TestSuppressRenamedID",
-		"file/unreadable":     "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
-		"file/encoding":       "TestFileGuards",
-		"fm/crlf":             "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
-		"internal/error":      "TestToolsConfig",                                       // no built-in rule panics on purpose
-		"tools/config":        "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
+		"config/rule-renamed":  "TestConfigRuleLifecycle",
+		"config/rule-removed":  "TestConfigRuleLifecycle",
+		"suppress/renamed":     "TestSuppressRenamedID",
+		"file/unreadable":      "TestFileGuards (and check's TestHostileWorkspace: FIFOs cannot be committed)",
+		"file/encoding":        "TestFileGuards",
+		"fm/crlf":              "TestUploadOnlyRules",                                   // claude-upload is opt-in: no default-target fixture can fire it
+		"internal/error":       "TestToolsConfig",                                       // no built-in rule panics on purpose
+		"memory/windsurf-size": "TestWindsurfAgentsSize",                                // AGENTS.md implies no Windsurf: only --targets windsurf fires it
+		"tools/config":         "TestToolsConfig, and tools' TestConfigFileIsDiagnosed", // its validator lives in package tools
 		// The golden workspace holds one copilot-setup-steps.yml, at its root.
 		"setup/job-missing": "TestSetupSteps",
 		"setup/syntax":      "TestSetupSteps",

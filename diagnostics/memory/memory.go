@@ -15,12 +15,13 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ahpls-dev/ahpls/model"
 )
 
 // MemoryRules are the rules this file reports; Rules() lists them from ruleTable (rules.go).
-var MemoryRules = []*core.Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, MemoryCodexSize, core.BodyEmpty}
+var MemoryRules = []*core.Rule{memoryAgentsMd, memoryImport, memoryImportDepth, memoryImportCycle, memorySize, MemoryCodexSize, memoryWindsurfSize, core.BodyEmpty}
 
 var memoryAgentsMd = &core.Rule{
 	ID:       "memory/agents-md",
@@ -75,6 +76,19 @@ var MemoryCodexSize = &core.Rule{
 	},
 }
 
+var memoryWindsurfSize = &core.Rule{
+	ID:       "memory/windsurf-size",
+	Summary:  "An AGENTS.md over 12,000 characters, for Windsurf: it reads AGENTS.md through the rules engine of .windsurf/rules, whose rule files are limited to 12,000 characters each.",
+	Kinds:    "memory",
+	Severity: "WS ? (Info): the documentation puts AGENTS.md in the rules engine and limits rule files to 12,000 characters, but does not say the limit applies to AGENTS.md.",
+	Evidence: []core.Evidence{
+		{Consumer: "WS", Reaction: "?", Source: "docs.windsurf.com/windsurf/cascade/agents-md (read 2026-12-06 through its stored Japanese copy): Windsurf detects AGENTS.md and feeds it into the same Rules engine that powers .windsurf/rules/, the root one always on, a sub-folder's as a glob rule; Memories & Rules: rule files are limited to 12,000 characters each"},
+	},
+}
+
+// windsurfRuleChars is the per-file limit of Windsurf's rules engine.
+const windsurfRuleChars = 12000
+
 // codexDocBudget is Codex's default project_doc_max_bytes.
 const codexDocBudget = 32 * 1024
 
@@ -124,6 +138,12 @@ func CheckMemory(f core.File, r *core.Reporter) {
 			}
 		} else {
 			m.Report(MemoryCodexSize, core.Line1(m.Text), v, msg)
+		}
+	}
+	if base == "AGENTS.md" {
+		if n := utf8.RuneCount(m.Text); n > windsurfRuleChars {
+			m.R.Verdict(memoryWindsurfSize, core.Line1(m.Text), model.Verdicts{model.TargetWindsurf: model.Unknown},
+				fmt.Sprintf("Windsurf reads AGENTS.md through the rules engine of .windsurf/rules, whose rule files are limited to %d characters; this one has %d, so Cascade may not see its end.", windsurfRuleChars, n))
 		}
 	}
 	if strings.HasPrefix(base, "CLAUDE") {
