@@ -1,7 +1,6 @@
 package check
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,15 +26,7 @@ func TestFixedFindingsOnlyWhereANamedConsumerReads(t *testing.T) {
 		"AGENTS.md":                       "# Notes\n\n" + strings.Repeat("Keep answers short and test every change. ", 1000),
 		".github/copilot-instructions.md": "",
 	}
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, root, files)
 	rules := func(opts diagnostics.Options) map[string]bool {
 		found, err := Run([]string{root}, opts)
 		if err != nil {
@@ -91,15 +82,7 @@ func pluginOnlyMCP(t *testing.T, target model.Target, manifest string) {
 		"cx/p/" + manifest: `{"name": "p", "version": "1.0.0", "description": "A plugin."}`,
 		"cx/p/.mcp.json":   remote,
 	}
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, root, files)
 	found, err := Run([]string{root}, diagnostics.Options{Targets: []model.Target{target}, NoImpliedTargets: true})
 	if err != nil {
 		t.Fatal(err)
