@@ -74,7 +74,9 @@ var handInputs = map[string]struct {
 	// The golden workspace holds one copilot-setup-steps.yml, at its root.
 	"setup/job-missing": {".github/workflows/copilot-setup-steps.yml", "on: workflow_dispatch\njobs:\n  setup:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n", nil},
 	"setup/syntax":      {".github/workflows/copilot-setup-steps.yml", "jobs:\n\tcopilot-setup-steps:\n    runs-on: ubuntu-latest\n", nil},
-	"tools/config":      {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
+	// AGENTS.md implies no Windsurf: the example names it.
+	"memory/windsurf-size": {"AGENTS.md", "# Notes for agents\n\n" + strings.Repeat("Keep each change small and run the tests before a commit.\n", 210), []model.Target{model.TargetWindsurf}},
+	"tools/config":         {".ahpls/tools.json", "{\n  \"version\": 1,\n  \"tools\": [\n    {\"name\": \"unit tests\", \"command\": {\"argv\": [\"go\", \"test\", \"./...\"]}}\n  ]\n}\n", nil},
 }
 
 // options are the rule options of every example: the defaults, with the
