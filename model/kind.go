@@ -79,6 +79,11 @@ var OpenCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 // before .windsurf/rules (docs.windsurf.com, Memories & Rules).
 const WindsurfLegacyRules = ".windsurfrules"
 
+// WindsurfRuleChars is the most text of one file Windsurf's rules engine
+// reads (docs.windsurf.com, Memories & Rules): its rule files, and the
+// AGENTS.md files it feeds through the same engine.
+const WindsurfRuleChars = 12000
+
 // CodexMarketplacePath is where Codex reads a marketplace below its root
 // (openai/codex core-plugins/src/marketplace.rs
 // MARKETPLACE_MANIFEST_RELATIVE_PATHS, first of two).

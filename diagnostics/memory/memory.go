@@ -86,9 +86,6 @@ var memoryWindsurfSize = &core.Rule{
 	},
 }
 
-// windsurfRuleChars is the per-file limit of Windsurf's rules engine.
-const windsurfRuleChars = 12000
-
 // codexDocBudget is Codex's default project_doc_max_bytes.
 const codexDocBudget = 32 * 1024
 
@@ -141,9 +138,9 @@ func CheckMemory(f core.File, r *core.Reporter) {
 		}
 	}
 	if base == "AGENTS.md" {
-		if n := utf8.RuneCount(m.Text); n > windsurfRuleChars {
+		if n := utf8.RuneCount(m.Text); n > model.WindsurfRuleChars {
 			m.R.Verdict(memoryWindsurfSize, core.Line1(m.Text), model.Verdicts{model.TargetWindsurf: model.Unknown},
-				fmt.Sprintf("Windsurf reads AGENTS.md through the rules engine of .windsurf/rules, whose rule files are limited to %d characters; this one has %d, so Cascade may not see its end.", windsurfRuleChars, n))
+				fmt.Sprintf("Windsurf reads AGENTS.md through the rules engine of .windsurf/rules, whose rule files are limited to %d characters; this one has %d, so Cascade may not see its end.", model.WindsurfRuleChars, n))
 		}
 	}
 	if strings.HasPrefix(base, "CLAUDE") {

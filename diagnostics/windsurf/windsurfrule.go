@@ -32,11 +32,6 @@ var WindsurfRules = []*core.Rule{windsurfTrigger, windsurfGlobsMissing, windsurf
 // windsurfDocs is Windsurf's page on rules.
 const windsurfDocs = "docs.windsurf.com, Memories & Rules (read 2026-12-05)"
 
-// windsurfMaxChars is the most rule text Cascade reads: the plugins' page
-// truncates all rules beyond 12,000 characters together, so one file over
-// it is cut whatever else is loaded.
-const windsurfMaxChars = 12000
-
 // windsurfTriggers are the activation modes the documentation names.
 var windsurfTriggers = []string{"always_on", "manual", "model_decision", "glob"}
 
@@ -82,9 +77,9 @@ var windsurfTooLong = &core.Rule{
 
 func CheckWindsurfRule(f core.File, r *core.Reporter) {
 	first := model.Span{Start: 0, End: core.FirstLineEnd(f.Text)}
-	if n := utf8.RuneCount(f.Text); n > windsurfMaxChars {
+	if n := utf8.RuneCount(f.Text); n > model.WindsurfRuleChars {
 		r.Verdict(windsurfTooLong, first, model.Verdicts{model.TargetWindsurf: model.Lose.Unverified()},
-			"This rule file has "+strconv.Itoa(n)+" characters: Windsurf truncates rules beyond "+strconv.Itoa(windsurfMaxChars)+" characters, and Cascade does not see the rest.")
+			"This rule file has "+strconv.Itoa(n)+" characters: Windsurf truncates rules beyond "+strconv.Itoa(model.WindsurfRuleChars)+" characters, and Cascade does not see the rest.")
 	}
 	if f.Path == model.WindsurfLegacyRules {
 		return // plain Markdown, always applied: no header to read
